@@ -1,0 +1,84 @@
+// Generic packing of integers held by some library into a limb batch, and back, on all host
+// threads. Each adapter supplies a reader or a writer for its own integer type:
+//   reader.size(i)        signed limb count of element i (GMP convention)
+//   reader.copy(i, dst)   writes the |size(i)| magnitude limbs of element i to dst
+//   writer(i, size, src)  sets element i from a signed size and |size| magnitude limbs
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "parallel.hpp"
+#include "zgpu/error.hpp"
+#include "zgpu/limb_batch.hpp"
+
+namespace zgpu::adapters {
+
+// Elements per range handed to one thread: conversions cost tens of nanoseconds per element.
+inline constexpr std::size_t kPackGrain = 4096;
+
+// Largest element of `count`, in limbs. Throws zgpu::Error naming `argument` and the first
+// offending index if an element exceeds kMaxLimbs.
+template <class Reader>
+std::uint32_t max_limbs(const Reader& reader, std::size_t count, std::string_view argument)
+{
+    std::atomic<std::uint64_t> largest{0};
+    std::atomic<std::size_t> first_too_large{count};
+    parallel_for(count, kPackGrain, [&](std::size_t begin, std::size_t end) {
+        std::uint64_t local = 0;
+        for (std::size_t i = begin; i < end; ++i) {
+            const std::uint64_t n = std::llabs(reader.size(i));
+            if (n > kMaxLimbs) {
+                std::size_t seen = first_too_large.load();
+                while (i < seen && !first_too_large.compare_exchange_weak(seen, i)) {}
+            }
+            local = std::max(local, n);
+        }
+        std::uint64_t seen = largest.load();
+        while (local > seen && !largest.compare_exchange_weak(seen, local)) {}
+    });
+    if (const std::size_t i = first_too_large.load(); i < count)
+        throw Error(std::string(argument) + "[" + std::to_string(i) + "] has " + std::to_string(std::llabs(reader.size(i))) +
+                    " limbs, more than the supported " + std::to_string(kMaxLimbs) + " (2^22 bits)");
+    return std::uint32_t(largest.load());
+}
+
+// Writes `count` elements into `out` (out.stride at least their largest size): sizes, limbs,
+// and zeros up to the stride.
+template <class Reader>
+void pack_into(const Reader& reader, BatchView out)
+{
+    parallel_for(out.count, kPackGrain, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            const std::int32_t size = std::int32_t(reader.size(i));
+            const std::uint32_t n = std::abs(size);
+            limb_t* element = out.element(i);
+            reader.copy(i, element);
+            std::fill(element + n, element + out.stride, limb_t(0));
+            out.sizes[i] = size;
+        }
+    });
+}
+
+// A new host batch of the smallest size class that holds every element.
+template <class Reader>
+LimbBatch pack(const Reader& reader, std::size_t count, std::string_view argument)
+{
+    LimbBatch batch(count, size_class(max_limbs(reader, count, argument)));
+    pack_into(reader, batch.view());
+    return batch;
+}
+
+template <class Writer>
+void unpack(ConstBatchView batch, const Writer& writer)
+{
+    parallel_for(batch.count, kPackGrain, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) writer(i, batch.sizes[i], batch.element(i));
+    });
+}
+
+}  // namespace zgpu::adapters

@@ -1,0 +1,56 @@
+// The C entry points of zgpu.h: the C++ ones with errors turned into return codes.
+#include <exception>
+#include <string>
+
+#include "zgpu/backend.hpp"
+#include "zgpu/flint.hpp"
+#include "zgpu/zgpu.h"
+
+namespace {
+
+thread_local std::string last_error;
+
+template <class Call>
+int report(Call call) noexcept
+{
+    try {
+        call();
+        last_error.clear();
+        return 0;
+    } catch (const std::exception& e) {
+        last_error = e.what();
+    } catch (...) {
+        last_error = "zgpu: unknown error";
+    }
+    return -1;
+}
+
+}  // namespace
+
+extern "C" {
+
+int zgpu_fmpz_vec_add(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len)
+{
+    return report([&] { zgpu::fmpz_vec_add(res, vec1, vec2, len); });
+}
+
+int zgpu_fmpz_vec_sub(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len)
+{
+    return report([&] { zgpu::fmpz_vec_sub(res, vec1, vec2, len); });
+}
+
+int zgpu_fmpz_poly_add(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly_t poly2)
+{
+    return report([&] { zgpu::fmpz_poly_add(res, poly1, poly2); });
+}
+
+int zgpu_fmpz_poly_sub(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly_t poly2)
+{
+    return report([&] { zgpu::fmpz_poly_sub(res, poly1, poly2); });
+}
+
+const char* zgpu_last_error(void) { return last_error.c_str(); }
+
+const char* zgpu_last_backend(void) { return zgpu::last_backend() == zgpu::Backend::gpu ? "gpu" : "cpu"; }
+
+}  // extern "C"

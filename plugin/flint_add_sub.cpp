@@ -1,0 +1,102 @@
+// FLINT-style add/sub entry points: fmpz vectors and fmpz_poly.
+#include <string>
+
+#include "fmpz_adapter.hpp"
+#include "host_operand.hpp"
+#include "parallel.hpp"
+#include "zgpu/error.hpp"
+#include "zgpu/flint.hpp"
+
+namespace zgpu {
+namespace {
+
+// Elements of a FLINT array whose start is looked up at each access (see host_operand.hpp);
+// entries from `length` on read as zero.
+struct FmpzArray {
+    const fmpz* const* start;
+    std::size_t length;
+
+    std::int64_t size(std::size_t i) const { return i < length ? adapters::FmpzReader(*start).size(i) : 0; }
+    void copy(std::size_t i, limb_t* dst) const
+    {
+        if (i < length) adapters::FmpzReader(*start).copy(i, dst);
+    }
+    const fmpz* at(std::size_t i, const fmpz* zero) const { return i < length ? *start + i : zero; }
+};
+
+// res[0 .. n) = a +- b. resize() runs once every check has passed, before anything is
+// written, and returns where to write (it may move a or b when res aliases them).
+template <class Resize>
+void add_sub(const FmpzArray& a, const FmpzArray& b, std::size_t n, bool subtract, const char* names[2],
+             Resize resize)
+{
+    const HostOperand pa = host_operand(a, n, names[0]);
+    const HostOperand pb = host_operand(b, n, names[1]);
+    add_sub_host(
+        pa, pb, n, subtract,
+        [&] {
+            fmpz* res = resize();
+            const fmpz zero = 0;
+            parallel_for(n, 4096, [&](std::size_t begin, std::size_t end) {
+                for (std::size_t i = begin; i < end; ++i) {
+                    if (subtract) fmpz_sub(res + i, a.at(i, &zero), b.at(i, &zero));
+                    else fmpz_add(res + i, a.at(i, &zero), b.at(i, &zero));
+                }
+            });
+        },
+        [&](ConstBatchView r) { adapters::unpack_fmpz_vec(r, resize()); });
+}
+
+void check_vec_arguments(const fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len, const char* name)
+{
+    const std::string f = name;
+    if (len < 0) throw Error(f + ": len is negative (" + std::to_string(len) + ")");
+    if (len == 0) return;
+    if (!res) throw Error(f + ": res is NULL with len = " + std::to_string(len));
+    if (!vec1) throw Error(f + ": vec1 is NULL with len = " + std::to_string(len));
+    if (!vec2) throw Error(f + ": vec2 is NULL with len = " + std::to_string(len));
+}
+
+void vec_add_sub(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len, bool subtract)
+{
+    const char* name = subtract ? "fmpz_vec_sub" : "fmpz_vec_add";
+    check_vec_arguments(res, vec1, vec2, len, name);
+    const char* names[2] = {"vec1", "vec2"};
+    const std::size_t n = std::size_t(len);
+    add_sub({&vec1, n}, {&vec2, n}, n, subtract, names, [res] { return res; });
+}
+
+void poly_add_sub(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly_t poly2, bool subtract)
+{
+    const std::string f = subtract ? "fmpz_poly_sub" : "fmpz_poly_add";
+    if (!res) throw Error(f + ": res is NULL");
+    if (!poly1) throw Error(f + ": poly1 is NULL");
+    if (!poly2) throw Error(f + ": poly2 is NULL");
+    const std::size_t len1 = poly1->length, len2 = poly2->length, n = std::max(len1, len2);
+    const char* names[2] = {"poly1", "poly2"};
+    const fmpz* const* coeffs1 = &poly1->coeffs;
+    const fmpz* const* coeffs2 = &poly2->coeffs;
+    add_sub({coeffs1, len1}, {coeffs2, len2}, n, subtract, names, [&] {
+        fmpz_poly_fit_length(res, slong(n));
+        return res->coeffs;
+    });
+    _fmpz_poly_set_length(res, slong(n));
+    _fmpz_poly_normalise(res);
+}
+
+}  // namespace
+
+void fmpz_vec_add(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len) { vec_add_sub(res, vec1, vec2, len, false); }
+void fmpz_vec_sub(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len) { vec_add_sub(res, vec1, vec2, len, true); }
+
+void fmpz_poly_add(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly_t poly2)
+{
+    poly_add_sub(res, poly1, poly2, false);
+}
+
+void fmpz_poly_sub(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly_t poly2)
+{
+    poly_add_sub(res, poly1, poly2, true);
+}
+
+}  // namespace zgpu

@@ -1,0 +1,111 @@
+#include "gpu_runtime.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+#include <utility>
+
+#include "zgpu/error.hpp"
+
+namespace zgpu::gpu {
+
+void check(cudaError_t status, std::string_view operation)
+{
+    if (status != cudaSuccess)
+        throw Error(std::string(operation) + " failed: " + cudaGetErrorString(status) + " (" +
+                    cudaGetErrorName(status) + ")");
+}
+
+bool device_present()
+{
+    static const bool present = [] {
+        int count = 0;
+        const bool ok = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+        cudaGetLastError();  // a missing driver leaves a sticky error: clear it
+        return ok;
+    }();
+    return present;
+}
+
+DeviceMemory::DeviceMemory(std::size_t bytes) : size_(bytes)
+{
+    if (bytes == 0) return;
+    void* p = nullptr;
+    check(cudaMalloc(&p, bytes), "cudaMalloc of " + std::to_string(bytes) + " bytes");
+    data_ = static_cast<std::byte*>(p);
+}
+
+DeviceMemory::DeviceMemory(DeviceMemory&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0))
+{
+}
+
+DeviceMemory& DeviceMemory::operator=(DeviceMemory&& other) noexcept
+{
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    return *this;
+}
+
+DeviceMemory::~DeviceMemory()
+{
+    if (data_) cudaFree(data_);
+}
+
+Runtime& Runtime::get()
+{
+    static Runtime runtime;
+    return runtime;
+}
+
+Runtime::Runtime()
+{
+    if (!device_present()) throw Error("no CUDA device is available for the GPU backend");
+    if (const char* requested = std::getenv("ZGPU_DEVICE")) device_ = std::atoi(requested);
+    check(cudaSetDevice(device_), "selecting CUDA device " + std::to_string(device_) + " (ZGPU_DEVICE)");
+    check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "creating the zgpu stream");
+}
+
+Runtime::~Runtime()
+{
+    // At process exit the driver may already be shutting down: errors are ignored here.
+    if (staging_) cudaFreeHost(staging_);
+    if (stream_) cudaStreamDestroy(stream_);
+}
+
+std::unique_lock<std::mutex> Runtime::lock()
+{
+    std::unique_lock<std::mutex> held(mutex_);
+    check(cudaSetDevice(device_), "selecting CUDA device " + std::to_string(device_));
+    return held;
+}
+
+std::byte* Runtime::staging(std::size_t bytes)
+{
+    if (bytes > staging_size_) {
+        const std::size_t size = std::max(bytes, 2 * staging_size_);  // grow geometrically
+        if (staging_) check(cudaFreeHost(std::exchange(staging_, nullptr)), "freeing pinned staging memory");
+        staging_size_ = 0;
+        void* p = nullptr;
+        check(cudaMallocHost(&p, size), "allocating " + std::to_string(size) + " bytes of pinned staging memory");
+        staging_ = static_cast<std::byte*>(p);
+        staging_size_ = size;
+    }
+    return staging_;
+}
+
+std::byte* Runtime::scratch(std::size_t bytes)
+{
+    if (bytes > scratch_.size()) {
+        scratch_ = DeviceMemory();  // free first: the old buffer's contents are not kept
+        scratch_ = DeviceMemory(bytes);
+    }
+    return scratch_.data();
+}
+
+void Runtime::synchronize(std::string_view operation)
+{
+    check(cudaStreamSynchronize(stream_), operation);
+}
+
+}  // namespace zgpu::gpu

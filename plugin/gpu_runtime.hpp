@@ -1,0 +1,68 @@
+// The GPU runtime: device selection, the stream, reused staging buffers, checked CUDA calls.
+// Only built with the GPU backend; nothing outside plugin/ includes it.
+#pragma once
+
+#include <cstddef>
+#include <mutex>
+#include <string_view>
+
+#include <cuda_runtime_api.h>
+
+namespace zgpu::gpu {
+
+// Throws zgpu::Error naming `operation` and carrying CUDA's message unless status is success.
+void check(cudaError_t status, std::string_view operation);
+
+// Whether a CUDA device can be used (driver present, at least one device). Cached.
+bool device_present();
+
+// Device memory that frees itself.
+class DeviceMemory {
+public:
+    DeviceMemory() = default;
+    explicit DeviceMemory(std::size_t bytes);
+    DeviceMemory(DeviceMemory&& other) noexcept;
+    DeviceMemory& operator=(DeviceMemory&& other) noexcept;
+    ~DeviceMemory();
+    std::byte* data() const { return data_; }
+    std::size_t size() const { return size_; }
+
+private:
+    std::byte* data_ = nullptr;
+    std::size_t size_ = 0;
+};
+
+// The process-wide runtime. One host thread at a time uses the stream and the buffers:
+// hold the lock from lock() while doing so.
+class Runtime {
+public:
+    // Selects the device (ZGPU_DEVICE, default 0) on first use; throws zgpu::Error without one.
+    static Runtime& get();
+
+    std::unique_lock<std::mutex> lock();  // also makes the runtime's device current
+    cudaStream_t stream() const { return stream_; }
+    int device() const { return device_; }
+
+    // Page-locked host memory of at least `bytes`, reused across calls (contents not kept).
+    std::byte* staging(std::size_t bytes);
+    // Device memory of at least `bytes`, reused across calls (contents not kept).
+    std::byte* scratch(std::size_t bytes);
+
+    void synchronize(std::string_view operation);
+
+    Runtime(const Runtime&) = delete;
+    Runtime& operator=(const Runtime&) = delete;
+
+private:
+    Runtime();
+    ~Runtime();
+
+    std::mutex mutex_;
+    int device_ = 0;
+    cudaStream_t stream_ = nullptr;
+    std::byte* staging_ = nullptr;
+    std::size_t staging_size_ = 0;
+    DeviceMemory scratch_;
+};
+
+}  // namespace zgpu::gpu

@@ -1,0 +1,27 @@
+// Which backend runs an operation, and how the choice is made.
+#pragma once
+
+#include <string_view>
+
+namespace zgpu {
+
+enum class Backend { cpu, gpu };
+
+std::string_view backend_name(Backend backend);
+
+// True when this build has the GPU backend and a usable CUDA device is present.
+bool gpu_available();
+
+// The backend the environment asks for: ZGPU_BACKEND=cpu, gpu or auto (the default).
+// Throws zgpu::Error for ZGPU_BACKEND=gpu on a machine or build without a GPU, or for an
+// unknown value. With auto, the GPU is used where present.
+Backend requested_backend();
+
+// Whether ZGPU_BACKEND names a backend (cpu or gpu) rather than leaving the choice to zgpu.
+bool backend_forced();
+
+// The backend that ran the last zgpu call on this thread (cpu before any call).
+Backend last_backend();
+void set_last_backend(Backend backend);
+
+}  // namespace zgpu

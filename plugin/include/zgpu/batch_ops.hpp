@@ -1,0 +1,22 @@
+// Device-resident arithmetic on DeviceBatch: r[i] = a[i] op b[i], data stays on the backend.
+#pragma once
+
+#include "zgpu/device_batch.hpp"
+
+namespace zgpu {
+
+// r[i] = a[i] + b[i] and r[i] = a[i] - b[i], with fmpz semantics.
+// a and b must have the same count and live on the same backend; r may be a or b.
+// r gets stride size_class(max(a.stride(), b.stride()) + 1): the result can grow by one limb.
+// A result that already has that shape (and is neither operand) is overwritten in place.
+// On the GPU the work is queued on zgpu's stream: download() and synchronize() wait for it.
+// Throws zgpu::Error (r untouched) on mismatched shapes or backends, or when that stride
+// would exceed kMaxLimbs.
+void add(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b);
+void sub(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b);
+
+// Waits until all queued work on the backend has finished (nothing to do on the CPU);
+// throws zgpu::Error with the failure of any queued work.
+void synchronize(Backend backend);
+
+}  // namespace zgpu

@@ -1,0 +1,15 @@
+// C++ forms of the FLINT-style entry points of zgpu.h: same semantics, errors thrown as
+// zgpu::Error (nothing written) instead of returned.
+#pragma once
+
+#include <flint/fmpz.h>
+#include <flint/fmpz_poly.h>
+
+namespace zgpu {
+
+void fmpz_vec_add(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len);
+void fmpz_vec_sub(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len);
+void fmpz_poly_add(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly_t poly2);
+void fmpz_poly_sub(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly_t poly2);
+
+}  // namespace zgpu

@@ -1,0 +1,19 @@
+// NTL-style entry points: the semantics of NTL's add/sub on Vec<ZZ> and ZZX, aliasing allowed
+// (x may be a or b). Errors are thrown as zgpu::Error, with x untouched.
+#pragma once
+
+#include <NTL/ZZ.h>
+#include <NTL/ZZX.h>
+#include <NTL/vector.h>
+
+namespace zgpu {
+
+// x[i] = a[i] +- b[i]; a and b must have the same length (as NTL requires).
+void add(NTL::Vec<NTL::ZZ>& x, const NTL::Vec<NTL::ZZ>& a, const NTL::Vec<NTL::ZZ>& b);
+void sub(NTL::Vec<NTL::ZZ>& x, const NTL::Vec<NTL::ZZ>& a, const NTL::Vec<NTL::ZZ>& b);
+
+// x = a +- b as polynomials.
+void add(NTL::ZZX& x, const NTL::ZZX& a, const NTL::ZZX& b);
+void sub(NTL::ZZX& x, const NTL::ZZX& a, const NTL::ZZX& b);
+
+}  // namespace zgpu

@@ -1,0 +1,34 @@
+/* zgpu's C entry points, mirroring FLINT. Each has the semantics of the FLINT function it is
+   named after, aliasing included (res may be vec1 or vec2; res may be poly1 or poly2).
+   Each returns 0 on success. On bad input or a failure of the GPU runtime it returns -1 with
+   nothing written, and zgpu_last_error() says why.
+   The backend is chosen per call: ZGPU_BACKEND=cpu or gpu forces one, auto (the default)
+   uses the GPU where it is faster. */
+#ifndef ZGPU_ZGPU_H
+#define ZGPU_ZGPU_H
+
+#include <flint/fmpz.h>
+#include <flint/fmpz_poly.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* res[i] = vec1[i] + vec2[i] (sub: -), 0 <= i < len, as _fmpz_vec_add / _fmpz_vec_sub. */
+int zgpu_fmpz_vec_add(fmpz * res, const fmpz * vec1, const fmpz * vec2, slong len);
+int zgpu_fmpz_vec_sub(fmpz * res, const fmpz * vec1, const fmpz * vec2, slong len);
+
+/* res = poly1 + poly2 (sub: -), as fmpz_poly_add / fmpz_poly_sub. */
+int zgpu_fmpz_poly_add(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly_t poly2);
+int zgpu_fmpz_poly_sub(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly_t poly2);
+
+/* Why the last failing call on this thread failed ("" if none failed). */
+const char * zgpu_last_error(void);
+/* "cpu" or "gpu": the backend that ran the last call on this thread. */
+const char * zgpu_last_backend(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

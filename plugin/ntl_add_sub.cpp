@@ -1,0 +1,69 @@
+// NTL-style add/sub entry points: Vec<ZZ> and ZZX.
+#include <string>
+
+#include "host_operand.hpp"
+#include "ntl_adapter.hpp"
+#include "parallel.hpp"
+#include "zgpu/error.hpp"
+#include "zgpu/ntl.hpp"
+
+namespace zgpu {
+namespace {
+
+// The entries of an NTL vector, looked up at each access (see host_operand.hpp); entries from
+// `length` on read as zero.
+struct ZZArray {
+    const NTL::Vec<NTL::ZZ>* vec;
+    std::size_t length;
+
+    std::int64_t size(std::size_t i) const { return i < length ? adapters::ZZReader(vec->elts()).size(i) : 0; }
+    void copy(std::size_t i, limb_t* dst) const
+    {
+        if (i < length) adapters::ZZReader(vec->elts()).copy(i, dst);
+    }
+    const NTL::ZZ& at(std::size_t i) const { return i < length ? (*vec)[long(i)] : NTL::ZZ::zero(); }
+};
+
+// x[0 .. n) = a +- b with x resized to n once every check has passed.
+void add_sub(NTL::Vec<NTL::ZZ>& x, const ZZArray& a, const ZZArray& b, std::size_t n, bool subtract)
+{
+    const HostOperand pa = host_operand(a, n, "a");
+    const HostOperand pb = host_operand(b, n, "b");
+    add_sub_host(
+        pa, pb, n, subtract,
+        [&] {
+            x.SetLength(long(n));
+            parallel_for(n, 4096, [&](std::size_t begin, std::size_t end) {
+                for (std::size_t i = begin; i < end; ++i) {
+                    if (subtract) NTL::sub(x[long(i)], a.at(i), b.at(i));
+                    else NTL::add(x[long(i)], a.at(i), b.at(i));
+                }
+            });
+        },
+        [&](ConstBatchView r) { adapters::unpack_vec_zz(r, x); });
+}
+
+void vec_add_sub(NTL::Vec<NTL::ZZ>& x, const NTL::Vec<NTL::ZZ>& a, const NTL::Vec<NTL::ZZ>& b, bool subtract)
+{
+    if (a.length() != b.length())
+        throw Error(std::string(subtract ? "sub" : "add") + ": vector lengths differ (a has " +
+                    std::to_string(a.length()) + " entries, b has " + std::to_string(b.length()) + ")");
+    const std::size_t n = a.length();
+    add_sub(x, {&a, n}, {&b, n}, n, subtract);
+}
+
+void poly_add_sub(NTL::ZZX& x, const NTL::ZZX& a, const NTL::ZZX& b, bool subtract)
+{
+    const std::size_t la = a.rep.length(), lb = b.rep.length();
+    add_sub(x.rep, {&a.rep, la}, {&b.rep, lb}, std::max(la, lb), subtract);
+    x.normalize();
+}
+
+}  // namespace
+
+void add(NTL::Vec<NTL::ZZ>& x, const NTL::Vec<NTL::ZZ>& a, const NTL::Vec<NTL::ZZ>& b) { vec_add_sub(x, a, b, false); }
+void sub(NTL::Vec<NTL::ZZ>& x, const NTL::Vec<NTL::ZZ>& a, const NTL::Vec<NTL::ZZ>& b) { vec_add_sub(x, a, b, true); }
+void add(NTL::ZZX& x, const NTL::ZZX& a, const NTL::ZZX& b) { poly_add_sub(x, a, b, false); }
+void sub(NTL::ZZX& x, const NTL::ZZX& a, const NTL::ZZX& b) { poly_add_sub(x, a, b, true); }
+
+}  // namespace zgpu

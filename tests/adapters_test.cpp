@@ -1,0 +1,187 @@
+// Round trips through every adapter on mixed elements: 0, +-1, inline fmpz, up to 2^20 bits.
+#include <string>
+
+#include <flint/fmpz_vec.h>
+#include <gtest/gtest.h>
+
+#include "batch_checks.hpp"
+#include "fmpz_adapter.hpp"
+#include "mpz_adapter.hpp"
+#include "ntl_adapter.hpp"
+#include "zgpu/error.hpp"
+
+namespace zgpu::testing {
+namespace {
+
+constexpr std::size_t kElements = 100000;
+// A batch has one stride, that of its largest element: the 10^5 elements travel in slices so
+// that a few 2^20-bit values do not make every element 16384 limbs wide.
+constexpr std::size_t kSlice = 1000;
+
+// 0, +-1, +-(2^62 +- 1) around FLINT's inline limit, 1-2 limb values, 1% up to 16384 limbs.
+void fill_mixed(MpzArray& values, std::uint64_t seed)
+{
+    IntegerSource source(seed);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        mpz_ptr v = values[i];
+        switch (source.below(8)) {
+        case 0: mpz_set_si(v, long(source.below(3)) - 1); break;
+        case 1:
+            mpz_set_ui(v, 1);
+            mpz_mul_2exp(v, v, 62);
+            mpz_add_ui(v, v, source.below(3));
+            mpz_sub_ui(v, v, 1);
+            if (source.coin()) mpz_neg(v, v);
+            break;
+        case 2: mpz_set_si(v, std::int64_t(source.next()) >> source.below(64)); break;
+        default:
+            source.set_random(v, source.below(100) == 0 ? 16384 : std::uint32_t(1 + source.below(40)));
+        }
+    }
+}
+
+class Adapters : public ::testing::Test {
+protected:
+    void SetUp() override { fill_mixed(values_, 20261122); }
+
+    // Calls check(slice) with a copy of each slice of the values.
+    template <class Check>
+    void for_each_slice(Check check)
+    {
+        for (std::size_t first = 0; first < values_.size(); first += kSlice) {
+            MpzArray slice(std::min(kSlice, values_.size() - first));
+            for (std::size_t i = 0; i < slice.size(); ++i) mpz_set(slice[i], values_[first + i]);
+            check(slice);
+            if (::testing::Test::HasFailure()) return;
+        }
+    }
+
+    MpzArray values_{kElements};
+};
+
+TEST_F(Adapters, MpzRoundTrip)
+{
+    for_each_slice([](const MpzArray& values) {
+        const LimbBatch batch = adapters::pack_mpz_array(values.data(), values.size());
+        expect_batch_equals(batch, values, "packed mpz");
+        MpzArray back(values.size());
+        adapters::unpack_mpz_array(batch.view(), back.data());
+        for (std::size_t i = 0; i < values.size(); ++i) ASSERT_EQ(mpz_cmp(back[i], values[i]), 0) << "element " << i;
+    });
+}
+
+TEST_F(Adapters, FmpzVecRoundTrip)
+{
+    for_each_slice([](const MpzArray& values) {
+        const slong n = slong(values.size());
+        fmpz* vec = _fmpz_vec_init(n);
+        for (slong i = 0; i < n; ++i) fmpz_set_mpz(vec + i, values[i]);
+        const LimbBatch batch = adapters::pack_fmpz_vec(vec, values.size());
+        expect_batch_equals(batch, values, "packed fmpz");
+
+        fmpz* back = _fmpz_vec_init(n);
+        for (slong i = 0; i < n; i += 3) fmpz_set_si(back + i, -5);  // old values must not leak through
+        adapters::unpack_fmpz_vec(batch.view(), back);
+        EXPECT_TRUE(_fmpz_vec_equal(back, vec, n));
+        for (slong i = 0; i < n; ++i) {
+            // FLINT requires values that fit inline to be stored inline.
+            const bool fits_inline = fmpz_bits(back + i) <= FLINT_BITS - 2;
+            ASSERT_EQ(COEFF_IS_MPZ(back[i]), !fits_inline) << "element " << i << " is not canonical";
+        }
+        _fmpz_vec_clear(vec, n);
+        _fmpz_vec_clear(back, n);
+    });
+}
+
+TEST_F(Adapters, FmpzPolyRoundTrip)
+{
+    fmpz_poly_t poly, back;
+    fmpz_poly_init(poly);
+    fmpz_poly_init(back);
+    for (std::size_t i = 0; i < 1000; ++i) {
+        fmpz_t c;
+        fmpz_init(c);
+        fmpz_set_mpz(c, values_[i]);
+        fmpz_poly_set_coeff_fmpz(poly, slong(i), c);
+        fmpz_clear(c);
+    }
+    fmpz_poly_set_coeff_si(back, 5000, 7);  // a longer old value must be replaced entirely
+    const LimbBatch batch = adapters::pack_fmpz_poly(poly);
+    EXPECT_EQ(batch.count(), std::size_t(fmpz_poly_length(poly)));
+    adapters::unpack_fmpz_poly(batch.view(), back);
+    EXPECT_TRUE(fmpz_poly_equal(back, poly));
+
+    // Zero leading coefficients in a batch are normalised away.
+    LimbBatch padded(3, 1);
+    padded.limbs()[0] = 9;
+    padded.sizes()[0] = -1;
+    adapters::unpack_fmpz_poly(padded.view(), back);
+    EXPECT_EQ(fmpz_poly_length(back), 1);
+    EXPECT_EQ(fmpz_get_si(back->coeffs), -9);
+    fmpz_poly_clear(poly);
+    fmpz_poly_clear(back);
+}
+
+TEST_F(Adapters, NtlVecZZRoundTrip)
+{
+    std::size_t checked = 0;
+    for_each_slice([&](const MpzArray& values) {
+        const LimbBatch batch = adapters::pack_mpz_array(values.data(), values.size());
+        NTL::Vec<NTL::ZZ> vec;
+        adapters::unpack_vec_zz(batch.view(), vec);
+        ASSERT_EQ(std::size_t(vec.length()), values.size());
+        // Independent of the adapters: NTL's and GMP's decimal strings agree.
+        for (std::size_t i = checked++ % 97; i < values.size(); i += 97) {
+            char* digits = mpz_get_str(nullptr, 10, values[i]);
+            ASSERT_EQ(vec[long(i)], NTL::conv<NTL::ZZ>(digits)) << "element " << i;
+            std::free(digits);
+        }
+        expect_batch_equals(adapters::pack_vec_zz(vec), values, "packed Vec<ZZ>");
+    });
+}
+
+TEST_F(Adapters, NtlZZAndZZXRoundTrip)
+{
+    for (std::size_t i = 0; i < 2000; ++i) {
+        MpzArray one(1);
+        mpz_set(one[0], values_[i]);
+        NTL::ZZ z;
+        adapters::unpack_zz(adapters::pack_mpz_array(one.data(), 1).view(), z);
+        expect_batch_equals(adapters::pack_zz(z), one, "packed ZZ " + std::to_string(i));
+    }
+    const LimbBatch batch = adapters::pack_mpz_array(values_.data(), kSlice);
+    NTL::ZZX poly;
+    adapters::unpack_zzx(batch.view(), poly);
+    const LimbBatch again = adapters::pack_zzx(poly);
+    ASSERT_EQ(again.count(), std::size_t(deg(poly) + 1));
+    MpzArray prefix(again.count());
+    for (std::size_t i = 0; i < prefix.size(); ++i) mpz_set(prefix[i], values_[i]);
+    expect_batch_equals(again, prefix, "packed ZZX");
+}
+
+TEST(AdapterErrors, ElementTooLargeNamesArgumentAndIndex)
+{
+    MpzArray values(5);
+    IntegerSource source(1);
+    source.set(values[3], kMaxLimbs + 1, Shape::random, true);
+    try {
+        adapters::pack_mpz_array(values.data(), values.size(), "coefficients");
+        FAIL() << "packing an element of more than kMaxLimbs limbs did not throw";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("coefficients[3]"), std::string::npos) << e.what();
+    }
+    source.set(values[3], kMaxLimbs, Shape::all_ones, true);  // the largest supported element packs
+    expect_batch_equals(adapters::pack_mpz_array(values.data(), values.size()), values, "largest element");
+}
+
+TEST(AdapterErrors, EmptyBatches)
+{
+    EXPECT_EQ(adapters::pack_mpz_array(nullptr, 0).count(), 0u);
+    NTL::Vec<NTL::ZZ> vec;
+    vec.SetLength(4);
+    adapters::unpack_vec_zz(LimbBatch().view(), vec);
+    EXPECT_EQ(vec.length(), 0);
+}
+
+}  // namespace
+}  // namespace zgpu::testing
