@@ -1,12 +1,13 @@
 // Add/sub throughput: device-resident (DeviceBatch) next to cudaMemcpy device-to-device
 // bandwidth, and end to end (fmpz in, fmpz out) next to FLINT on one and on all host threads.
 // All ratios come from this one run. Prints markdown tables.
-//   bench_add_sub [max_bits]    (default 2^20)
+//   bench_add_sub [max_bits] [device]   (default 2^20; "device": the device-resident table only)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -169,7 +170,7 @@ int main(int argc, char** argv)
     std::printf("## zgpu add/sub benchmark\n\ndevice: %s, %d SMs, %.0f MB L2; host threads: %u\n", prop.name,
                 prop.multiProcessorCount, prop.l2CacheSize / 1e6, std::thread::hardware_concurrency());
     device_resident(max_bits);
-    end_to_end(max_bits);
+    if (argc <= 2 || std::string(argv[2]) != "device") end_to_end(max_bits);
     flint_cleanup_master();
     return 0;
 }

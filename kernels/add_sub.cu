@@ -26,20 +26,22 @@ struct AddSubArgs {
     bool subtract;
 };
 
-// Loads limbs [first, first+L) of an element with `used` nonzero limbs; limbs past `used` read
-// as zero without touching memory. Pairs go as one 16-byte load (element strides >= 2 are even).
+// Loads limbs [first, first+L) of an element of `length` limbs; limbs past it read as zero
+// without touching memory. Pairs go as one 16-byte load (element strides >= 2 are even).
+// Bounded by the stride rather than the size, no load waits for the sizes to arrive: the
+// layout guarantees zeros above the size.
 template <int L>
-__device__ void load_limbs(const limb_t* element, std::uint32_t used, std::uint32_t first, limb_t (&v)[L])
+__device__ void load_limbs(const limb_t* element, std::uint32_t length, std::uint32_t first, limb_t (&v)[L])
 {
 #pragma unroll
     for (int j = 0; j < L; j += 2) {
         const std::uint32_t k = first + j;
-        if (k + 1 < used) {
+        if (k + 1 < length) {
             const ulonglong2 pair = __ldg(reinterpret_cast<const ulonglong2*>(element + k));
             v[j] = pair.x;
             v[j + 1] = pair.y;
         } else {
-            v[j] = k < used ? __ldg(element + k) : 0;
+            v[j] = k < length ? __ldg(element + k) : 0;
             v[j + 1] = 0;
         }
     }
@@ -87,43 +89,67 @@ __device__ int compare_from_top(const Group& group, const limb_t* x, const limb_
     }
     return 0;
 }
+// One instance: its operands and where its result goes. Dead instances (past the end of the
+// batch) have no limbs and store nothing, but still join every collective of their group.
+struct Instance {
+    const limb_t* x;
+    const limb_t* y;
+    limb_t* r;
+    std::int32_t* r_size;
+    std::uint32_t stride_x, stride_y;  // 0 for a dead instance: nothing is loaded
+    std::int32_t size_x, size_y;       // signed sizes, y's sign already flipped for subtraction
+};
 
-template <int T, int L>
-__global__ void __launch_bounds__(T > 32 ? T : kSegmentBlockThreads) add_sub_kernel(const AddSubArgs args)
+__device__ Instance instance_at(const AddSubArgs& args, std::size_t i)
 {
-    using Group = ThreadGroup<T>;
+    if (i >= args.a.count) return {nullptr, nullptr, nullptr, nullptr, 0, 0, 0, 0};
+    return {args.a.element(i), args.b.element(i), args.r.element(i), args.r.sizes + i,
+            args.a.stride,     args.b.stride,     0,                 0};
+}
+
+// Reads the sizes; kept apart from instance_at so that limb loads need not wait for them.
+__device__ void read_sizes(const AddSubArgs& args, std::size_t i, Instance& in)
+{
+    if (i >= args.a.count) return;
+    in.size_x = args.a.sizes[i];
+    in.size_y = args.subtract ? -args.b.sizes[i] : args.b.sizes[i];
+}
+
+// Stores the result limbs past the operands' strides, [tail, r_stride): the final carry at
+// `tail` (a sum's extra limb), zeros above; no carry exchange needed.
+template <int T, int L, class Group>
+__device__ void store_tail(const Group& group, limb_t* r, std::uint32_t r_stride, std::uint32_t tail, limb_t top)
+{
+    for (std::uint32_t k = tail + group.rank() * L; k < r_stride; k += T * L) {
+        limb_t v[L] = {};
+        if (k == tail) v[0] = top;
+        store_limbs(r, r_stride, k, v);
+    }
+}
+
+// r = x +- y for one instance whose lowest chunk (xc, yc) is already loaded. The chunks walk
+// the operands' stride `stride_in` (the same for all instances), then store_tail the rest.
+template <int T, int L, class Group>
+__device__ void add_sub_instance(const Group& group, Instance in, std::uint32_t stride_in, std::uint32_t r_stride,
+                                 limb_t (&xc)[L], limb_t (&yc)[L])
+{
     constexpr std::uint32_t C = T * L;
-    constexpr int kInstancesPerBlock = T > 32 ? 1 : kSegmentBlockThreads / T;
-    __shared__ typename Group::Shared shared;
-    const Group group(shared);
-
-    const std::size_t i = std::size_t(blockIdx.x) * kInstancesPerBlock + group.instance_in_block();
-    const bool live = i < args.a.count;  // dead threads still join every collective
-    const std::int32_t size_a = live ? args.a.sizes[i] : 0;
-    const std::int32_t size_b = live ? args.b.sizes[i] : 0;
-    const limb_t* x = live ? args.a.element(i) : nullptr;
-    const limb_t* y = live ? args.b.element(i) : nullptr;
-    std::uint32_t nx = abs(size_a), ny = abs(size_b);
-    bool negative = size_a < 0;
-    const bool y_negative = (size_b < 0) != args.subtract;
-    const bool subtract = negative != y_negative;  // magnitudes subtract
-
-    const std::uint32_t chunks = (args.r.stride + C - 1) / C;  // the same for all instances
     const std::uint32_t first = group.rank() * L;
-    limb_t xc[L], yc[L];
-    load_limbs(x, nx, first, xc);
-    load_limbs(y, ny, first, yc);
+    const std::uint32_t chunks = (stride_in + C - 1) / C;
+    const std::uint32_t nx = abs(in.size_x), ny = abs(in.size_y);
+    bool negative = in.size_x < 0;
+    const bool subtract = negative != (in.size_y < 0);  // magnitudes subtract
 
-    // Put the larger magnitude first. With one chunk the held limbs decide (a collective all
-    // instances of a warp join); longer instances own their block and read from the top.
-    int order = 0;
-    if (chunks == 1) order = compare_held(group, xc, yc);
-    else if (subtract && nx == ny) order = compare_from_top<T, L>(group, x, y, nx);
+    // Put the larger magnitude first. Operands held in one chunk are compared in registers (a
+    // collective every instance of a warp joins); longer ones own their block and are read
+    // again from the top.
+    int order = chunks == 1 ? compare_held(group, xc, yc) : 0;
+    if (chunks > 1 && subtract && nx == ny) order = compare_from_top<T, L>(group, in.x, in.y, nx);
     if (nx != ny) order = nx > ny ? 1 : -1;
     if (subtract && order < 0) {
-        negative = y_negative;
-        cuda::std::swap(x, y);
-        cuda::std::swap(nx, ny);
+        negative = !negative;
+        cuda::std::swap(in.x, in.y);
+        cuda::std::swap(in.stride_x, in.stride_y);
 #pragma unroll
         for (int j = 0; j < L; ++j) cuda::std::swap(xc[j], yc[j]);
     }
@@ -132,13 +158,8 @@ __global__ void __launch_bounds__(T > 32 ? T : kSegmentBlockThreads) add_sub_ker
     const limb_t flip = subtract ? ~limb_t(0) : 0;
     std::uint32_t carry = subtract;
     std::uint32_t used = 0;  // one past this thread's highest nonzero result limb
-    limb_t* r = live ? args.r.element(i) : nullptr;
     for (std::uint32_t c = 0; c < chunks; ++c) {
         const std::uint32_t base = c * C + first;
-        if (c > 0) {
-            load_limbs(x, nx, base, xc);
-            load_limbs(y, ny, base, yc);
-        }
         bool generate = false, propagate = true;  // this thread's limbs, carry-in 0
 #pragma unroll
         for (int j = 0; j < L; ++j) {
@@ -148,6 +169,11 @@ __global__ void __launch_bounds__(T > 32 ? T : kSegmentBlockThreads) add_sub_ker
             generate = (s < xc[j]) || (p && generate);
             propagate = propagate && p;
         }
+        // Start loading the next chunk before the carry exchange waits on other threads.
+        limb_t xn[L], yn[L];
+        load_limbs(in.x, in.stride_x, base + C, xn);
+        load_limbs(in.y, in.stride_y, base + C, yn);
+
         std::uint32_t carry_out;
         bool carry_in = group.carry_in(generate, propagate, carry, carry_out);
         carry = carry_out;
@@ -159,10 +185,36 @@ __global__ void __launch_bounds__(T > 32 ? T : kSegmentBlockThreads) add_sub_ker
             xc[j] = sum;
             if (sum != 0) used = base + j + 1;
         }
-        if (live) store_limbs(r, args.r.stride, base, xc);
+        if (in.r) store_limbs(in.r, r_stride, base, xc);
+#pragma unroll
+        for (int j = 0; j < L; ++j) {
+            xc[j] = xn[j];
+            yc[j] = yn[j];
+        }
     }
+    const std::uint32_t tail = chunks * C;
+    const limb_t top = subtract ? 0 : carry;
+    if (top) used = tail + 1;
+    if (in.r) store_tail<T, L>(group, in.r, r_stride, tail, top);
     used = group.max(used);
-    if (live && group.rank() == 0) args.r.sizes[i] = negative ? -std::int32_t(used) : std::int32_t(used);
+    if (in.r && group.rank() == 0) *in.r_size = negative ? -std::int32_t(used) : std::int32_t(used);
+}
+
+template <int T, int L>
+__global__ void __launch_bounds__(T > 32 ? T : kSegmentBlockThreads) add_sub_kernel(const AddSubArgs args)
+{
+    using Group = ThreadGroup<T>;
+    constexpr int kGroupsPerBlock = T > 32 ? 1 : kSegmentBlockThreads / T;
+    __shared__ typename Group::Shared shared;
+    const Group group(shared);
+
+    const std::size_t i = std::size_t(blockIdx.x) * kGroupsPerBlock + group.instance_in_block();
+    Instance in = instance_at(args, i);
+    limb_t xc[L], yc[L];
+    load_limbs(in.x, in.stride_x, group.rank() * L, xc);
+    load_limbs(in.y, in.stride_y, group.rank() * L, yc);
+    read_sizes(args, i, in);
+    add_sub_instance<T, L>(group, in, max(args.a.stride, args.b.stride), args.r.stride, xc, yc);
 }
 
 template <int T, int L>
@@ -178,24 +230,26 @@ void launch(const AddSubArgs& args, cudaStream_t stream)
 
 }  // namespace
 
-// Threads per instance and limbs per thread, by result stride: a single chunk up to 2048 limbs,
-// two limbs a thread (one 16-byte access) up to 64 limbs, four above.
+// The shape by operand stride, measured on an H200 (bench/results/): up to 16 limbs, two limbs
+// a thread (one 16-byte access); above, four limbs a thread, in one chunk up to 2048 limbs and
+// in chunks of 2048 limbs walked by a block of 512 threads beyond. Eight limbs a thread and
+// several instances a thread in flight both measured slower (more registers, fewer threads).
 void add_sub(ConstBatchView a, ConstBatchView b, BatchView r, bool subtract, cudaStream_t stream)
 {
     if (a.count == 0) return;
     const AddSubArgs args{a, b, r, subtract};
-    const std::uint32_t s = r.stride;
-    if (s <= 64) {
+    const std::uint32_t s = std::max(a.stride, b.stride);
+    if (s <= 16) {
         switch (std::bit_ceil((s + 1) / 2)) {
         case 1: return launch<1, 2>(args, stream);
         case 2: return launch<2, 2>(args, stream);
         case 4: return launch<4, 2>(args, stream);
-        case 8: return launch<8, 2>(args, stream);
-        case 16: return launch<16, 2>(args, stream);
-        default: return launch<32, 2>(args, stream);
+        default: return launch<8, 2>(args, stream);
         }
     }
     switch (std::bit_ceil(std::min<std::uint32_t>((s + 3) / 4, 512))) {
+    case 8: return launch<8, 4>(args, stream);
+    case 16: return launch<16, 4>(args, stream);
     case 32: return launch<32, 4>(args, stream);
     case 64: return launch<64, 4>(args, stream);
     case 128: return launch<128, 4>(args, stream);

@@ -1,5 +1,6 @@
 #include "zgpu/device_batch.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -105,10 +106,15 @@ DeviceBatch DeviceBatch::upload(ConstBatchView host, Backend where)
 {
     storage_bytes(host.count, host.stride);
     parallel_for(host.count, 1 << 16, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i)
-            if (std::uint32_t(std::abs(host.sizes[i])) > host.stride)
+        for (std::size_t i = begin; i < end; ++i) {
+            const std::uint32_t n = std::abs(host.sizes[i]);
+            if (n > host.stride)
                 throw Error("upload: element " + std::to_string(i) + " has size " + std::to_string(host.sizes[i]) +
                             ", more limbs than the stride " + std::to_string(host.stride));
+            const limb_t* element = host.element(i);
+            if ((n > 0 && element[n - 1] == 0) || std::any_of(element + n, element + host.stride, [](limb_t x) { return x; }))
+                throw Error("upload: element " + std::to_string(i) + " breaks the layout (its top limb is zero or a limb above its size is not)");
+        }
     });
     DeviceBatch batch(where, host.count, host.stride, Uninitialized{});
     const BatchView view = batch.view();

@@ -37,7 +37,7 @@ void add_sub(const FmpzArray& a, const FmpzArray& b, std::size_t n, bool subtrac
         [&] {
             fmpz* res = resize();
             const fmpz zero = 0;
-            parallel_for(n, 4096, [&](std::size_t begin, std::size_t end) {
+            parallel_for(n, elements_per_range(pa, pb), [&](std::size_t begin, std::size_t end) {
                 for (std::size_t i = begin; i < end; ++i) {
                     if (subtract) fmpz_sub(res + i, a.at(i, &zero), b.at(i, &zero));
                     else fmpz_add(res + i, a.at(i, &zero), b.at(i, &zero));

@@ -4,6 +4,7 @@
 // resized before the result is written (fmpz_poly_fit_length, Vec::SetLength) stays valid.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -27,6 +28,13 @@ HostOperand host_operand(Reader reader, std::size_t count, std::string_view argu
 {
     const std::uint32_t largest = adapters::max_limbs(reader, count, argument);
     return {largest, [reader](BatchView out) { adapters::pack_into(reader, out); }};
+}
+
+// Elements per range of host work, about 2^15 limbs of operands: thousands of small elements,
+// or one huge one.
+inline std::size_t elements_per_range(const HostOperand& a, const HostOperand& b)
+{
+    return std::max<std::size_t>(1, (std::size_t(1) << 15) / (std::size_t(a.max_limbs) + b.max_limbs + 1));
 }
 
 using HostResult = std::function<void(ConstBatchView result)>;

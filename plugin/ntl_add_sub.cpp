@@ -33,7 +33,7 @@ void add_sub(NTL::Vec<NTL::ZZ>& x, const ZZArray& a, const ZZArray& b, std::size
         pa, pb, n, subtract,
         [&] {
             x.SetLength(long(n));
-            parallel_for(n, 4096, [&](std::size_t begin, std::size_t end) {
+            parallel_for(n, elements_per_range(pa, pb), [&](std::size_t begin, std::size_t end) {
                 for (std::size_t i = begin; i < end; ++i) {
                     if (subtract) NTL::sub(x[long(i)], a.at(i), b.at(i));
                     else NTL::add(x[long(i)], a.at(i), b.at(i));

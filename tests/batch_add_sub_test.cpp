@@ -199,6 +199,21 @@ TEST_P(BatchAddSub, MismatchedShapesThrowAndLeaveTheResultAlone)
     EXPECT_TRUE(std::equal(before.sizes().begin(), before.sizes().end(), after.sizes().begin()));
 }
 
+TEST_P(BatchAddSub, UploadRejectsBatchesThatBreakTheLayout)
+{
+    LimbBatch bad(2, 4);
+    bad.sizes()[0] = 5;  // more limbs than the stride
+    EXPECT_THROW(DeviceBatch::upload(bad.view(), GetParam()), Error);
+    bad.sizes()[0] = 2;
+    bad.limbs()[0] = 1;  // top used limb is zero
+    EXPECT_THROW(DeviceBatch::upload(bad.view(), GetParam()), Error);
+    bad.limbs()[1] = 1;
+    bad.limbs()[3] = 1;  // a limb above the size is not zero
+    EXPECT_THROW(DeviceBatch::upload(bad.view(), GetParam()), Error);
+    bad.limbs()[3] = 0;
+    EXPECT_EQ(DeviceBatch::upload(bad.view(), GetParam()).count(), 2u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, BatchAddSub, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
 
 TEST(BatchAddSubAcrossBackends, OperandsOnDifferentBackendsAreRejected)
