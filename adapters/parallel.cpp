@@ -130,7 +130,7 @@ void parallel_for(std::size_t n, std::size_t grain, const std::function<void(std
     std::unique_lock<std::mutex> busy(workers.busy(), std::try_to_lock);
     if (!busy.owns_lock()) return body(0, n);
     // Ranges of about n / (4 * threads) elements balance uneven elements without much overhead.
-    const std::size_t range = std::max(grain, n / (4 * std::size_t(host_threads())) + 1);
+    const std::size_t range = n / (4 * std::size_t(host_threads())) + 1;
     workers.run(n, range, body);
 }
 

@@ -230,10 +230,12 @@ void launch(const AddSubArgs& args, cudaStream_t stream)
 
 }  // namespace
 
-// The shape by operand stride, measured on an H200 (bench/results/): up to 16 limbs, two limbs
-// a thread (one 16-byte access); above, four limbs a thread, in one chunk up to 2048 limbs and
-// in chunks of 2048 limbs walked by a block of 512 threads beyond. Eight limbs a thread and
-// several instances a thread in flight both measured slower (more registers, fewer threads).
+// The shape by operand stride s, measured on an H200 (bench/results/): up to 16 limbs, two
+// limbs a thread (one 16-byte access); above, four limbs a thread, in one chunk up to 128 limbs,
+// in two chunks up to 2048 limbs (T = s/8: 93 % of copy bandwidth at 256 and 512 limbs, where
+// one chunk of twice the threads gave 90 %), and beyond in chunks of 1024 limbs walked by 256
+// threads. Eight limbs a thread, several instances a thread in flight, and 512-thread blocks
+// all measured slower.
 void add_sub(ConstBatchView a, ConstBatchView b, BatchView r, bool subtract, cudaStream_t stream)
 {
     if (a.count == 0) return;
@@ -247,14 +249,14 @@ void add_sub(ConstBatchView a, ConstBatchView b, BatchView r, bool subtract, cud
         default: return launch<8, 2>(args, stream);
         }
     }
-    switch (std::bit_ceil(std::min<std::uint32_t>((s + 3) / 4, 512))) {
+    const std::uint32_t threads = s <= 128 ? (s + 3) / 4 : (s + 7) / 8;
+    switch (std::bit_ceil(std::min<std::uint32_t>(threads, 256))) {
     case 8: return launch<8, 4>(args, stream);
     case 16: return launch<16, 4>(args, stream);
     case 32: return launch<32, 4>(args, stream);
     case 64: return launch<64, 4>(args, stream);
     case 128: return launch<128, 4>(args, stream);
-    case 256: return launch<256, 4>(args, stream);
-    default: return launch<512, 4>(args, stream);
+    default: return launch<256, 4>(args, stream);
     }
 }
 

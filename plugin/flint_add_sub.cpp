@@ -24,20 +24,22 @@ struct FmpzArray {
     const fmpz* at(std::size_t i, const fmpz* zero) const { return i < length ? *start + i : zero; }
 };
 
+// Elements a thread takes at a time: small enough to balance uneven sizes, large enough that
+// handing out ranges costs nothing next to the additions.
+constexpr std::size_t kElementsPerRange = 256;
+
 // res[0 .. n) = a +- b. resize() runs once every check has passed, before anything is
 // written, and returns where to write (it may move a or b when res aliases them).
 template <class Resize>
 void add_sub(const FmpzArray& a, const FmpzArray& b, std::size_t n, bool subtract, const char* names[2],
              Resize resize)
 {
-    const HostOperand pa = host_operand(a, n, names[0]);
-    const HostOperand pb = host_operand(b, n, names[1]);
     add_sub_host(
-        pa, pb, n, subtract,
+        [&] { return host_operand(a, n, names[0]); }, [&] { return host_operand(b, n, names[1]); }, n, subtract,
         [&] {
             fmpz* res = resize();
             const fmpz zero = 0;
-            parallel_for(n, elements_per_range(pa, pb), [&](std::size_t begin, std::size_t end) {
+            parallel_for(n, kElementsPerRange, [&](std::size_t begin, std::size_t end) {
                 for (std::size_t i = begin; i < end; ++i) {
                     if (subtract) fmpz_sub(res + i, a.at(i, &zero), b.at(i, &zero));
                     else fmpz_add(res + i, a.at(i, &zero), b.at(i, &zero));

@@ -30,19 +30,13 @@ HostOperand host_operand(Reader reader, std::size_t count, std::string_view argu
     return {largest, [reader](BatchView out) { adapters::pack_into(reader, out); }};
 }
 
-// Elements per range of host work, about 2^15 limbs of operands: thousands of small elements,
-// or one huge one.
-inline std::size_t elements_per_range(const HostOperand& a, const HostOperand& b)
-{
-    return std::max<std::size_t>(1, (std::size_t(1) << 15) / (std::size_t(a.max_limbs) + b.max_limbs + 1));
-}
-
 using HostResult = std::function<void(ConstBatchView result)>;
 
-// Runs r[i] = a[i] +- b[i], i < count, on the backend the request and the measured crossover
-// choose: on_cpu() computes it directly with the library's own arithmetic; the GPU path hands
-// the packed result to on_gpu_result. Records the backend that ran.
-void add_sub_host(const HostOperand& a, const HostOperand& b, std::size_t count, bool subtract,
-                  const std::function<void()>& on_cpu, const HostResult& on_gpu_result);
+// Runs r[i] = a[i] +- b[i], i < count, on the chosen backend and records which ran. On the CPU,
+// on_cpu() computes it with the library's own arithmetic, any size allowed. On the GPU the
+// operands are made (and so checked against kMaxLimbs) first, then on_gpu_result gets the
+// packed result.
+void add_sub_host(const std::function<HostOperand()>& make_a, const std::function<HostOperand()>& make_b,
+                  std::size_t count, bool subtract, const std::function<void()>& on_cpu, const HostResult& on_gpu_result);
 
 }  // namespace zgpu

@@ -24,16 +24,17 @@ struct ZZArray {
     const NTL::ZZ& at(std::size_t i) const { return i < length ? (*vec)[long(i)] : NTL::ZZ::zero(); }
 };
 
+// Elements a thread takes at a time (see flint_add_sub.cpp).
+constexpr std::size_t kElementsPerRange = 256;
+
 // x[0 .. n) = a +- b with x resized to n once every check has passed.
 void add_sub(NTL::Vec<NTL::ZZ>& x, const ZZArray& a, const ZZArray& b, std::size_t n, bool subtract)
 {
-    const HostOperand pa = host_operand(a, n, "a");
-    const HostOperand pb = host_operand(b, n, "b");
     add_sub_host(
-        pa, pb, n, subtract,
+        [&] { return host_operand(a, n, "a"); }, [&] { return host_operand(b, n, "b"); }, n, subtract,
         [&] {
             x.SetLength(long(n));
-            parallel_for(n, elements_per_range(pa, pb), [&](std::size_t begin, std::size_t end) {
+            parallel_for(n, kElementsPerRange, [&](std::size_t begin, std::size_t end) {
                 for (std::size_t i = begin; i < end; ++i) {
                     if (subtract) NTL::sub(x[long(i)], a.at(i), b.at(i));
                     else NTL::add(x[long(i)], a.at(i), b.at(i));

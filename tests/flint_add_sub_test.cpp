@@ -142,21 +142,47 @@ TEST_P(FlintEntryPoints, BadInputIsReportedAndNothingIsWritten)
     expect_error(zgpu_fmpz_vec_sub(res.v, a.v, nullptr, 4), "vec2 is NULL");
     EXPECT_EQ(zgpu_fmpz_vec_add(nullptr, nullptr, nullptr, 0), 0) << "len 0 needs no arrays, as in FLINT";
 
-    fmpz_one(b.v + 2);
-    fmpz_mul_2exp(b.v + 2, b.v + 2, 64 * (kMaxLimbs + 1));  // one element over the limit
-    expect_error(zgpu_fmpz_vec_add(res.v, a.v, b.v, 4), "vec2[2]");
+    EXPECT_EQ(zgpu_fmpz_poly_add(nullptr, nullptr, nullptr), -1);
+    EXPECT_NE(std::string(zgpu_last_error()).find("res is NULL"), std::string::npos) << zgpu_last_error();
+}
 
-    fmpz_poly_t p, q;
+TEST_P(FlintEntryPoints, ElementsAboveTheBatchLimit)
+{
+    // Batches hold at most kMaxLimbs limbs an element: the GPU backend refuses larger ones,
+    // naming them, with nothing written; the CPU backend adds them as FLINT does.
+    Vec a(4), b(4), res(4), before(4), expected(4);
+    random_vec(a, 100);
+    random_vec(b, 100);
+    random_vec(res, 100);
+    _fmpz_vec_set(before.v, res.v, 4);
+    fmpz_one(b.v + 2);
+    fmpz_mul_2exp(b.v + 2, b.v + 2, 64 * (kMaxLimbs + 1));
+    _fmpz_vec_add(expected.v, a.v, b.v, 4);
+
+    fmpz_poly_t p, q, p_before;
     fmpz_poly_init(p);
     fmpz_poly_init(q);
+    fmpz_poly_init(p_before);
     fmpz_poly_set_coeff_fmpz(q, 1, b.v + 2);
     fmpz_poly_set_coeff_si(p, 3, 5);
-    EXPECT_EQ(zgpu_fmpz_poly_sub(p, p, q), -1);
-    EXPECT_NE(std::string(zgpu_last_error()).find("poly2[1]"), std::string::npos) << zgpu_last_error();
-    EXPECT_EQ(fmpz_poly_length(p), 4);
-    EXPECT_EQ(zgpu_fmpz_poly_add(nullptr, p, q), -1);
+    fmpz_poly_set(p_before, p);
+    if (GetParam() == Backend::gpu) {
+        EXPECT_EQ(zgpu_fmpz_vec_add(res.v, a.v, b.v, 4), -1);
+        EXPECT_NE(std::string(zgpu_last_error()).find("vec2[2]"), std::string::npos) << zgpu_last_error();
+        EXPECT_TRUE(_fmpz_vec_equal(res.v, before.v, 4)) << "output written on error";
+        EXPECT_EQ(zgpu_fmpz_poly_sub(p, p, q), -1);
+        EXPECT_NE(std::string(zgpu_last_error()).find("poly2[1]"), std::string::npos) << zgpu_last_error();
+        EXPECT_TRUE(fmpz_poly_equal(p, p_before)) << "output written on error";
+    } else {
+        ASSERT_EQ(zgpu_fmpz_vec_add(res.v, a.v, b.v, 4), 0) << zgpu_last_error();
+        EXPECT_TRUE(_fmpz_vec_equal(res.v, expected.v, 4));
+        fmpz_poly_sub(p_before, p_before, q);
+        ASSERT_EQ(zgpu_fmpz_poly_sub(p, p, q), 0) << zgpu_last_error();
+        EXPECT_TRUE(fmpz_poly_equal(p, p_before));
+    }
     fmpz_poly_clear(p);
     fmpz_poly_clear(q);
+    fmpz_poly_clear(p_before);
 }
 
 TEST_P(FlintEntryPoints, LargestSupportedElements)
