@@ -6,12 +6,14 @@
 // never needs negating. Instances longer than T*L limbs are walked in chunks of T*L limbs,
 // the carry passing from chunk to chunk.
 #include "add_sub.hpp"
+#include "add_sub_wide.hpp"
 
 #include <bit>
 #include <string>
 
 #include <cuda/std/utility>
 
+#include "limb_access.cuh"
 #include "thread_group.cuh"
 #include "zgpu/error.hpp"
 
@@ -20,43 +22,6 @@ namespace {
 
 constexpr int kSegmentBlockThreads = 256;  // block size when one warp holds several instances
 
-struct AddSubArgs {
-    ConstBatchView a, b;
-    BatchView r;
-    bool subtract;
-};
-
-// Loads limbs [first, first+L) of an element of `length` limbs; limbs past it read as zero
-// without touching memory. Pairs go as one 16-byte load (element strides >= 2 are even).
-// Bounded by the stride rather than the size, no load waits for the sizes to arrive: the
-// layout guarantees zeros above the size.
-template <int L>
-__device__ void load_limbs(const limb_t* element, std::uint32_t length, std::uint32_t first, limb_t (&v)[L])
-{
-#pragma unroll
-    for (int j = 0; j < L; j += 2) {
-        const std::uint32_t k = first + j;
-        if (k + 1 < length) {
-            const ulonglong2 pair = __ldg(reinterpret_cast<const ulonglong2*>(element + k));
-            v[j] = pair.x;
-            v[j + 1] = pair.y;
-        } else {
-            v[j] = k < length ? __ldg(element + k) : 0;
-            v[j + 1] = 0;
-        }
-    }
-}
-
-template <int L>
-__device__ void store_limbs(limb_t* element, std::uint32_t stride, std::uint32_t first, const limb_t (&v)[L])
-{
-#pragma unroll
-    for (int j = 0; j < L; j += 2) {
-        const std::uint32_t k = first + j;
-        if (k + 1 < stride) *reinterpret_cast<ulonglong2*>(element + k) = make_ulonglong2(v[j], v[j + 1]);
-        else if (k < stride) element[k] = v[j];
-    }
-}
 
 // Sign of x - y from limbs held in registers: the highest differing limb decides.
 template <int L, class Group>
@@ -174,9 +139,9 @@ __device__ void add_sub_instance(const Group& group, Instance in, std::uint32_t 
         load_limbs(in.x, in.stride_x, base + C, xn);
         load_limbs(in.y, in.stride_y, base + C, yn);
 
-        std::uint32_t carry_out;
-        bool carry_in = group.carry_in(generate, propagate, carry, carry_out);
-        carry = carry_out;
+        const Carries carries = group.carries(generate, propagate);
+        bool carry_in = carries.into[carry];
+        carry = carries.carry_out(carry);
 #pragma unroll
         for (int j = 0; j < L; ++j) {
             const limb_t s = xc[j] + yc[j];
@@ -233,9 +198,9 @@ void launch(const AddSubArgs& args, cudaStream_t stream)
 // The shape by operand stride s, measured on an H200 (bench/results/): up to 16 limbs, two
 // limbs a thread (one 16-byte access); above, four limbs a thread, in one chunk up to 128 limbs,
 // in two chunks up to 2048 limbs (T = s/8: 93 % of copy bandwidth at 256 and 512 limbs, where
-// one chunk of twice the threads gave 90 %), and beyond in chunks of 1024 limbs walked by 256
-// threads. Eight limbs a thread, several instances a thread in flight, and 512-thread blocks
-// all measured slower.
+// one chunk of twice the threads gave 90 %), and beyond that several blocks an instance
+// (add_sub_wide.cu). Eight limbs a thread, several instances a thread in flight, 512-thread
+// blocks, and one block walking a long instance in many chunks all measured slower.
 void add_sub(ConstBatchView a, ConstBatchView b, BatchView r, bool subtract, cudaStream_t stream)
 {
     if (a.count == 0) return;
@@ -249,6 +214,7 @@ void add_sub(ConstBatchView a, ConstBatchView b, BatchView r, bool subtract, cud
         default: return launch<8, 2>(args, stream);
         }
     }
+    if (s > 2048) return add_sub_wide(args, stream);
     const std::uint32_t threads = s <= 128 ? (s + 3) / 4 : (s + 7) / 8;
     switch (std::bit_ceil(std::min<std::uint32_t>(threads, 256))) {
     case 8: return launch<8, 4>(args, stream);

@@ -28,6 +28,16 @@ struct CarryLookahead {
 
 constexpr unsigned kFullWarp = 0xffffffffu;
 
+// The carries of a group for both values of its carry-in, decided later (by the previous chunk,
+// or by a look-back across blocks): into[c] is the carry into this thread when the group's
+// carry-in is c; the group generates a carry-out, or propagates its carry-in, or neither.
+struct Carries {
+    bool into[2];
+    bool generate, propagate;
+
+    __device__ bool carry_out(bool carry_in) const { return generate || (propagate && carry_in); }
+};
+
 template <int T, bool InBlock = (T > 32)>
 class ThreadGroup;
 
@@ -43,15 +53,15 @@ public:
     // Instances per block of `block_threads` threads, and this thread's instance in the block.
     __device__ static int instance_in_block() { return threadIdx.x / T; }
 
-    // Carry into this thread given its own carry-out (generate) and all-ones (propagate)
-    // flags and the group's carry-in; `carry_out` receives the group's carry-out.
-    __device__ std::uint32_t carry_in(bool generate, bool propagate, std::uint32_t group_carry_in,
-                                      std::uint32_t& group_carry_out) const
+    // From each thread's own carry-out (generate) and all-ones (propagate) flags.
+    __device__ Carries carries(bool generate, bool propagate) const
     {
-        const CarryLookahead c(segment(__ballot_sync(kFullWarp, generate)),
-                               segment(__ballot_sync(kFullWarp, propagate)), group_carry_in);
-        group_carry_out = c.carry_out(T);
-        return c.carry_into(rank());
+        const std::uint32_t g = segment(__ballot_sync(kFullWarp, generate));
+        const std::uint32_t p = segment(__ballot_sync(kFullWarp, propagate));
+        const CarryLookahead c0(g, p, 0), c1(g, p, 1);
+        return {{bool(c0.carry_into(rank())), bool(c1.carry_into(rank()))},
+                bool(c0.carry_out(T)),
+                p == (T == 32 ? kFullWarp : (1u << T) - 1)};
     }
 
     // The value of the highest-ranked thread whose `flag` is set; `found` says whether any was.
@@ -94,20 +104,19 @@ public:
     __device__ static int rank() { return threadIdx.x; }
     __device__ static int instance_in_block() { return 0; }
 
-    __device__ std::uint32_t carry_in(bool generate, bool propagate, std::uint32_t group_carry_in,
-                                      std::uint32_t& group_carry_out) const
+    __device__ Carries carries(bool generate, bool propagate) const
     {
         const std::uint32_t g = __ballot_sync(kFullWarp, generate);
         const std::uint32_t p = __ballot_sync(kFullWarp, propagate);
         // Each warp's own carry-out and all-propagate flags, then lookahead across warps.
-        const CarryLookahead in_warp(g, p, 0);
-        publish(in_warp.carry_out(32), p == kFullWarp);
-        const CarryLookahead across(__ballot_sync(kFullWarp, lane() < W && shared_.word[0][lane() % W]),
-                                    __ballot_sync(kFullWarp, lane() < W && shared_.word[1][lane() % W]),
-                                    group_carry_in);
-        group_carry_out = across.carry_out(W);
-        const CarryLookahead c(g, p, across.carry_into(warp()));
-        return c.carry_into(lane());
+        publish(CarryLookahead(g, p, 0).carry_out(32), p == kFullWarp);
+        const std::uint32_t wg = __ballot_sync(kFullWarp, lane() < W && shared_.word[0][lane() % W]);
+        const std::uint32_t wp = __ballot_sync(kFullWarp, lane() < W && shared_.word[1][lane() % W]);
+        const CarryLookahead across0(wg, wp, 0), across1(wg, wp, 1);
+        const CarryLookahead c0(g, p, across0.carry_into(warp())), c1(g, p, across1.carry_into(warp()));
+        return {{bool(c0.carry_into(lane())), bool(c1.carry_into(lane()))},
+                bool(across0.carry_out(W)),
+                wp == (W == 32 ? kFullWarp : (1u << W) - 1)};
     }
 
     __device__ std::uint32_t value_of_highest(bool flag, std::uint32_t value, bool& found) const

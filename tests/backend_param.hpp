@@ -1,11 +1,17 @@
 // Runs a test suite once per backend; the GPU run is skipped, with the reason, without a GPU.
 #pragma once
 
+#include <ostream>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "zgpu/backend.hpp"
+
+namespace zgpu {
+// Test names and failure messages show "cpu" or "gpu".
+inline void PrintTo(Backend backend, std::ostream* os) { *os << backend_name(backend); }
+}  // namespace zgpu
 
 namespace zgpu::testing {
 
