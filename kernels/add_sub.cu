@@ -94,7 +94,8 @@ __device__ void store_tail(const Group& group, limb_t* r, std::uint32_t r_stride
 
 // r = x +- y for one instance whose lowest chunk (xc, yc) is already loaded. The chunks walk
 // the operands' stride `stride_in` (the same for all instances), then store_tail the rest.
-template <int T, int L, class Group>
+// With Chunked false the operands fit one chunk, and no registers go to loading a next one.
+template <int T, int L, bool Chunked, class Group>
 __device__ void add_sub_instance(const Group& group, Instance in, std::uint32_t stride_in, std::uint32_t r_stride,
                                  limb_t (&xc)[L], limb_t (&yc)[L])
 {
@@ -135,9 +136,11 @@ __device__ void add_sub_instance(const Group& group, Instance in, std::uint32_t 
             propagate = propagate && p;
         }
         // Start loading the next chunk before the carry exchange waits on other threads.
-        limb_t xn[L], yn[L];
-        load_limbs(in.x, in.stride_x, base + C, xn);
-        load_limbs(in.y, in.stride_y, base + C, yn);
+        limb_t xn[L] = {}, yn[L] = {};
+        if constexpr (Chunked) {
+            load_limbs(in.x, in.stride_x, base + C, xn);
+            load_limbs(in.y, in.stride_y, base + C, yn);
+        }
 
         const Carries carries = group.carries(generate, propagate);
         bool carry_in = carries.into[carry];
@@ -165,8 +168,12 @@ __device__ void add_sub_instance(const Group& group, Instance in, std::uint32_t 
     if (in.r && group.rank() == 0) *in.r_size = negative ? -std::int32_t(used) : std::int32_t(used);
 }
 
-template <int T, int L>
-__global__ void __launch_bounds__(T > 32 ? T : kSegmentBlockThreads) add_sub_kernel(const AddSubArgs args)
+// Operands that fit one chunk (always T <= 32) need fewer registers: such kernels ask for as
+// many threads a multiprocessor as fit without spilling (1536 with two limbs a thread, 1280
+// with four), which keeps more loads in flight.
+template <int T, int L, bool Chunked>
+__global__ void __launch_bounds__(T > 32 ? T : kSegmentBlockThreads, Chunked ? 1 : (L == 2 ? 6 : 5))
+    add_sub_kernel(const AddSubArgs args)
 {
     using Group = ThreadGroup<T>;
     constexpr int kGroupsPerBlock = T > 32 ? 1 : kSegmentBlockThreads / T;
@@ -179,18 +186,30 @@ __global__ void __launch_bounds__(T > 32 ? T : kSegmentBlockThreads) add_sub_ker
     load_limbs(in.x, in.stride_x, group.rank() * L, xc);
     load_limbs(in.y, in.stride_y, group.rank() * L, yc);
     read_sizes(args, i, in);
-    add_sub_instance<T, L>(group, in, max(args.a.stride, args.b.stride), args.r.stride, xc, yc);
+    add_sub_instance<T, L, Chunked>(group, in, max(args.a.stride, args.b.stride), args.r.stride, xc, yc);
+}
+
+void check_launch()
+{
+    if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
+        throw Error(std::string("add/sub kernel launch: ") + cudaGetErrorString(e));
 }
 
 template <int T, int L>
 void launch(const AddSubArgs& args, cudaStream_t stream)
 {
+    const bool chunked = std::max(args.a.stride, args.b.stride) > T * L;
     const std::size_t per_block = T > 32 ? 1 : kSegmentBlockThreads / T;
     const std::size_t blocks = (args.a.count + per_block - 1) / per_block;
     if (blocks > 0x7fffffffu) throw Error("add/sub: batch of " + std::to_string(args.a.count) + " elements exceeds one launch");
-    add_sub_kernel<T, L><<<unsigned(blocks), T > 32 ? T : kSegmentBlockThreads, 0, stream>>>(args);
-    if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
-        throw Error(std::string("add/sub kernel launch: ") + cudaGetErrorString(e));
+    if constexpr (T <= 32) {
+        if (!chunked) {
+            add_sub_kernel<T, L, false><<<unsigned(blocks), kSegmentBlockThreads, 0, stream>>>(args);
+            return check_launch();
+        }
+    }
+    add_sub_kernel<T, L, true><<<unsigned(blocks), T > 32 ? T : kSegmentBlockThreads, 0, stream>>>(args);
+    check_launch();
 }
 
 }  // namespace
