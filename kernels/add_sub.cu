@@ -168,11 +168,11 @@ __device__ void add_sub_instance(const Group& group, Instance in, std::uint32_t 
     if (in.r && group.rank() == 0) *in.r_size = negative ? -std::int32_t(used) : std::int32_t(used);
 }
 
-// Operands that fit one chunk (always T <= 32) need fewer registers: such kernels ask for as
-// many threads a multiprocessor as fit without spilling (1536 with two limbs a thread, 1280
-// with four), which keeps more loads in flight.
+// With two limbs a thread and one chunk, 1536 threads a multiprocessor fit in registers without
+// spilling and measured faster (90 % of copy bandwidth at 512 bits, against 87 %); with four,
+// the register cap that would take spilled and measured slower (81 % against 85-89 %).
 template <int T, int L, bool Chunked>
-__global__ void __launch_bounds__(T > 32 ? T : kSegmentBlockThreads, Chunked ? 1 : (L == 2 ? 6 : 5))
+__global__ void __launch_bounds__(T > 32 ? T : kSegmentBlockThreads, !Chunked && L == 2 ? 6 : 1)
     add_sub_kernel(const AddSubArgs args)
 {
     using Group = ThreadGroup<T>;
@@ -216,9 +216,9 @@ void launch(const AddSubArgs& args, cudaStream_t stream)
 
 // The shape by operand stride s, measured on an H200 (bench/results/): up to 16 limbs, two
 // limbs a thread (one 16-byte access); above, four limbs a thread, in one chunk up to 128 limbs,
-// in two chunks up to 2048 limbs (T = s/8: 93 % of copy bandwidth at 256 and 512 limbs, where
+// in two chunks up to 1024 limbs (T = s/8: 93 % of copy bandwidth at 256 and 512 limbs, where
 // one chunk of twice the threads gave 90 %), and beyond that several blocks an instance
-// (add_sub_wide.cu). Eight limbs a thread, several instances a thread in flight, 512-thread
+// (add_sub_wide.cu; two chunks of 256 threads gave 82-85 % at 2048 limbs). Eight limbs a thread, several instances a thread in flight, 512-thread
 // blocks, and one block walking a long instance in many chunks all measured slower.
 void add_sub(ConstBatchView a, ConstBatchView b, BatchView r, bool subtract, cudaStream_t stream)
 {
@@ -233,15 +233,14 @@ void add_sub(ConstBatchView a, ConstBatchView b, BatchView r, bool subtract, cud
         default: return launch<8, 2>(args, stream);
         }
     }
-    if (s > 2048) return add_sub_wide(args, stream);
+    if (s > 1024) return add_sub_wide(args, stream);
     const std::uint32_t threads = s <= 128 ? (s + 3) / 4 : (s + 7) / 8;
-    switch (std::bit_ceil(std::min<std::uint32_t>(threads, 256))) {
+    switch (std::bit_ceil(threads)) {
     case 8: return launch<8, 4>(args, stream);
     case 16: return launch<16, 4>(args, stream);
     case 32: return launch<32, 4>(args, stream);
     case 64: return launch<64, 4>(args, stream);
-    case 128: return launch<128, 4>(args, stream);
-    default: return launch<256, 4>(args, stream);
+    default: return launch<128, 4>(args, stream);
     }
 }
 
