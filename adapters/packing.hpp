@@ -18,8 +18,9 @@
 
 namespace zgpu::adapters {
 
-// Elements per range handed to one thread: conversions cost tens of nanoseconds per element.
-inline constexpr std::size_t kPackGrain = 4096;
+// Conversions cost tens of nanoseconds an element: below this many, threads cost more than
+// they save.
+inline constexpr std::size_t kPackMinParallel = 8192;
 
 // Largest element of `count`, in limbs. Throws zgpu::Error naming `argument` and the first
 // offending index if an element exceeds kMaxLimbs.
@@ -28,7 +29,7 @@ std::uint32_t max_limbs(const Reader& reader, std::size_t count, std::string_vie
 {
     std::atomic<std::uint64_t> largest{0};
     std::atomic<std::size_t> first_too_large{count};
-    parallel_for(count, kPackGrain, [&](std::size_t begin, std::size_t end) {
+    parallel_for(count, kPackMinParallel, [&](std::size_t begin, std::size_t end) {
         std::uint64_t local = 0;
         for (std::size_t i = begin; i < end; ++i) {
             const std::uint64_t n = std::llabs(reader.size(i));
@@ -52,7 +53,7 @@ std::uint32_t max_limbs(const Reader& reader, std::size_t count, std::string_vie
 template <class Reader>
 void pack_into(const Reader& reader, BatchView out)
 {
-    parallel_for(out.count, kPackGrain, [&](std::size_t begin, std::size_t end) {
+    parallel_for(out.count, kPackMinParallel, [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
             const std::int32_t size = std::int32_t(reader.size(i));
             const std::uint32_t n = std::abs(size);
@@ -76,7 +77,7 @@ LimbBatch pack(const Reader& reader, std::size_t count, std::string_view argumen
 template <class Writer>
 void unpack(ConstBatchView batch, const Writer& writer)
 {
-    parallel_for(batch.count, kPackGrain, [&](std::size_t begin, std::size_t end) {
+    parallel_for(batch.count, kPackMinParallel, [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) writer(i, batch.sizes[i], batch.element(i));
     });
 }

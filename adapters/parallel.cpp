@@ -121,11 +121,10 @@ unsigned host_threads()
     return threads;
 }
 
-void parallel_for(std::size_t n, std::size_t grain, const std::function<void(std::size_t, std::size_t)>& body)
+void parallel_for(std::size_t n, std::size_t min_parallel, const std::function<void(std::size_t, std::size_t)>& body)
 {
-    grain = std::max<std::size_t>(grain, 1);
     if (n == 0) return;
-    if (host_threads() == 1 || n < 2 * grain || inside_parallel_for) return body(0, n);
+    if (host_threads() == 1 || n < std::max<std::size_t>(min_parallel, 2) || inside_parallel_for) return body(0, n);
     Pool& workers = pool();
     std::unique_lock<std::mutex> busy(workers.busy(), std::try_to_lock);
     if (!busy.owns_lock()) return body(0, n);

@@ -9,10 +9,11 @@ namespace zgpu {
 // Threads used for host work: ZGPU_THREADS if set, else all hardware threads.
 unsigned host_threads();
 
-// Calls body(begin, end) on disjoint ranges covering [0, n): on all host threads, in ranges of
-// about n / (4 * threads), when n is at least 2*grain; else inline, in one range. The first exception thrown by a body is rethrown here after all
+// Calls body(begin, end) on disjoint ranges covering [0, n): inline, in one range, when n is
+// below min_parallel (where threads would cost more than they save); else on all host threads,
+// in ranges of about n / (4 * threads). The first exception thrown by a body is rethrown here after all
 // ranges are done. A call made while the pool is busy (another thread's call, or a nested
 // one) runs inline.
-void parallel_for(std::size_t n, std::size_t grain, const std::function<void(std::size_t, std::size_t)>& body);
+void parallel_for(std::size_t n, std::size_t min_parallel, const std::function<void(std::size_t, std::size_t)>& body);
 
 }  // namespace zgpu

@@ -54,7 +54,7 @@ bool device_chain(const fmpz* a, const fmpz* b, slong n)
 {
     using namespace zgpu;
     // The first use of the GPU creates its context (a few hundred milliseconds): not timed.
-    DeviceBatch::upload(LimbBatch());
+    if (gpu_available()) synchronize(Backend::gpu);
     auto start = Clock::now();
     const DeviceBatch da = DeviceBatch::upload(adapters::pack_fmpz_vec(a, n, "a"));
     const DeviceBatch db = DeviceBatch::upload(adapters::pack_fmpz_vec(b, n, "b"));

@@ -1,10 +1,11 @@
 // Batched signed addition and subtraction of packed big integers (layout: limb_batch.hpp).
 //
-// T threads work on one instance, each on L consecutive limbs held in registers (seed 000 §7,
-// seed 003 §2). Subtraction of magnitudes is addition of the ones' complement with carry-in 1,
-// so one carry-lookahead path serves both; the larger magnitude is put first, so the result
-// never needs negating. Instances longer than T*L limbs are walked in chunks of T*L limbs,
-// the carry passing from chunk to chunk.
+// T threads work on one instance, each on L consecutive limbs held in registers: the scan
+// addition of Bringgaard and of Oancea and Watt, several limbs a thread. Subtraction of
+// magnitudes is addition of the ones' complement with carry-in 1, so one carry-lookahead path
+// serves both; the larger magnitude is put first, so the result never needs negating. Operands
+// longer than T*L limbs (up to 1024 limbs) are walked in chunks, the carry passing from chunk to
+// chunk; longer ones go to add_sub_wide.cu.
 #include "add_sub.hpp"
 #include "add_sub_wide.hpp"
 
@@ -107,8 +108,8 @@ __device__ void add_sub_instance(const Group& group, Instance in, std::uint32_t 
     const bool subtract = negative != (in.size_y < 0);  // magnitudes subtract
 
     // Put the larger magnitude first. Operands held in one chunk are compared in registers (a
-    // collective every instance of a warp joins); longer ones own their block and are read
-    // again from the top.
+    // collective every instance of a warp joins); longer ones have a whole warp or block to
+    // themselves, which reads them again from the top.
     int order = chunks == 1 ? compare_held(group, xc, yc) : 0;
     if (chunks > 1 && subtract && nx == ny) order = compare_from_top<T, L>(group, in.x, in.y, nx);
     if (nx != ny) order = nx > ny ? 1 : -1;
@@ -175,6 +176,7 @@ template <int T, int L, bool Chunked>
 __global__ void __launch_bounds__(T > 32 ? T : kSegmentBlockThreads, !Chunked && L == 2 ? 6 : 1)
     add_sub_kernel(const AddSubArgs args)
 {
+    static_assert(T >= 32 || !Chunked, "a group sharing its warp cannot walk chunks: see launch()");
     using Group = ThreadGroup<T>;
     constexpr int kGroupsPerBlock = T > 32 ? 1 : kSegmentBlockThreads / T;
     __shared__ typename Group::Shared shared;
@@ -189,12 +191,6 @@ __global__ void __launch_bounds__(T > 32 ? T : kSegmentBlockThreads, !Chunked &&
     add_sub_instance<T, L, Chunked>(group, in, max(args.a.stride, args.b.stride), args.r.stride, xc, yc);
 }
 
-void check_launch()
-{
-    if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
-        throw Error(std::string("add/sub kernel launch: ") + cudaGetErrorString(e));
-}
-
 template <int T, int L>
 void launch(const AddSubArgs& args, cudaStream_t stream)
 {
@@ -202,14 +198,21 @@ void launch(const AddSubArgs& args, cudaStream_t stream)
     const std::size_t per_block = T > 32 ? 1 : kSegmentBlockThreads / T;
     const std::size_t blocks = (args.a.count + per_block - 1) / per_block;
     if (blocks > 0x7fffffffu) throw Error("add/sub: batch of " + std::to_string(args.a.count) + " elements exceeds one launch");
-    if constexpr (T <= 32) {
-        if (!chunked) {
-            add_sub_kernel<T, L, false><<<unsigned(blocks), kSegmentBlockThreads, 0, stream>>>(args);
-            return check_launch();
-        }
+    const unsigned threads = T > 32 ? T : kSegmentBlockThreads;
+    // Groups of less than a warp share it with other instances and must hold their operands in
+    // one chunk; groups of more than a warp only get operands that need several.
+    if constexpr (T < 32) {
+        if (chunked) throw Error("add/sub: internal error: operands of stride " + std::to_string(args.a.stride) + " do not fit one chunk");
+        add_sub_kernel<T, L, false><<<unsigned(blocks), threads, 0, stream>>>(args);
+    } else if constexpr (T > 32) {
+        add_sub_kernel<T, L, true><<<unsigned(blocks), threads, 0, stream>>>(args);
+    } else if (chunked) {
+        add_sub_kernel<T, L, true><<<unsigned(blocks), threads, 0, stream>>>(args);
+    } else {
+        add_sub_kernel<T, L, false><<<unsigned(blocks), threads, 0, stream>>>(args);
     }
-    add_sub_kernel<T, L, true><<<unsigned(blocks), T > 32 ? T : kSegmentBlockThreads, 0, stream>>>(args);
-    check_launch();
+    if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
+        throw Error(std::string("add/sub kernel launch: ") + cudaGetErrorString(e));
 }
 
 }  // namespace

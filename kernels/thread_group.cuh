@@ -50,7 +50,7 @@ public:
     __device__ explicit ThreadGroup(Shared&) {}
 
     __device__ static int rank() { return threadIdx.x % T; }
-    // Instances per block of `block_threads` threads, and this thread's instance in the block.
+    // This thread's instance among the block's (the block holds blockDim.x / T of them).
     __device__ static int instance_in_block() { return threadIdx.x / T; }
 
     // From each thread's own carry-out (generate) and all-ones (propagate) flags.

@@ -35,19 +35,21 @@ bool gpu_available()
 #endif
 }
 
+std::string_view gpu_unavailable_reason()
+{
+#ifdef ZGPU_WITH_CUDA
+    return "no CUDA device is available";
+#else
+    return "this zgpu was built without CUDA";
+#endif
+}
+
 Backend requested_backend()
 {
     const std::string name = requested_name();
     if (name == "cpu") return Backend::cpu;
     if (name == "gpu") {
-        if (!gpu_available())
-            throw Error(
-#ifdef ZGPU_WITH_CUDA
-                "ZGPU_BACKEND=gpu, but no CUDA device is available"
-#else
-                "ZGPU_BACKEND=gpu, but this zgpu was built without CUDA"
-#endif
-            );
+        if (!gpu_available()) throw Error("ZGPU_BACKEND=gpu, but " + std::string(gpu_unavailable_reason()));
         return Backend::gpu;
     }
     if (name == "auto" || name.empty()) return gpu_available() ? Backend::gpu : Backend::cpu;

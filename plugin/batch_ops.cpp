@@ -37,7 +37,7 @@ void add_sub(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b, bool su
 #ifdef ZGPU_WITH_CUDA
     if (a.backend() == Backend::gpu) {
         auto& runtime = gpu::Runtime::get();
-        auto held = runtime.lock();
+        const gpu::Runtime::Lease lease(runtime);
         kernels::add_sub(a.view(), b.view(), out.view(), subtract, runtime.stream());
     } else
 #endif
@@ -56,7 +56,7 @@ void synchronize(Backend backend)
 #ifdef ZGPU_WITH_CUDA
     if (backend == Backend::gpu) {
         auto& runtime = gpu::Runtime::get();
-        auto held = runtime.lock();
+        const gpu::Runtime::Lease lease(runtime);
         runtime.synchronize("work queued on the GPU");
     }
 #endif

@@ -44,8 +44,8 @@ std::int32_t add_element(limb_t* r, const limb_t* x, std::int32_t size_x, const 
 
 void add_sub(ConstBatchView a, ConstBatchView b, BatchView r, bool subtract)
 {
-    const std::size_t grain = std::max<std::size_t>(1, 65536 / r.stride);  // ~0.5 MB of results a range
-    parallel_for(a.count, grain, [&](std::size_t begin, std::size_t end) {
+    // Threads pay from about 1 MB of results on.
+    parallel_for(a.count, (std::size_t(1) << 17) / r.stride, [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
             limb_t* element = r.element(i);
             const std::int32_t size_b = subtract ? -b.sizes[i] : b.sizes[i];

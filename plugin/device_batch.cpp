@@ -28,10 +28,12 @@ std::size_t storage_bytes(std::size_t count, std::uint32_t stride)
 
 void* allocate(Backend where, std::size_t bytes)
 {
+    if (where == Backend::gpu && !gpu_available())
+        throw Error("a DeviceBatch on the GPU backend, but " + std::string(gpu_unavailable_reason()));
     if (bytes == 0) return nullptr;
 #ifdef ZGPU_WITH_CUDA
     if (where == Backend::gpu) {
-        gpu::Runtime::get();  // selects the device
+        const gpu::DeviceGuard on(gpu::Runtime::get().device());
         void* p = nullptr;
         gpu::check(cudaMalloc(&p, bytes), "cudaMalloc of " + std::to_string(bytes) + " bytes for a DeviceBatch");
         return p;
@@ -48,7 +50,7 @@ void copy(Backend where, void* dst, const void* src, std::size_t bytes, bool to_
 #ifdef ZGPU_WITH_CUDA
     if (where == Backend::gpu) {
         auto& runtime = gpu::Runtime::get();
-        auto held = runtime.lock();
+        const gpu::Runtime::Lease lease(runtime);
         gpu::check(cudaMemcpyAsync(dst, src, bytes, to_storage ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost,
                                    runtime.stream()),
                    to_storage ? "uploading a DeviceBatch" : "downloading a DeviceBatch");
@@ -66,7 +68,7 @@ void fill_zero(Backend where, void* dst, std::size_t bytes)
 #ifdef ZGPU_WITH_CUDA
     if (where == Backend::gpu) {
         auto& runtime = gpu::Runtime::get();
-        auto held = runtime.lock();
+        const gpu::Runtime::Lease lease(runtime);
         gpu::check(cudaMemsetAsync(dst, 0, bytes, runtime.stream()), "zeroing a DeviceBatch");
         runtime.synchronize("zeroing a DeviceBatch");
         return;
@@ -81,7 +83,13 @@ void DeviceBatch::Release::operator()(void* storage) const
 {
 #ifdef ZGPU_WITH_CUDA
     if (where == Backend::gpu) {
-        cudaFree(storage);  // a destructor cannot report errors; the memory is gone either way
+        // A destructor cannot report errors: the memory is gone either way.
+        try {
+            const gpu::DeviceGuard on(gpu::Runtime::get().device());
+            cudaFree(storage);
+        } catch (const Error&) {
+            cudaFree(storage);
+        }
         return;
     }
 #endif
@@ -105,7 +113,7 @@ DeviceBatch::DeviceBatch(Backend where, std::size_t count, std::uint32_t stride)
 DeviceBatch DeviceBatch::upload(ConstBatchView host, Backend where)
 {
     storage_bytes(host.count, host.stride);
-    parallel_for(host.count, 1 << 16, [&](std::size_t begin, std::size_t end) {
+    parallel_for(host.count, 1 << 17, [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
             const std::uint32_t n = std::abs(host.sizes[i]);
             if (n > host.stride)

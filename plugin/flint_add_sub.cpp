@@ -24,9 +24,8 @@ struct FmpzArray {
     const fmpz* at(std::size_t i, const fmpz* zero) const { return i < length ? *start + i : zero; }
 };
 
-// Elements a thread takes at a time: small enough to balance uneven sizes, large enough that
-// handing out ranges costs nothing next to the additions.
-constexpr std::size_t kElementsPerRange = 256;
+// Below this many elements threads cost more than they save, even for small values.
+constexpr std::size_t kMinParallel = 512;
 
 // res[0 .. n) = a +- b. resize() runs once every check has passed, before anything is
 // written, and returns where to write (it may move a or b when res aliases them).
@@ -39,7 +38,7 @@ void add_sub(const FmpzArray& a, const FmpzArray& b, std::size_t n, bool subtrac
         [&] {
             fmpz* res = resize();
             const fmpz zero = 0;
-            parallel_for(n, kElementsPerRange, [&](std::size_t begin, std::size_t end) {
+            parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
                 for (std::size_t i = begin; i < end; ++i) {
                     if (subtract) fmpz_sub(res + i, a.at(i, &zero), b.at(i, &zero));
                     else fmpz_add(res + i, a.at(i, &zero), b.at(i, &zero));

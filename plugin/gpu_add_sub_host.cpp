@@ -32,7 +32,7 @@ void add_sub(const HostOperand& a, const HostOperand& b, std::size_t count, bool
     const std::size_t inputs = ra.bytes() + rb.bytes(), total = inputs + rr.bytes();
 
     auto& runtime = Runtime::get();
-    auto held = runtime.lock();
+    const Runtime::Lease lease(runtime);
     std::byte* host = runtime.staging(total);
     std::byte* device = runtime.scratch(total);
     a.pack(ra.at(host));

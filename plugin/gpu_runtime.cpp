@@ -27,6 +27,18 @@ bool device_present()
     return present;
 }
 
+DeviceGuard::DeviceGuard(int device)
+{
+    check(cudaGetDevice(&previous_), "querying the current CUDA device");
+    if (previous_ == device) previous_ = -1;
+    else check(cudaSetDevice(device), "selecting CUDA device " + std::to_string(device));
+}
+
+DeviceGuard::~DeviceGuard()
+{
+    if (previous_ >= 0) cudaSetDevice(previous_);  // back to the caller's device
+}
+
 DeviceMemory::DeviceMemory(std::size_t bytes) : size_(bytes)
 {
     if (bytes == 0) return;
@@ -62,7 +74,11 @@ Runtime::Runtime()
 {
     if (!device_present()) throw Error("no CUDA device is available for the GPU backend");
     if (const char* requested = std::getenv("ZGPU_DEVICE")) device_ = std::atoi(requested);
-    check(cudaSetDevice(device_), "selecting CUDA device " + std::to_string(device_) + " (ZGPU_DEVICE)");
+    int devices = 0;
+    check(cudaGetDeviceCount(&devices), "counting CUDA devices");
+    if (device_ < 0 || device_ >= devices)
+        throw Error("ZGPU_DEVICE=" + std::to_string(device_) + ", but the devices are 0 to " + std::to_string(devices - 1));
+    const DeviceGuard on(device_);
     check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "creating the zgpu stream");
 }
 
@@ -71,13 +87,6 @@ Runtime::~Runtime()
     // At process exit the driver may already be shutting down: errors are ignored here.
     if (staging_) cudaFreeHost(staging_);
     if (stream_) cudaStreamDestroy(stream_);
-}
-
-std::unique_lock<std::mutex> Runtime::lock()
-{
-    std::unique_lock<std::mutex> held(mutex_);
-    check(cudaSetDevice(device_), "selecting CUDA device " + std::to_string(device_));
-    return held;
 }
 
 std::byte* Runtime::staging(std::size_t bytes)

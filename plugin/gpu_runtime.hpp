@@ -16,6 +16,19 @@ void check(cudaError_t status, std::string_view operation);
 // Whether a CUDA device can be used (driver present, at least one device). Cached.
 bool device_present();
 
+// Makes `device` current for the calling thread while it lives, then restores the caller's own
+// current device: zgpu never changes which device its caller's CUDA code runs on.
+class DeviceGuard {
+public:
+    explicit DeviceGuard(int device);
+    ~DeviceGuard();
+    DeviceGuard(const DeviceGuard&) = delete;
+    DeviceGuard& operator=(const DeviceGuard&) = delete;
+
+private:
+    int previous_ = -1;
+};
+
 // Device memory that frees itself.
 class DeviceMemory {
 public:
@@ -32,14 +45,23 @@ private:
     std::size_t size_ = 0;
 };
 
-// The process-wide runtime. One host thread at a time uses the stream and the buffers:
-// hold the lock from lock() while doing so.
+// The process-wide runtime. One host thread at a time uses the stream and the buffers, and
+// only while it holds a Lease.
 class Runtime {
 public:
     // Selects the device (ZGPU_DEVICE, default 0) on first use; throws zgpu::Error without one.
     static Runtime& get();
 
-    std::unique_lock<std::mutex> lock();  // also makes the runtime's device current
+    // The runtime for one operation: its lock, and its device current on the calling thread.
+    class Lease {
+    public:
+        explicit Lease(Runtime& runtime) : held_(runtime.mutex_), device_(runtime.device_) {}
+
+    private:
+        std::unique_lock<std::mutex> held_;
+        DeviceGuard device_;
+    };
+
     cudaStream_t stream() const { return stream_; }
     int device() const { return device_; }
 

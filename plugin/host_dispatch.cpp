@@ -12,7 +12,8 @@ namespace {
 // bench/results/), so the automatic choice is the CPU; ZGPU_BACKEND=gpu forces the GPU.
 Backend choose_for_host_add_sub()
 {
-    return backend_forced() ? requested_backend() : Backend::cpu;
+    const Backend requested = requested_backend();  // rejects unknown ZGPU_BACKEND values
+    return backend_forced() ? requested : Backend::cpu;
 }
 
 }  // namespace

@@ -24,8 +24,8 @@ struct ZZArray {
     const NTL::ZZ& at(std::size_t i) const { return i < length ? (*vec)[long(i)] : NTL::ZZ::zero(); }
 };
 
-// Elements a thread takes at a time (see flint_add_sub.cpp).
-constexpr std::size_t kElementsPerRange = 256;
+// Below this many elements threads cost more than they save, even for small values.
+constexpr std::size_t kMinParallel = 512;
 
 // x[0 .. n) = a +- b with x resized to n once every check has passed.
 void add_sub(NTL::Vec<NTL::ZZ>& x, const ZZArray& a, const ZZArray& b, std::size_t n, bool subtract)
@@ -34,7 +34,7 @@ void add_sub(NTL::Vec<NTL::ZZ>& x, const ZZArray& a, const ZZArray& b, std::size
         [&] { return host_operand(a, n, "a"); }, [&] { return host_operand(b, n, "b"); }, n, subtract,
         [&] {
             x.SetLength(long(n));
-            parallel_for(n, kElementsPerRange, [&](std::size_t begin, std::size_t end) {
+            parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
                 for (std::size_t i = begin; i < end; ++i) {
                     if (subtract) NTL::sub(x[long(i)], a.at(i), b.at(i));
                     else NTL::add(x[long(i)], a.at(i), b.at(i));

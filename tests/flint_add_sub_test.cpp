@@ -1,5 +1,7 @@
 // zgpu_fmpz_vec_add/sub and zgpu_fmpz_poly_add/sub against FLINT, on each backend.
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <flint/fmpz_poly.h>
 #include <flint/fmpz_vec.h>
@@ -200,6 +202,34 @@ TEST_P(FlintEntryPoints, LargestSupportedElements)
     _fmpz_vec_add(expected.v, a.v, b.v, 2);
     ASSERT_EQ(zgpu_fmpz_vec_add(res.v, a.v, b.v, 2), 0) << zgpu_last_error();
     EXPECT_TRUE(_fmpz_vec_equal(res.v, expected.v, 2));
+}
+
+TEST_P(FlintEntryPoints, ConcurrentCallers)
+{
+    // Host threads calling at once share the GPU runtime's staging buffers and the thread pool.
+    constexpr int kThreads = 4;
+    std::vector<int> mismatches(kThreads, -1);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+        threads.emplace_back([&, t] {
+            flint_rand_t state;
+            flint_randinit(state);
+            flint_randseed(state, 1 + t, 2 + t);
+            const slong n = 30000;
+            Vec a(n), b(n), ours(n), theirs(n);
+            _fmpz_vec_randtest(a.v, state, n, 64 + 200 * t);
+            _fmpz_vec_randtest(b.v, state, n, 64 + 200 * t);
+            _fmpz_vec_sub(theirs.v, a.v, b.v, n);
+            mismatches[t] = 0;
+            for (int round = 0; round < 5; ++round) {
+                if (zgpu_fmpz_vec_sub(ours.v, a.v, b.v, n) != 0 || !_fmpz_vec_equal(ours.v, theirs.v, n)) ++mismatches[t];
+            }
+            flint_randclear(state);
+            flint_cleanup();
+        });
+    }
+    for (auto& thread : threads) thread.join();
+    for (int t = 0; t < kThreads; ++t) EXPECT_EQ(mismatches[t], 0) << "thread " << t;
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, FlintEntryPoints, ::testing::Values(Backend::cpu, Backend::gpu),

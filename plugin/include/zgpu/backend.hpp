@@ -11,6 +11,8 @@ std::string_view backend_name(Backend backend);
 
 // True when this build has the GPU backend and a usable CUDA device is present.
 bool gpu_available();
+// Why gpu_available() is false: no device, or a build without CUDA.
+std::string_view gpu_unavailable_reason();
 
 // The backend the environment asks for: ZGPU_BACKEND=cpu, gpu or auto (the default).
 // Throws zgpu::Error for ZGPU_BACKEND=gpu on a machine or build without a GPU, or for an

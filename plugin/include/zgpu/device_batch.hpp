@@ -25,7 +25,8 @@ public:
     struct Uninitialized {};
     DeviceBatch(Backend where, std::size_t count, std::uint32_t stride, Uninitialized);
 
-    // Copies a host batch to `where` (the requested backend by default).
+    // Copies a host batch to `where`, or to the requested backend (ZGPU_BACKEND); the layout is
+    // checked first (sizes within the stride, zeros above them).
     static DeviceBatch upload(ConstBatchView host, Backend where);
     static DeviceBatch upload(const LimbBatch& host);
 

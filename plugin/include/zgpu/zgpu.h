@@ -22,7 +22,7 @@ int zgpu_fmpz_vec_sub(fmpz * res, const fmpz * vec1, const fmpz * vec2, slong le
 int zgpu_fmpz_poly_add(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly_t poly2);
 int zgpu_fmpz_poly_sub(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly_t poly2);
 
-/* Why the last failing call on this thread failed ("" if none failed). */
+/* Why the last call on this thread failed ("" if it succeeded). */
 const char * zgpu_last_error(void);
 /* "cpu" or "gpu": the backend that ran the last call on this thread. */
 const char * zgpu_last_backend(void);
