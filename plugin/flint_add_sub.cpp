@@ -2,7 +2,7 @@
 #include <string>
 
 #include "fmpz_adapter.hpp"
-#include "host_operand.hpp"
+#include "host_dispatch.hpp"
 #include "parallel.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/flint.hpp"
@@ -10,7 +10,7 @@
 namespace zgpu {
 namespace {
 
-// Elements of a FLINT array whose start is looked up at each access (see host_operand.hpp);
+// Elements of a FLINT array whose start is looked up at each access (see host_dispatch.hpp);
 // entries from `length` on read as zero.
 struct FmpzArray {
     const fmpz* const* start;

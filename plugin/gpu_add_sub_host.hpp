@@ -2,7 +2,7 @@
 // kernel, one download, unpack. Only built with the GPU backend.
 #pragma once
 
-#include "host_operand.hpp"
+#include "host_dispatch.hpp"
 
 namespace zgpu::gpu {
 

@@ -1,4 +1,4 @@
-#include "host_operand.hpp"
+#include "host_dispatch.hpp"
 
 #ifdef ZGPU_WITH_CUDA
 #include "gpu_add_sub_host.hpp"

@@ -1,7 +1,7 @@
 // NTL-style add/sub entry points: Vec<ZZ> and ZZX.
 #include <string>
 
-#include "host_operand.hpp"
+#include "host_dispatch.hpp"
 #include "ntl_adapter.hpp"
 #include "parallel.hpp"
 #include "zgpu/error.hpp"
@@ -10,7 +10,7 @@
 namespace zgpu {
 namespace {
 
-// The entries of an NTL vector, looked up at each access (see host_operand.hpp); entries from
+// The entries of an NTL vector, looked up at each access (see host_dispatch.hpp); entries from
 // `length` on read as zero.
 struct ZZArray {
     const NTL::Vec<NTL::ZZ>* vec;

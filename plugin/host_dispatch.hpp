@@ -4,13 +4,10 @@
 // resized before the result is written (fmpz_poly_fit_length, Vec::SetLength) stays valid.
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string_view>
-
-#include "zgpu/backend.hpp"
 
 #include "packing.hpp"
 #include "zgpu/limb_batch.hpp"
