@@ -1,5 +1,7 @@
 #include "host_dispatch.hpp"
 
+#include "zgpu/backend.hpp"
+
 #ifdef ZGPU_WITH_CUDA
 #include "gpu_add_sub_host.hpp"
 #endif
