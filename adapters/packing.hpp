@@ -22,10 +22,14 @@ namespace zgpu::adapters {
 // they save.
 inline constexpr std::size_t kPackMinParallel = 8192;
 
-// Largest element of `count`, in limbs. Throws zgpu::Error naming `argument` and the first
-// offending index if an element exceeds kMaxLimbs.
+// The largest element of `count`, in limbs, and the first above kMaxLimbs (count if none).
+struct Extent {
+    std::uint64_t largest = 0;
+    std::size_t first_too_large = 0;
+};
+
 template <class Reader>
-std::uint32_t max_limbs(const Reader& reader, std::size_t count, std::string_view argument)
+Extent measure(const Reader& reader, std::size_t count)
 {
     std::atomic<std::uint64_t> largest{0};
     std::atomic<std::size_t> first_too_large{count};
@@ -42,10 +46,25 @@ std::uint32_t max_limbs(const Reader& reader, std::size_t count, std::string_vie
         std::uint64_t seen = largest.load();
         while (local > seen && !largest.compare_exchange_weak(seen, local)) {}
     });
-    if (const std::size_t i = first_too_large.load(); i < count)
-        throw Error(std::string(argument) + "[" + std::to_string(i) + "] has " + std::to_string(std::llabs(reader.size(i))) +
-                    " limbs, more than the supported " + std::to_string(kMaxLimbs) + " (2^22 bits)");
-    return std::uint32_t(largest.load());
+    return {largest.load(), first_too_large.load()};
+}
+
+// The message for an element too large for a batch: its argument, index and size.
+template <class Reader>
+std::string too_large_message(const Reader& reader, std::size_t i, std::string_view argument)
+{
+    return std::string(argument) + "[" + std::to_string(i) + "] has " + std::to_string(std::llabs(reader.size(i))) +
+           " limbs, more than the supported " + std::to_string(kMaxLimbs) + " (2^22 bits)";
+}
+
+// Largest element of `count`, in limbs. Throws zgpu::Error naming `argument` and the first
+// offending index if an element exceeds kMaxLimbs.
+template <class Reader>
+std::uint32_t max_limbs(const Reader& reader, std::size_t count, std::string_view argument)
+{
+    const Extent extent = measure(reader, count);
+    if (extent.first_too_large < count) throw Error(too_large_message(reader, extent.first_too_large, argument));
+    return std::uint32_t(extent.largest);
 }
 
 // Writes `count` elements into `out` (out.stride at least their largest size): sizes, limbs,

@@ -14,60 +14,11 @@
 #include <cuda_runtime.h>
 #include <flint/fmpz_vec.h>
 
+#include "bench_support.cuh"
 #include "zgpu/batch_ops.hpp"
 #include "zgpu/zgpu.h"
 
 namespace {
-
-void check(cudaError_t status, const char* what)
-{
-    if (status != cudaSuccess) {
-        std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(status));
-        std::exit(1);
-    }
-}
-
-double now()
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-// Median of `repeats` timings of op(), after two warm-up calls; `finish` waits for the work.
-double median_seconds(int repeats, const std::function<void()>& op, const std::function<void()>& finish)
-{
-    op();
-    op();
-    finish();
-    std::vector<double> times;
-    for (int k = 0; k < repeats; ++k) {
-        const double start = now();
-        op();
-        finish();
-        times.push_back(now() - start);
-    }
-    std::sort(times.begin(), times.end());
-    return times[times.size() / 2];
-}
-
-__host__ __device__ std::uint64_t mix(std::uint64_t x)  // splitmix64: random-looking limbs
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-// Full n-limb elements with random limbs and random signs.
-__global__ void fill_random(zgpu::BatchView batch, std::uint32_t n, std::uint64_t seed)
-{
-    const std::size_t total = batch.count * batch.stride;
-    for (std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; k < total; k += std::size_t(gridDim.x) * blockDim.x) {
-        const std::size_t i = k / batch.stride, j = k % batch.stride;
-        const std::uint64_t x = mix(seed * 0x100000000ull + k);
-        batch.limbs[k] = j < n ? (j == n - 1 ? x | (1ull << 63) : x) : 0;
-        if (j == 0) batch.sizes[i] = (x >> 7) & 1 ? -std::int32_t(n) : std::int32_t(n);
-    }
-}
 
 double d2d_bandwidth(std::size_t bytes)
 {
@@ -110,17 +61,6 @@ void device_resident(std::uint32_t max_bits)
     }
 }
 
-// FLINT's _fmpz_vec_add over `threads` threads, each on a contiguous range.
-void flint_add_threaded(fmpz* r, const fmpz* a, const fmpz* b, slong n, unsigned threads)
-{
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t) {
-        const slong begin = n * t / threads, end = n * (t + 1) / threads;
-        pool.emplace_back([=] { _fmpz_vec_add(r + begin, a + begin, b + begin, end - begin); });
-    }
-    for (auto& th : pool) th.join();
-}
-
 void end_to_end(std::uint32_t max_bits)
 {
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
@@ -131,15 +71,8 @@ void end_to_end(std::uint32_t max_bits)
         const std::uint32_t n = bits / 64;
         const slong count = std::max<slong>(64, (slong(1) << 23) / n);  // 64 MiB per operand
         fmpz *a = _fmpz_vec_init(count), *b = _fmpz_vec_init(count), *r = _fmpz_vec_init(count);
-        std::vector<ulong> limbs(n);
-        for (slong i = 0; i < count; ++i) {
-            for (std::uint32_t j = 0; j < n; ++j) limbs[j] = mix(i * 1000003ull + j);
-            fmpz_set_ui_array(a + i, limbs.data(), n);
-            if (limbs[0] & 1) fmpz_neg(a + i, a + i);
-            for (std::uint32_t j = 0; j < n; ++j) limbs[j] = mix(~(i * 1000003ull + j));
-            fmpz_set_ui_array(b + i, limbs.data(), n);
-            if (limbs[0] & 2) fmpz_neg(b + i, b + i);
-        }
+        fill_fmpz(a, count, n, 1);
+        fill_fmpz(b, count, n, 2);
         const auto zgpu_with = [&](const char* backend) {
             setenv("ZGPU_BACKEND", backend, 1);
             const double t = median_seconds(5, [&] {
@@ -151,7 +84,9 @@ void end_to_end(std::uint32_t max_bits)
         const double gpu = zgpu_with("gpu"), cpu = zgpu_with("cpu"), automatic = zgpu_with("auto");
         const char* chosen = zgpu_last_backend();
         const double one = median_seconds(5, [&] { _fmpz_vec_add(r, a, b, count); }, [] {});
-        const double all = median_seconds(5, [&] { flint_add_threaded(r, a, b, count, threads); }, [] {});
+        const double all = median_seconds(5, [&] {
+            on_threads(count, threads, [&](slong begin, slong end) { _fmpz_vec_add(r + begin, a + begin, b + begin, end - begin); });
+        }, [] {});
         std::printf("| %u | %ld | %.2f | %.2f | %.2f (%s) | %.2f | %.2f | %.2f | %.2f |\n", bits, long(count), 1e3 * gpu,
                     1e3 * cpu, 1e3 * automatic, chosen, 1e3 * one, 1e3 * all, one / gpu, all / gpu);
         _fmpz_vec_clear(a, count);

@@ -5,51 +5,89 @@
 #include <string>
 
 #include "cpu_add_sub.hpp"
+#include "cpu_mul.hpp"
 #include "zgpu/error.hpp"
 #ifdef ZGPU_WITH_CUDA
 #include "../kernels/add_sub.hpp"
+#include "../kernels/mul.hpp"
 #include "gpu_runtime.hpp"
 #endif
 
 namespace zgpu {
 namespace {
 
+void check_same_backend(const std::string& name, const DeviceBatch& a, const DeviceBatch& b)
+{
+    if (a.backend() != b.backend())
+        throw Error(name + ": a is on the " + std::string(backend_name(a.backend())) + " backend, b on the " +
+                    std::string(backend_name(b.backend())));
+}
+
+// Runs compute(out) into r: in place when r already has the result's shape and is neither
+// operand (chains of operations then allocate nothing), else into new storage that replaces r.
+template <class Compute>
+void into_result(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b, std::uint32_t stride, Compute compute)
+{
+    const bool reuse = &r != &a && &r != &b && r.backend() == a.backend() && r.count() == a.count() && r.stride() == stride;
+    std::optional<DeviceBatch> fresh;
+    if (!reuse) fresh.emplace(a.backend(), a.count(), stride, DeviceBatch::Uninitialized{});
+    compute(reuse ? r.view() : fresh->view());
+    if (fresh) r = std::move(*fresh);
+    set_last_backend(a.backend());
+}
+
+void check_stride(const std::string& name, std::uint32_t needed, const DeviceBatch& a, const DeviceBatch& b)
+{
+    if (needed > kMaxLimbs)
+        throw Error(name + ": the result's stride would exceed the supported " + std::to_string(kMaxLimbs) +
+                    " limbs (a and b have strides " + std::to_string(a.stride()) + " and " + std::to_string(b.stride()) + ")");
+}
+
 void add_sub(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b, bool subtract)
 {
     const std::string name = subtract ? "sub" : "add";
     if (a.count() != b.count())
         throw Error(name + ": a has " + std::to_string(a.count()) + " elements, b has " + std::to_string(b.count()));
-    if (a.backend() != b.backend())
-        throw Error(name + ": a is on the " + std::string(backend_name(a.backend())) + " backend, b on the " +
-                    std::string(backend_name(b.backend())));
+    check_same_backend(name, a, b);
     const std::uint32_t bound = std::max(a.stride(), b.stride()) + 1;
-    if (bound > kMaxLimbs)
-        throw Error(name + ": the result's stride would exceed the supported " + std::to_string(kMaxLimbs) +
-                    " limbs (a and b have strides " + std::to_string(a.stride()) + " and " +
-                    std::to_string(b.stride()) + ")");
-    // A result of the right shape that is neither operand is written in place: chains of
-    // operations then allocate nothing. Otherwise the result goes to new storage.
-    const bool reuse = &r != &a && &r != &b && r.backend() == a.backend() && r.count() == a.count() &&
-                       r.stride() == size_class(bound);
-    std::optional<DeviceBatch> fresh;
-    if (!reuse) fresh.emplace(a.backend(), a.count(), size_class(bound), DeviceBatch::Uninitialized{});
-    DeviceBatch& out = reuse ? r : *fresh;
+    check_stride(name, bound, a, b);
+    into_result(r, a, b, size_class(bound), [&](BatchView out) {
 #ifdef ZGPU_WITH_CUDA
-    if (a.backend() == Backend::gpu) {
-        auto& runtime = gpu::Runtime::get();
-        const gpu::Runtime::Lease lease(runtime);
-        kernels::add_sub(a.view(), b.view(), out.view(), subtract, runtime.stream());
-    } else
+        if (a.backend() == Backend::gpu) {
+            auto& runtime = gpu::Runtime::get();
+            const gpu::Runtime::Lease lease(runtime);
+            return kernels::add_sub(a.view(), b.view(), out, subtract, runtime.stream());
+        }
 #endif
-        cpu::add_sub(a.view(), b.view(), out.view(), subtract);
-    if (fresh) r = std::move(*fresh);
-    set_last_backend(a.backend());
+        cpu::add_sub(a.view(), b.view(), out, subtract);
+    });
 }
 
 }  // namespace
 
 void add(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b) { add_sub(r, a, b, false); }
 void sub(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b) { add_sub(r, a, b, true); }
+
+void mul(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b)
+{
+    if (a.count() != b.count() && b.count() != 1)
+        throw Error("mul: a has " + std::to_string(a.count()) + " elements, b has " + std::to_string(b.count()) +
+                    " (the same number, or one to multiply them all)");
+    check_same_backend("mul", a, b);
+    const std::uint32_t columns = a.stride() + b.stride();
+    check_stride("mul", columns, a, b);
+    const bool broadcast = b.count() == 1;
+    into_result(r, a, b, size_class(columns), [&](BatchView out) {
+#ifdef ZGPU_WITH_CUDA
+        if (a.backend() == Backend::gpu) {
+            auto& runtime = gpu::Runtime::get();
+            const gpu::Runtime::Lease lease(runtime);
+            return kernels::mul(a.view(), b.view(), out, broadcast, runtime.stream());
+        }
+#endif
+        cpu::mul(a.view(), b.view(), out, broadcast);
+    });
+}
 
 void synchronize(Backend backend)
 {

@@ -49,6 +49,16 @@ int zgpu_fmpz_poly_sub(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly
     return report([&] { zgpu::fmpz_poly_sub(res, poly1, poly2); });
 }
 
+int zgpu_fmpz_vec_mul(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len)
+{
+    return report([&] { zgpu::fmpz_vec_mul(res, vec1, vec2, len); });
+}
+
+int zgpu_fmpz_vec_scalar_mul_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t c)
+{
+    return report([&] { zgpu::fmpz_vec_scalar_mul_fmpz(res, vec, len, c); });
+}
+
 const char* zgpu_last_error(void) { return last_error.c_str(); }
 
 const char* zgpu_last_backend(void) { return zgpu::last_backend() == zgpu::Backend::gpu ? "gpu" : "cpu"; }

@@ -1,7 +1,7 @@
 // FLINT-style add/sub entry points: fmpz vectors and fmpz_poly.
 #include <string>
 
-#include "fmpz_adapter.hpp"
+#include "fmpz_array.hpp"
 #include "host_dispatch.hpp"
 #include "parallel.hpp"
 #include "zgpu/error.hpp"
@@ -9,20 +9,6 @@
 
 namespace zgpu {
 namespace {
-
-// Elements of a FLINT array whose start is looked up at each access (see host_dispatch.hpp);
-// entries from `length` on read as zero.
-struct FmpzArray {
-    const fmpz* const* start;
-    std::size_t length;
-
-    std::int64_t size(std::size_t i) const { return i < length ? adapters::FmpzReader(*start).size(i) : 0; }
-    void copy(std::size_t i, limb_t* dst) const
-    {
-        if (i < length) adapters::FmpzReader(*start).copy(i, dst);
-    }
-    const fmpz* at(std::size_t i, const fmpz* zero) const { return i < length ? *start + i : zero; }
-};
 
 // Below this many elements threads cost more than they save, even for small values.
 constexpr std::size_t kMinParallel = 512;
@@ -46,16 +32,6 @@ void add_sub(const FmpzArray& a, const FmpzArray& b, std::size_t n, bool subtrac
             });
         },
         [&](ConstBatchView r) { adapters::unpack_fmpz_vec(r, resize()); });
-}
-
-void check_vec_arguments(const fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len, const char* name)
-{
-    const std::string f = name;
-    if (len < 0) throw Error(f + ": len is negative (" + std::to_string(len) + ")");
-    if (len == 0) return;
-    if (!res) throw Error(f + ": res is NULL with len = " + std::to_string(len));
-    if (!vec1) throw Error(f + ": vec1 is NULL with len = " + std::to_string(len));
-    if (!vec2) throw Error(f + ": vec2 is NULL with len = " + std::to_string(len));
 }
 
 void vec_add_sub(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len, bool subtract)

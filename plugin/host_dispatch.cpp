@@ -2,8 +2,13 @@
 
 #include "zgpu/backend.hpp"
 
+#include <algorithm>
+
+#include "zgpu/error.hpp"
 #ifdef ZGPU_WITH_CUDA
-#include "gpu_add_sub_host.hpp"
+#include "../kernels/add_sub.hpp"
+#include "../kernels/mul.hpp"
+#include "gpu_host_op.hpp"
 #endif
 
 namespace zgpu {
@@ -18,6 +23,21 @@ Backend choose_for_host_add_sub()
     return backend_forced() ? requested : Backend::cpu;
 }
 
+// Products of host data: the GPU from this many operand limbs a product on, measured end to
+// end against FLINT on all host threads (bench/results/), and only up to the GPU's size limit.
+constexpr std::uint64_t kGpuHostMulMinLimbs = 16;
+
+Backend choose_for_host_mul(const HostOperand& a, const HostOperand& b, std::size_t count)
+{
+    const Backend requested = requested_backend();
+    if (backend_forced() || requested == Backend::cpu) return requested;
+    const std::uint64_t largest = std::max(a.max_limbs, b.max_limbs);
+#ifdef ZGPU_WITH_CUDA
+    if (largest > kernels::kMulMaxOperandLimbs) return Backend::cpu;
+#endif
+    return count > 0 && a.max_limbs + b.max_limbs >= kGpuHostMulMinLimbs ? Backend::gpu : Backend::cpu;
+}
+
 }  // namespace
 
 void add_sub_host(const std::function<HostOperand()>& make_a, const std::function<HostOperand()>& make_b,
@@ -25,8 +45,42 @@ void add_sub_host(const std::function<HostOperand()>& make_a, const std::functio
 {
     const Backend backend = choose_for_host_add_sub();
 #ifdef ZGPU_WITH_CUDA
-    if (backend == Backend::gpu) gpu::add_sub(make_a(), make_b(), count, subtract, on_gpu_result);
-    else
+    if (backend == Backend::gpu) {
+        const HostOperand a = make_a(), b = make_b();
+        const auto stride = size_class(std::uint32_t(std::min<std::uint64_t>(std::max(a.max_limbs, b.max_limbs), kMaxLimbs) + 1));
+        const auto kernel = [subtract](ConstBatchView x, ConstBatchView y, BatchView r, cudaStream_t stream) {
+            kernels::add_sub(x, y, r, subtract, stream);
+        };
+        gpu::run(a, count, b, count, stride, kernel, on_gpu_result);
+    } else
+#endif
+        on_cpu();
+    set_last_backend(backend);
+}
+
+void HostOperand::require_packable() const
+{
+    if (!too_large.empty()) throw Error(too_large);
+}
+
+void mul_host(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
+              const std::function<void()>& on_cpu, const HostResult& on_gpu_result)
+{
+    const Backend backend = choose_for_host_mul(a, b, count);
+#ifdef ZGPU_WITH_CUDA
+    if (backend == Backend::gpu) {
+        a.require_packable();
+        b.require_packable();
+        if (std::max(a.max_limbs, b.max_limbs) > kernels::kMulMaxOperandLimbs)
+            throw Error("mul on the GPU: operands of more than " + std::to_string(kernels::kMulMaxOperandLimbs) +
+                        " limbs are not multiplied on the GPU yet (ZGPU_BACKEND=gpu)");
+        const auto stride = size_class(std::uint32_t(size_class(a.max_limbs) + size_class(b.max_limbs)));
+        const bool broadcast = b_count == 1;
+        const auto kernel = [broadcast](ConstBatchView x, ConstBatchView y, BatchView r, cudaStream_t stream) {
+            kernels::mul(x, y, r, broadcast, stream);
+        };
+        gpu::run(a, count, b, b_count, stride, kernel, on_gpu_result);
+    } else
 #endif
         on_cpu();
     set_last_backend(backend);

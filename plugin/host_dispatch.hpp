@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <string_view>
 
 #include "packing.hpp"
@@ -15,16 +16,22 @@
 namespace zgpu {
 
 struct HostOperand {
-    std::uint32_t max_limbs = 0;                     // largest element, checked against kMaxLimbs
-    std::function<void(BatchView out)> pack;         // writes all elements into out
+    std::uint64_t max_limbs = 0;              // largest element
+    std::string too_large;                    // if not empty: an element exceeds kMaxLimbs, and why
+    std::function<void(BatchView out)> pack;  // writes all elements into out
+
+    // Throws the too_large error, if any: batches hold at most kMaxLimbs limbs an element.
+    void require_packable() const;
 };
 
-// Wraps an adapter reader over `count` elements; checks sizes now (throws naming `argument`).
+// Wraps an adapter reader over `count` elements and measures them now.
 template <class Reader>
 HostOperand host_operand(Reader reader, std::size_t count, std::string_view argument)
 {
-    const std::uint32_t largest = adapters::max_limbs(reader, count, argument);
-    return {largest, [reader](BatchView out) { adapters::pack_into(reader, out); }};
+    const adapters::Extent extent = adapters::measure(reader, count);
+    std::string too_large;
+    if (extent.first_too_large < count) too_large = adapters::too_large_message(reader, extent.first_too_large, argument);
+    return {extent.largest, std::move(too_large), [reader](BatchView out) { adapters::pack_into(reader, out); }};
 }
 
 using HostResult = std::function<void(ConstBatchView result)>;
@@ -35,5 +42,10 @@ using HostResult = std::function<void(ConstBatchView result)>;
 // packed result.
 void add_sub_host(const std::function<HostOperand()>& make_a, const std::function<HostOperand()>& make_b,
                   std::size_t count, bool subtract, const std::function<void()>& on_cpu, const HostResult& on_gpu_result);
+
+// Runs r[i] = a[i] * b[i] (b of `count` elements) or a[i] * b[0] (b of one), likewise; the
+// operands are measured first, as the choice depends on their sizes.
+void mul_host(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
+              const std::function<void()>& on_cpu, const HostResult& on_gpu_result);
 
 }  // namespace zgpu

@@ -2,27 +2,13 @@
 #include <string>
 
 #include "host_dispatch.hpp"
-#include "ntl_adapter.hpp"
+#include "zz_array.hpp"
 #include "parallel.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/ntl.hpp"
 
 namespace zgpu {
 namespace {
-
-// The entries of an NTL vector, looked up at each access (see host_dispatch.hpp); entries from
-// `length` on read as zero.
-struct ZZArray {
-    const NTL::Vec<NTL::ZZ>* vec;
-    std::size_t length;
-
-    std::int64_t size(std::size_t i) const { return i < length ? adapters::ZZReader(vec->elts()).size(i) : 0; }
-    void copy(std::size_t i, limb_t* dst) const
-    {
-        if (i < length) adapters::ZZReader(vec->elts()).copy(i, dst);
-    }
-    const NTL::ZZ& at(std::size_t i) const { return i < length ? (*vec)[long(i)] : NTL::ZZ::zero(); }
-};
 
 // Below this many elements threads cost more than they save, even for small values.
 constexpr std::size_t kMinParallel = 512;

@@ -15,6 +15,12 @@ namespace zgpu {
 void add(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b);
 void sub(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b);
 
+// r[i] = a[i] * b[i], the full signed product; b may instead hold one element, which then
+// multiplies every a[i] (a scalar times a vector). r may be a or b. r gets stride
+// size_class(a.stride() + b.stride()). On the GPU, operands of up to 256 limbs (16384 bits)
+// for now; larger ones throw zgpu::Error there, as do shapes that do not match.
+void mul(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b);
+
 // Waits until all queued work on the backend has finished (nothing to do on the CPU);
 // throws zgpu::Error with the failure of any queued work.
 void synchronize(Backend backend);

@@ -12,6 +12,11 @@ namespace zgpu {
 void add(NTL::Vec<NTL::ZZ>& x, const NTL::Vec<NTL::ZZ>& a, const NTL::Vec<NTL::ZZ>& b);
 void sub(NTL::Vec<NTL::ZZ>& x, const NTL::Vec<NTL::ZZ>& a, const NTL::Vec<NTL::ZZ>& b);
 
+// x[i] = a[i] * b (as NTL's mul of a vector by a scalar), and x[i] = a[i] * b[i] (a and b of
+// the same length).
+void mul(NTL::Vec<NTL::ZZ>& x, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b);
+void mul(NTL::Vec<NTL::ZZ>& x, const NTL::Vec<NTL::ZZ>& a, const NTL::Vec<NTL::ZZ>& b);
+
 // x = a +- b as polynomials.
 void add(NTL::ZZX& x, const NTL::ZZX& a, const NTL::ZZX& b);
 void sub(NTL::ZZX& x, const NTL::ZZX& a, const NTL::ZZX& b);

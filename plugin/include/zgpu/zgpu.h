@@ -22,6 +22,13 @@ int zgpu_fmpz_vec_sub(fmpz * res, const fmpz * vec1, const fmpz * vec2, slong le
 int zgpu_fmpz_poly_add(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly_t poly2);
 int zgpu_fmpz_poly_sub(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly_t poly2);
 
+/* res[i] = vec1[i] * vec2[i], 0 <= i < len: full products, elementwise (FLINT has no such
+   function; the semantics are fmpz_mul's, element by element). */
+int zgpu_fmpz_vec_mul(fmpz * res, const fmpz * vec1, const fmpz * vec2, slong len);
+
+/* res[i] = vec[i] * c, as _fmpz_vec_scalar_mul_fmpz. */
+int zgpu_fmpz_vec_scalar_mul_fmpz(fmpz * res, const fmpz * vec, slong len, const fmpz_t c);
+
 /* Why the last call on this thread failed ("" if it succeeded). */
 const char * zgpu_last_error(void);
 /* "cpu" or "gpu": the backend that ran the last call on this thread. */

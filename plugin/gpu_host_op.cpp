@@ -1,8 +1,5 @@
-#include "gpu_add_sub_host.hpp"
+#include "gpu_host_op.hpp"
 
-#include <algorithm>
-
-#include "../kernels/add_sub.hpp"
 #include "gpu_runtime.hpp"
 
 namespace zgpu::gpu {
@@ -23,12 +20,15 @@ struct Region {
 
 }  // namespace
 
-void add_sub(const HostOperand& a, const HostOperand& b, std::size_t count, bool subtract, const HostResult& result)
+void run(const HostOperand& a, std::size_t a_count, const HostOperand& b, std::size_t b_count,
+         std::uint32_t result_stride, const Kernel& kernel, const HostResult& result)
 {
-    if (count == 0) return result({nullptr, nullptr, 0, 1});
-    const Region ra{0, count, size_class(a.max_limbs)};
-    const Region rb{ra.bytes(), count, size_class(b.max_limbs)};
-    const Region rr{ra.bytes() + rb.bytes(), count, size_class(std::max(a.max_limbs, b.max_limbs) + 1)};
+    a.require_packable();
+    b.require_packable();
+    if (a_count == 0) return result({nullptr, nullptr, 0, result_stride});
+    const Region ra{0, a_count, size_class(std::uint32_t(a.max_limbs))};
+    const Region rb{ra.bytes(), b_count, size_class(std::uint32_t(b.max_limbs))};
+    const Region rr{ra.bytes() + rb.bytes(), a_count, result_stride};
     const std::size_t inputs = ra.bytes() + rb.bytes(), total = inputs + rr.bytes();
 
     auto& runtime = Runtime::get();
@@ -37,11 +37,11 @@ void add_sub(const HostOperand& a, const HostOperand& b, std::size_t count, bool
     std::byte* device = runtime.scratch(total);
     a.pack(ra.at(host));
     b.pack(rb.at(host));
-    check(cudaMemcpyAsync(device, host, inputs, cudaMemcpyHostToDevice, runtime.stream()), "uploading add/sub operands");
-    kernels::add_sub(ra.at(device), rb.at(device), rr.at(device), subtract, runtime.stream());
+    check(cudaMemcpyAsync(device, host, inputs, cudaMemcpyHostToDevice, runtime.stream()), "uploading operands");
+    kernel(ra.at(device), rb.at(device), rr.at(device), runtime.stream());
     check(cudaMemcpyAsync(host + inputs, device + inputs, rr.bytes(), cudaMemcpyDeviceToHost, runtime.stream()),
-          "downloading add/sub results");
-    runtime.synchronize("add/sub on the GPU");
+          "downloading results");
+    runtime.synchronize("an operation on the GPU");
     result(rr.at(host));
 }
 

@@ -1,0 +1,89 @@
+// Helpers shared by the benchmarks: checked CUDA calls, medians of timings, random limbs.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <thread>
+#include <vector>
+
+#include <cuda_runtime.h>
+#include <flint/fmpz_vec.h>
+
+#include "zgpu/limb_batch.hpp"
+
+namespace {
+
+void check(cudaError_t status, const char* what)
+{
+    if (status != cudaSuccess) {
+        std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(status));
+        std::exit(1);
+    }
+}
+
+double now()
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Median of `repeats` timings of op(), after two warm-up calls; `finish` waits for the work.
+double median_seconds(int repeats, const std::function<void()>& op, const std::function<void()>& finish)
+{
+    op();
+    op();
+    finish();
+    std::vector<double> times;
+    for (int k = 0; k < repeats; ++k) {
+        const double start = now();
+        op();
+        finish();
+        times.push_back(now() - start);
+    }
+    std::sort(times.begin(), times.end());
+    return times[times.size() / 2];
+}
+
+__host__ __device__ std::uint64_t mix(std::uint64_t x)  // splitmix64: random-looking limbs
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+// Full n-limb elements with random limbs and random signs.
+__global__ void fill_random(zgpu::BatchView batch, std::uint32_t n, std::uint64_t seed)
+{
+    const std::size_t total = batch.count * batch.stride;
+    for (std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; k < total; k += std::size_t(gridDim.x) * blockDim.x) {
+        const std::size_t i = k / batch.stride, j = k % batch.stride;
+        const std::uint64_t x = mix(seed * 0x100000000ull + k);
+        batch.limbs[k] = j < n ? (j == n - 1 ? x | (1ull << 63) : x) : 0;
+        if (j == 0) batch.sizes[i] = (x >> 7) & 1 ? -std::int32_t(n) : std::int32_t(n);
+    }
+}
+
+// FLINT's fmpz values of exactly n limbs, random limbs, random signs.
+inline void fill_fmpz(fmpz* values, slong count, std::uint32_t n, std::uint64_t seed)
+{
+    std::vector<ulong> limbs(n);
+    for (slong i = 0; i < count; ++i) {
+        for (std::uint32_t j = 0; j < n; ++j) limbs[j] = mix(seed + i * 1000003ull + j);
+        limbs[n - 1] |= 1ull << 63;
+        fmpz_set_ui_array(values + i, limbs.data(), n);
+        if (limbs[0] & 1) fmpz_neg(values + i, values + i);
+    }
+}
+
+// Runs body(begin, end) over [0, n) split across `threads` host threads.
+inline void on_threads(slong n, unsigned threads, const std::function<void(slong, slong)>& body)
+{
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(body, n * t / threads, n * (t + 1) / threads);
+    for (auto& th : pool) th.join();
+}
+
+}  // namespace

@@ -1,0 +1,41 @@
+// FLINT arrays as the host dispatch reads them, shared by the FLINT-style entry points.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include <flint/fmpz.h>
+
+#include "fmpz_adapter.hpp"
+#include "zgpu/error.hpp"
+
+namespace zgpu {
+
+// Elements of a FLINT array whose start is looked up at each access (see host_dispatch.hpp);
+// entries from `length` on read as zero.
+struct FmpzArray {
+    const fmpz* const* start;
+    std::size_t length;
+
+    std::int64_t size(std::size_t i) const { return i < length ? adapters::FmpzReader(*start).size(i) : 0; }
+    void copy(std::size_t i, limb_t* dst) const
+    {
+        if (i < length) adapters::FmpzReader(*start).copy(i, dst);
+    }
+    const fmpz* at(std::size_t i, const fmpz* zero) const { return i < length ? *start + i : zero; }
+};
+
+// The checks FLINT leaves to its caller: a negative length, NULL arrays with a positive one.
+inline void check_vec_arguments(const fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len, const char* name,
+                                const char* first = "vec1", const char* second = "vec2")
+{
+    const std::string f = name;
+    if (len < 0) throw Error(f + ": len is negative (" + std::to_string(len) + ")");
+    if (len == 0) return;
+    if (!res) throw Error(f + ": res is NULL with len = " + std::to_string(len));
+    if (!vec1) throw Error(f + ": " + first + " is NULL with len = " + std::to_string(len));
+    if (!vec2) throw Error(f + ": " + second + " is NULL with len = " + std::to_string(len));
+}
+
+}  // namespace zgpu

@@ -1,0 +1,22 @@
+// Operations on host data run on the GPU: pack into pinned staging, one upload, the kernel,
+// one download, unpack. Only built with the GPU backend.
+#pragma once
+
+#include <functional>
+
+#include <cuda_runtime_api.h>
+
+#include "host_dispatch.hpp"
+
+namespace zgpu::gpu {
+
+// Enqueues r = op(a, b) on the stream.
+using Kernel = std::function<void(ConstBatchView a, ConstBatchView b, BatchView r, cudaStream_t stream)>;
+
+// result(r) receives r = kernel(a, b), r of a_count elements of `result_stride`, in pinned
+// memory valid during the call; it is called only once everything else has succeeded.
+// Throws zgpu::Error, with nothing written, for elements too large for a batch.
+void run(const HostOperand& a, std::size_t a_count, const HostOperand& b, std::size_t b_count,
+         std::uint32_t result_stride, const Kernel& kernel, const HostResult& result);
+
+}  // namespace zgpu::gpu

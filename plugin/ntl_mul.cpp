@@ -1,0 +1,51 @@
+// NTL-style products of Vec<ZZ>: by a scalar (as NTL's mul), and pointwise.
+#include <string>
+
+#include "host_dispatch.hpp"
+#include "parallel.hpp"
+#include "zgpu/error.hpp"
+#include "zgpu/ntl.hpp"
+#include "zz_array.hpp"
+
+namespace zgpu {
+namespace {
+
+constexpr std::size_t kMinParallel = 64;  // see flint_mul.cpp
+
+// x[i] = a[i] * b[i], or a[i] * b[0] with b of one element; x resized once all checks passed.
+void multiply(NTL::Vec<NTL::ZZ>& x, const ZZArray& a, std::size_t n, const ZZArray& b, std::size_t b_count)
+{
+    const HostOperand pa = host_operand(a, n, "a");
+    const HostOperand pb = host_operand(b, b_count, "b");
+    mul_host(
+        pa, n, pb, b_count,
+        [&] {
+            x.SetLength(long(n));
+            parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
+                for (std::size_t i = begin; i < end; ++i) NTL::mul(x[long(i)], a.at(i), b.at(b_count == 1 ? 0 : i));
+            });
+        },
+        [&](ConstBatchView r) { adapters::unpack_vec_zz(r, x); });
+}
+
+}  // namespace
+
+void mul(NTL::Vec<NTL::ZZ>& x, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b)
+{
+    NTL::Vec<NTL::ZZ> scalar;  // b may be an entry of x: copied before x changes
+    scalar.SetLength(1);
+    scalar[0] = b;
+    const std::size_t n = a.length();
+    multiply(x, {&a, n}, n, {&scalar, 1}, 1);
+}
+
+void mul(NTL::Vec<NTL::ZZ>& x, const NTL::Vec<NTL::ZZ>& a, const NTL::Vec<NTL::ZZ>& b)
+{
+    if (a.length() != b.length())
+        throw Error("mul: vector lengths differ (a has " + std::to_string(a.length()) + " entries, b has " +
+                    std::to_string(b.length()) + ")");
+    const std::size_t n = a.length();
+    multiply(x, {&a, n}, n, {&b, n}, n);
+}
+
+}  // namespace zgpu

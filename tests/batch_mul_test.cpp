@@ -1,0 +1,146 @@
+// Device-resident products (DeviceBatch mul) against GMP, on each backend.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "backend_param.hpp"
+#include "batch_checks.hpp"
+#include "mpz_adapter.hpp"
+#include "zgpu/batch_ops.hpp"
+#include "zgpu/error.hpp"
+
+namespace zgpu::testing {
+namespace {
+
+// Operand sizes at and around every shape boundary of the GPU kernel (2, 4, 8, 16 columns a
+// thread, 2 to 32 threads a product), up to its largest operand, 256 limbs.
+const std::vector<std::uint32_t> kSizes = {1,  2,  3,  4,  5,  7,  8,  9,  12,  15,  16,  17,  31,
+                                           32, 33, 63, 64, 65, 100, 127, 128, 129, 200, 255, 256};
+
+class BatchMul : public ::testing::TestWithParam<Backend> {
+protected:
+    void SetUp() override { ZGPU_SKIP_WITHOUT(GetParam()); }
+
+    DeviceBatch upload(const MpzArray& values)
+    {
+        return DeviceBatch::upload(adapters::pack_mpz_array(values.data(), values.size()).view(), GetParam());
+    }
+
+    // r = a * b (b of a.size() elements, or of one), into a poisoned r of the result's shape.
+    void check(const MpzArray& a, const MpzArray& b, const std::string& context)
+    {
+        MpzArray expected(a.size());
+        for (std::size_t i = 0; i < a.size(); ++i) mpz_mul(expected[i], a[i], b[b.size() == 1 ? 0 : i]);
+        const DeviceBatch da = upload(a), db = upload(b);
+        const std::uint32_t stride = size_class(da.stride() + db.stride());
+        LimbBatch poison(a.size(), stride);
+        std::fill(poison.limbs().begin(), poison.limbs().end(), ~limb_t(0));
+        std::fill(poison.sizes().begin(), poison.sizes().end(), std::int32_t(stride));
+        DeviceBatch r = DeviceBatch::upload(poison.view(), GetParam());
+        mul(r, da, db);
+        EXPECT_EQ(r.stride(), stride) << context;
+        EXPECT_EQ(last_backend(), GetParam());
+        expect_batch_equals(r.download(), expected, context);
+        products_ += a.size();
+    }
+
+    std::size_t products_ = 0;
+};
+
+TEST_P(BatchMul, RandomProductsAcrossSizesAndSigns)
+{
+    IntegerSource source(21);
+    for (const std::uint32_t n : kSizes) {
+        for (const std::uint32_t m : {n, std::max(1u, n / 3), 1u}) {
+            // About 2^21 limb products per shape.
+            const std::size_t count = std::max<std::size_t>(scaled((std::size_t(1) << 21) / (n * m), GetParam()), 33);
+            MpzArray a(count), b(count);
+            for (std::size_t i = 0; i < count; ++i) {
+                source.set_random(a[i], n);
+                source.set_random(b[i], m);
+            }
+            check(a, b, std::to_string(count) + " products, up to " + std::to_string(n) + " x " + std::to_string(m) + " limbs");
+            check(b, a, std::to_string(count) + " products, up to " + std::to_string(m) + " x " + std::to_string(n) + " limbs");
+        }
+    }
+    if (GetParam() == Backend::gpu) EXPECT_GE(products_, 1000000u);
+}
+
+TEST_P(BatchMul, AllOnesZeroAndUnits)
+{
+    // (2^(64n) - 1)^2 has the largest columns; zero and +-1 factors; every sign.
+    IntegerSource source(22);
+    for (const std::uint32_t n : kSizes) {
+        MpzArray a(12), b(12);
+        for (std::size_t i = 0; i < 12; ++i) {
+            source.set(a[i], n, Shape::all_ones, i & 1);
+            if (i < 4) source.set(b[i], n, Shape::all_ones, i & 2);
+            else if (i < 8) mpz_set_si(b[i], long(i % 3) - 1);  // -1, 0, 1
+            else source.set(b[i], n, Shape::power, i & 2);
+        }
+        check(a, b, "all ones, " + std::to_string(n) + " limbs");
+    }
+}
+
+TEST_P(BatchMul, ScalarTimesVector)
+{
+    IntegerSource source(23);
+    for (const std::uint32_t n : {1u, 4u, 17u, 100u, 256u}) {
+        MpzArray a(1001), c(1);
+        for (std::size_t i = 0; i < a.size(); ++i) source.set_random(a[i], n);
+        source.set(c[0], std::max(1u, n / 2), Shape::random, true);
+        check(a, c, "scalar of " + std::to_string(n / 2) + " limbs times " + std::to_string(n) + "-limb vector");
+    }
+}
+
+TEST_P(BatchMul, CountsAndAliasing)
+{
+    IntegerSource source(24);
+    for (const std::size_t count : {std::size_t(0), std::size_t(1), std::size_t(31), std::size_t(33), std::size_t(100003)}) {
+        MpzArray a(count), b(count);
+        for (std::size_t i = 0; i < count; ++i) {
+            source.set_random(a[i], 3);
+            source.set_random(b[i], 2);
+        }
+        check(a, b, std::to_string(count) + " products");
+    }
+    MpzArray a(500), square(500), cube(500);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        source.set_random(a[i], 40);
+        mpz_mul(square[i], a[i], a[i]);
+        mpz_mul(cube[i], square[i], a[i]);
+    }
+    DeviceBatch x = upload(a);
+    const DeviceBatch y = upload(a);
+    mul(x, x, x);  // r == a == b: squares
+    expect_batch_equals(x.download(), square, "x = x * x");
+    mul(x, x, y);  // r == a
+    expect_batch_equals(x.download(), cube, "x = x * y");
+}
+
+TEST_P(BatchMul, ShapesAndSizeLimits)
+{
+    MpzArray a(3), b(2);
+    IntegerSource source(25);
+    for (std::size_t i = 0; i < 3; ++i) source.set_random(a[i], 4);
+    for (std::size_t i = 0; i < 2; ++i) source.set_random(b[i], 4);
+    DeviceBatch r(GetParam(), 0, 1);
+    EXPECT_THROW(mul(r, upload(a), upload(b)), Error);
+    EXPECT_EQ(r.count(), 0u);
+
+    // Beyond the GPU kernel's 256 limbs: the CPU multiplies, the GPU refuses for now.
+    MpzArray big(2), small(2);
+    source.set(big[0], 300, Shape::all_ones, true);
+    source.set(big[1], 257, Shape::random, false);
+    source.set(small[0], 5, Shape::random, true);
+    source.set(small[1], 1, Shape::random, false);
+    if (GetParam() == Backend::gpu) EXPECT_THROW(mul(r, upload(big), upload(small)), Error);
+    else check(big, small, "operands above 256 limbs");
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, BatchMul, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
+
+}  // namespace
+}  // namespace zgpu::testing
