@@ -29,15 +29,15 @@ struct MulArgs {
     bool broadcast_b;
 };
 
-// acc (3 words) += x * y.
+// acc (3 words) += x * y, as one carry chain: the high half of x*y (at most 2^64 - 2) plus the
+// carry out of the low word cannot wrap by itself, so the top word takes at most one carry.
 __device__ void multiply_add(limb_t& low, limb_t& high, limb_t& top, limb_t x, limb_t y)
 {
-    const limb_t product_low = x * y, product_high = __umul64hi(x, y);
-    low += product_low;
-    const limb_t carry = low < product_low;
-    const limb_t high_before = high;
-    high += product_high + carry;  // product_high <= 2^64 - 2: the addend itself cannot wrap
-    top += high < high_before;
+    asm("mad.lo.cc.u64 %0, %3, %4, %0;\n\t"
+        "madc.hi.cc.u64 %1, %3, %4, %1;\n\t"
+        "addc.u64 %2, %2, 0;"
+        : "+l"(low), "+l"(high), "+l"(top)
+        : "l"(x), "l"(y));
 }
 
 // v += shifted, position by position with carries across the group: v_j + shifted_j + carry.
