@@ -29,14 +29,15 @@ struct MulArgs {
     bool broadcast_b;
 };
 
-// acc (3 words) += x * y, as one carry chain: the high half of x*y (at most 2^64 - 2) plus the
-// carry out of the low word cannot wrap by itself, so the top word takes at most one carry.
-__device__ void multiply_add(limb_t& low, limb_t& high, limb_t& top, limb_t x, limb_t y)
+// acc += x * y, as one carry chain: the high half of x*y (at most 2^64 - 2) plus the carry out
+// of the low word cannot wrap by itself, so the top word takes at most one carry. A column sum
+// stays below 2^144 (see above), so 32 bits hold its top word.
+__device__ void multiply_add(limb_t& low, limb_t& high, std::uint32_t& top, limb_t x, limb_t y)
 {
     asm("mad.lo.cc.u64 %0, %3, %4, %0;\n\t"
         "madc.hi.cc.u64 %1, %3, %4, %1;\n\t"
-        "addc.u64 %2, %2, 0;"
-        : "+l"(low), "+l"(high), "+l"(top)
+        "addc.u32 %2, %2, 0;"
+        : "+l"(low), "+l"(high), "+r"(top)
         : "l"(x), "l"(y));
 }
 
@@ -65,13 +66,13 @@ __device__ void add_columns(const Group& group, limb_t (&v)[L], const limb_t (&s
 
 // The L words of `w` shifted up by `by` (1 or 2) positions across the group: position j takes
 // w[j - by], from the previous thread for the first positions; zeros enter at the bottom.
-template <int T, int L>
-__device__ void shift_up(const limb_t (&w)[L], int by, limb_t (&out)[L], int rank)
+template <int T, int L, class Word>
+__device__ void shift_up(const Word (&w)[L], int by, limb_t (&out)[L], int rank)
 {
     limb_t from_previous[2];
 #pragma unroll
     for (int k = 0; k < 2; ++k) {
-        const limb_t mine = L - 1 - k >= 0 ? w[L - 1 - k] : 0;  // my top words go to the next thread
+        const limb_t mine = w[L - 1 - k];  // my top words go to the next thread (L >= 2)
         const limb_t v = __shfl_up_sync(kFullWarp, mine, 1, T);
         from_previous[k] = rank > 0 ? v : 0;  // k = 0: previous thread's top word
     }
@@ -98,7 +99,8 @@ __global__ void __launch_bounds__(kBlockThreads) mul_kernel(const MulArgs args)
     const limb_t* b = live ? args.b.element(bi) : nullptr;
 
     const int first = group.rank() * L;  // my columns: first .. first + L - 1
-    limb_t low[L] = {}, high[L] = {}, top[L] = {};
+    limb_t low[L] = {}, high[L] = {};
+    std::uint32_t top[L] = {};
     // Column c gets a_i * b_(c-i). For a_i, my columns need b_(first-i) .. b_(first-i+L-1):
     // a window that moves down by one limb as i grows.
     const int i_begin = max(0, first - nb + 1), i_end = min(na, first + L);
