@@ -66,12 +66,7 @@ void end_to_end(std::uint32_t max_bits)
         fill_fmpz(a, count, n, 5);
         fill_fmpz(b, count, n, 6);
         const auto zgpu_with = [&](const char* backend) {
-            setenv("ZGPU_BACKEND", backend, 1);
-            const double t = median_seconds(5, [&] {
-                if (zgpu_fmpz_vec_mul(r, a, b, count) != 0) { std::fprintf(stderr, "%s\n", zgpu_last_error()); std::exit(1); }
-            }, [] {});
-            unsetenv("ZGPU_BACKEND");
-            return t;
+            return zgpu_seconds(backend, [&] { return zgpu_fmpz_vec_mul(r, a, b, count); });
         };
         const double gpu = zgpu_with("gpu"), cpu = zgpu_with("cpu"), automatic = zgpu_with("auto");
         const std::string chosen = zgpu_last_backend();

@@ -13,6 +13,7 @@
 #include <flint/fmpz_vec.h>
 
 #include "zgpu/limb_batch.hpp"
+#include "zgpu/zgpu.h"
 
 namespace {
 
@@ -76,6 +77,21 @@ inline void fill_fmpz(fmpz* values, slong count, std::uint32_t n, std::uint64_t 
         fmpz_set_ui_array(values + i, limbs.data(), n);
         if (limbs[0] & 1) fmpz_neg(values + i, values + i);
     }
+}
+
+// Median time of a zgpu C call (0 on success) with ZGPU_BACKEND set to `backend`; exits with
+// zgpu's message if it fails.
+inline double zgpu_seconds(const char* backend, const std::function<int()>& call)
+{
+    setenv("ZGPU_BACKEND", backend, 1);
+    const double t = median_seconds(5, [&] {
+        if (call() != 0) {
+            std::fprintf(stderr, "%s\n", zgpu_last_error());
+            std::exit(1);
+        }
+    }, [] {});
+    unsetenv("ZGPU_BACKEND");
+    return t;
 }
 
 // Runs body(begin, end) over [0, n) split across `threads` host threads.

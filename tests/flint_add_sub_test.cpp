@@ -7,7 +7,7 @@
 #include <flint/fmpz_vec.h>
 #include <gtest/gtest.h>
 
-#include "backend_env.hpp"
+#include "flint_fixture.hpp"
 #include "zgpu/limb_batch.hpp"
 #include "zgpu/zgpu.h"
 
@@ -17,30 +17,8 @@ namespace {
 using VecOp = int (*)(fmpz*, const fmpz*, const fmpz*, slong);
 using FlintVecOp = void (*)(fmpz*, const fmpz*, const fmpz*, slong);
 
-// A FLINT vector that frees itself.
-struct Vec {
-    explicit Vec(slong n) : n(n), v(_fmpz_vec_init(n)) {}
-    ~Vec() { _fmpz_vec_clear(v, n); }
-    Vec(const Vec&) = delete;
-    slong n;
-    fmpz* v;
-};
-
-class FlintEntryPoints : public OnBackend {
+class FlintEntryPoints : public OnBackendWithFlint {
 protected:
-    void SetUp() override
-    {
-        OnBackend::SetUp();
-        flint_randinit(state_);
-    }
-    void TearDown() override
-    {
-        flint_randclear(state_);
-        OnBackend::TearDown();
-    }
-
-    void random_vec(Vec& x, flint_bitcnt_t bits) { _fmpz_vec_randtest(x.v, state_, x.n, bits); }
-
     // Every aliasing FLINT allows: res distinct, res == vec1, res == vec2, all three the same.
     void check_vec(VecOp ours, FlintVecOp theirs, slong n, flint_bitcnt_t bits)
     {
@@ -68,8 +46,6 @@ protected:
         ASSERT_EQ(ours(copy.v, copy.v, copy.v, n), 0) << zgpu_last_error();
         EXPECT_TRUE(_fmpz_vec_equal(copy.v, expected.v, n)) << context << ", res == vec1 == vec2";
     }
-
-    flint_rand_t state_;
 };
 
 TEST_P(FlintEntryPoints, VecAddSubMatchFlint)

@@ -5,7 +5,7 @@
 #include <flint/fmpz_vec.h>
 #include <gtest/gtest.h>
 
-#include "backend_env.hpp"
+#include "flint_fixture.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/ntl.hpp"
 #include "zgpu/zgpu.h"
@@ -13,28 +13,7 @@
 namespace zgpu::testing {
 namespace {
 
-struct Vec {
-    explicit Vec(slong n) : n(n), v(_fmpz_vec_init(n)) {}
-    ~Vec() { _fmpz_vec_clear(v, n); }
-    Vec(const Vec&) = delete;
-    slong n;
-    fmpz* v;
-};
-
-class MulEntryPoints : public OnBackend {
-protected:
-    void SetUp() override
-    {
-        OnBackend::SetUp();
-        flint_randinit(state_);
-    }
-    void TearDown() override
-    {
-        flint_randclear(state_);
-        OnBackend::TearDown();
-    }
-    flint_rand_t state_;
-};
+class MulEntryPoints : public OnBackendWithFlint {};
 
 TEST_P(MulEntryPoints, VecMulAndScalarMulMatchFlint)
 {
