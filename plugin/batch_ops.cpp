@@ -89,6 +89,24 @@ void mul(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b)
     });
 }
 
+void addmul(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b)
+{
+    if (r.count() != a.count())
+        throw Error("addmul: r has " + std::to_string(r.count()) + " elements, a has " + std::to_string(a.count()));
+    DeviceBatch product(a.backend(), 0, 1);
+    mul(product, a, b);
+    add(r, r, product);
+}
+
+void submul(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b)
+{
+    if (r.count() != a.count())
+        throw Error("submul: r has " + std::to_string(r.count()) + " elements, a has " + std::to_string(a.count()));
+    DeviceBatch product(a.backend(), 0, 1);
+    mul(product, a, b);
+    sub(r, r, product);
+}
+
 void synchronize(Backend backend)
 {
 #ifdef ZGPU_WITH_CUDA

@@ -59,6 +59,16 @@ int zgpu_fmpz_vec_scalar_mul_fmpz(fmpz* res, const fmpz* vec, slong len, const f
     return report([&] { zgpu::fmpz_vec_scalar_mul_fmpz(res, vec, len, c); });
 }
 
+int zgpu_fmpz_vec_scalar_addmul_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t c)
+{
+    return report([&] { zgpu::fmpz_vec_scalar_addmul_fmpz(res, vec, len, c); });
+}
+
+int zgpu_fmpz_vec_scalar_submul_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t c)
+{
+    return report([&] { zgpu::fmpz_vec_scalar_submul_fmpz(res, vec, len, c); });
+}
+
 const char* zgpu_last_error(void) { return last_error.c_str(); }
 
 const char* zgpu_last_backend(void) { return zgpu::last_backend() == zgpu::Backend::gpu ? "gpu" : "cpu"; }

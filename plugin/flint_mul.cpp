@@ -28,7 +28,41 @@ void multiply(fmpz* res, const FmpzArray& a, std::size_t n, const FmpzArray& b, 
         [&](ConstBatchView r) { adapters::unpack_fmpz_vec(r, res); });
 }
 
+// res[i] +-= vec[i] * c, c copied first (it may be an entry of res).
+void scalar_addmul(fmpz* res, const fmpz* vec, slong len, const fmpz_t c, bool subtract)
+{
+    const char* name = subtract ? "fmpz_vec_scalar_submul_fmpz" : "fmpz_vec_scalar_addmul_fmpz";
+    check_vec_arguments(res, vec, c, len, name, "vec", "c");
+    const std::size_t n = std::size_t(len);
+    const FmpzCopy copy(c);
+    const fmpz* scalar = copy.get();
+    const fmpz* current = res;
+    const FmpzArray r{&current, n}, a{&vec, n}, b{&scalar, 1};
+    const HostOperand pr = host_operand(r, n, "res"), pa = host_operand(a, n, "vec"), pb = host_operand(b, 1, "c");
+    addmul_host(
+        pr, pa, n, pb, 1, subtract,
+        [&] {
+            parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
+                for (std::size_t i = begin; i < end; ++i) {
+                    if (subtract) fmpz_submul(res + i, vec + i, scalar);
+                    else fmpz_addmul(res + i, vec + i, scalar);
+                }
+            });
+        },
+        [&](ConstBatchView sum) { adapters::unpack_fmpz_vec(sum, res); });
+}
+
 }  // namespace
+
+void fmpz_vec_scalar_addmul_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t c)
+{
+    scalar_addmul(res, vec, len, c, false);
+}
+
+void fmpz_vec_scalar_submul_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t c)
+{
+    scalar_addmul(res, vec, len, c, true);
+}
 
 void fmpz_vec_mul(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len)
 {
@@ -41,16 +75,9 @@ void fmpz_vec_scalar_mul_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_
 {
     check_vec_arguments(res, vec, c, len, "fmpz_vec_scalar_mul_fmpz", "vec", "c");
     const char* names[2] = {"vec", "c"};
-    fmpz_t copy;  // c may be an entry of res: read once, before res changes
-    fmpz_init_set(copy, c);
-    const fmpz* scalar = copy;
-    try {
-        multiply(res, {&vec, std::size_t(len)}, std::size_t(len), {&scalar, 1}, 1, names);
-    } catch (...) {
-        fmpz_clear(copy);
-        throw;
-    }
-    fmpz_clear(copy);
+    const FmpzCopy copy(c);
+    const fmpz* scalar = copy.get();
+    multiply(res, {&vec, std::size_t(len)}, std::size_t(len), {&scalar, 1}, 1, names);
 }
 
 }  // namespace zgpu

@@ -26,6 +26,20 @@ struct FmpzArray {
     const fmpz* at(std::size_t i, const fmpz* zero) const { return i < length ? *start + i : zero; }
 };
 
+// A copy of one fmpz that frees itself: a scalar read once, before the output changes (it may
+// be an entry of the output).
+class FmpzCopy {
+public:
+    explicit FmpzCopy(const fmpz_t value) { fmpz_init_set(value_, value); }
+    ~FmpzCopy() { fmpz_clear(value_); }
+    FmpzCopy(const FmpzCopy&) = delete;
+    FmpzCopy& operator=(const FmpzCopy&) = delete;
+    const fmpz* get() const { return value_; }
+
+private:
+    fmpz_t value_;
+};
+
 // The checks FLINT leaves to its caller: a negative length, NULL arrays with a positive one.
 inline void check_vec_arguments(const fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len, const char* name,
                                 const char* first = "vec1", const char* second = "vec2")

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "zgpu/batch_ops.hpp"
 #include "zgpu/error.hpp"
 #ifdef ZGPU_WITH_CUDA
 #include "../kernels/add_sub.hpp"
@@ -65,23 +66,58 @@ void HostOperand::require_packable() const
     if (!too_large.empty()) throw Error(too_large);
 }
 
+#ifdef ZGPU_WITH_CUDA
+// The checks of a product on the GPU: operands that fit batches, and the kernel.
+void require_gpu_product(const HostOperand& a, const HostOperand& b)
+{
+    a.require_packable();
+    b.require_packable();
+    if (std::max(a.max_limbs, b.max_limbs) > kernels::kMulMaxOperandLimbs)
+        throw Error("mul on the GPU: operands of more than " + std::to_string(kernels::kMulMaxOperandLimbs) +
+                    " limbs are not multiplied on the GPU yet (ZGPU_BACKEND=gpu)");
+}
+
+// A host operand copied to a DeviceBatch on the GPU.
+DeviceBatch to_gpu(const HostOperand& x, std::size_t count)
+{
+    x.require_packable();
+    LimbBatch host(count, size_class(std::uint32_t(x.max_limbs)));
+    x.pack(host.view());
+    return DeviceBatch::upload(host.view(), Backend::gpu);
+}
+#endif
+
 void mul_host(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
               const std::function<void()>& on_cpu, const HostResult& on_gpu_result)
 {
     const Backend backend = choose_for_host_mul(a, b, count);
 #ifdef ZGPU_WITH_CUDA
     if (backend == Backend::gpu) {
-        a.require_packable();
-        b.require_packable();
-        if (std::max(a.max_limbs, b.max_limbs) > kernels::kMulMaxOperandLimbs)
-            throw Error("mul on the GPU: operands of more than " + std::to_string(kernels::kMulMaxOperandLimbs) +
-                        " limbs are not multiplied on the GPU yet (ZGPU_BACKEND=gpu)");
+        require_gpu_product(a, b);
         const auto stride = size_class(std::uint32_t(size_class(a.max_limbs) + size_class(b.max_limbs)));
         const bool broadcast = b_count == 1;
         const auto kernel = [broadcast](ConstBatchView x, ConstBatchView y, BatchView r, cudaStream_t stream) {
             kernels::mul(x, y, r, broadcast, stream);
         };
         gpu::run(a, count, b, b_count, stride, kernel, on_gpu_result);
+    } else
+#endif
+        on_cpu();
+    set_last_backend(backend);
+}
+
+void addmul_host(const HostOperand& r, const HostOperand& a, std::size_t count, const HostOperand& b,
+                 std::size_t b_count, bool subtract, const std::function<void()>& on_cpu, const HostResult& on_gpu_result)
+{
+    const Backend backend = choose_for_host_mul(a, b, count);
+#ifdef ZGPU_WITH_CUDA
+    if (backend == Backend::gpu) {
+        require_gpu_product(a, b);
+        DeviceBatch dr = to_gpu(r, count);
+        const DeviceBatch da = to_gpu(a, count), db = to_gpu(b, b_count);
+        if (subtract) submul(dr, da, db);
+        else addmul(dr, da, db);
+        on_gpu_result(dr.download().view());
     } else
 #endif
         on_cpu();

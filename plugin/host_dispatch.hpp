@@ -48,4 +48,9 @@ void add_sub_host(const std::function<HostOperand()>& make_a, const std::functio
 void mul_host(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
               const std::function<void()>& on_cpu, const HostResult& on_gpu_result);
 
+// Runs r[i] +-= a[i] * b[i] (or b[0]), r and a of `count` elements, likewise; the choice is
+// mul_host's.
+void addmul_host(const HostOperand& r, const HostOperand& a, std::size_t count, const HostOperand& b,
+                 std::size_t b_count, bool subtract, const std::function<void()>& on_cpu, const HostResult& on_gpu_result);
+
 }  // namespace zgpu

@@ -140,6 +140,41 @@ TEST_P(BatchMul, ShapesAndSizeLimits)
     else check(big, small, "operands above 256 limbs");
 }
 
+TEST_P(BatchMul, AddmulAndSubmul)
+{
+    IntegerSource source(26);
+    for (const std::uint32_t n : {1u, 5u, 40u, 256u}) {
+        MpzArray r(777), a(777), c(1), expected_add(777), expected_sub(777);
+        source.set(c[0], std::max(1u, n / 4), Shape::random, true);
+        for (std::size_t i = 0; i < r.size(); ++i) {
+            source.set_random(r[i], n + 2);
+            source.set_random(a[i], n);
+            mpz_set(expected_add[i], r[i]);
+            mpz_addmul(expected_add[i], a[i], c[0]);
+            mpz_set(expected_sub[i], r[i]);
+            mpz_submul(expected_sub[i], a[i], c[0]);
+        }
+        const DeviceBatch da = upload(a), dc = upload(c);
+        DeviceBatch x = upload(r);
+        addmul(x, da, dc);
+        expect_batch_equals(x.download(), expected_add, "r += a * c, " + std::to_string(n) + " limbs");
+        DeviceBatch y = upload(r);
+        submul(y, da, dc);
+        expect_batch_equals(y.download(), expected_sub, "r -= a * c, " + std::to_string(n) + " limbs");
+    }
+    MpzArray a(50), twice_square(50);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        source.set_random(a[i], 30);
+        mpz_mul(twice_square[i], a[i], a[i]);
+        mpz_add(twice_square[i], twice_square[i], a[i]);
+    }
+    DeviceBatch x = upload(a);
+    addmul(x, x, x);  // r == a == b: a + a^2
+    expect_batch_equals(x.download(), twice_square, "x += x * x");
+    DeviceBatch short_r(GetParam(), 3, 1);
+    EXPECT_THROW(addmul(short_r, upload(a), upload(a)), Error);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, BatchMul, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
 
 }  // namespace

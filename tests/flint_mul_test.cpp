@@ -1,5 +1,6 @@
 // zgpu_fmpz_vec_mul, zgpu_fmpz_vec_scalar_mul_fmpz and NTL's mul against FLINT and NTL.
 #include <string>
+#include <utility>
 
 #include <NTL/ZZ.h>
 #include <flint/fmpz_vec.h>
@@ -41,6 +42,38 @@ TEST_P(MulEntryPoints, VecMulAndScalarMulMatchFlint)
     }
 }
 
+TEST_P(MulEntryPoints, ScalarAddmulAndSubmulMatchFlint)
+{
+    for (const slong n : {slong(0), slong(1), slong(33), slong(10000)}) {
+        for (const flint_bitcnt_t bits : {flint_bitcnt_t(40), flint_bitcnt_t(200), flint_bitcnt_t(3000)}) {
+            Vec a(n), r(n), ours(n), theirs(n);
+            random_vec(a, bits);
+            random_vec(r, bits + 64);
+            fmpz_t c;
+            fmpz_init(c);
+            fmpz_randtest(c, state_, bits);
+            using Ours = int (*)(fmpz*, const fmpz*, slong, const fmpz_t);
+            using Theirs = void (*)(fmpz*, const fmpz*, slong, const fmpz_t);
+            const std::pair<Ours, Theirs> ops[] = {{zgpu_fmpz_vec_scalar_addmul_fmpz, _fmpz_vec_scalar_addmul_fmpz},
+                                                   {zgpu_fmpz_vec_scalar_submul_fmpz, _fmpz_vec_scalar_submul_fmpz}};
+            for (const auto& [zgpu_op, flint_op] : ops) {
+                _fmpz_vec_set(theirs.v, r.v, n);
+                flint_op(theirs.v, a.v, n, c);
+                _fmpz_vec_set(ours.v, r.v, n);
+                ASSERT_EQ(zgpu_op(ours.v, a.v, n, c), 0) << zgpu_last_error();
+                EXPECT_TRUE(_fmpz_vec_equal(ours.v, theirs.v, n)) << n << " elements of " << bits << " bits";
+
+                _fmpz_vec_set(theirs.v, a.v, n);
+                flint_op(theirs.v, theirs.v, n, c);
+                _fmpz_vec_set(ours.v, a.v, n);
+                ASSERT_EQ(zgpu_op(ours.v, ours.v, n, c), 0) << zgpu_last_error();  // res == vec
+                EXPECT_TRUE(_fmpz_vec_equal(ours.v, theirs.v, n)) << "res == vec";
+            }
+            fmpz_clear(c);
+        }
+    }
+}
+
 TEST_P(MulEntryPoints, BadInputIsReportedAndNothingIsWritten)
 {
     Vec a(3), res(3), before(3);
@@ -52,6 +85,8 @@ TEST_P(MulEntryPoints, BadInputIsReportedAndNothingIsWritten)
     EXPECT_EQ(zgpu_fmpz_vec_scalar_mul_fmpz(res.v, a.v, 3, nullptr), -1);
     EXPECT_NE(std::string(zgpu_last_error()).find("c is NULL"), std::string::npos) << zgpu_last_error();
     EXPECT_EQ(zgpu_fmpz_vec_mul(res.v, a.v, a.v, -2), -1);
+    EXPECT_EQ(zgpu_fmpz_vec_scalar_addmul_fmpz(nullptr, a.v, 3, a.v), -1);
+    EXPECT_NE(std::string(zgpu_last_error()).find("res is NULL"), std::string::npos) << zgpu_last_error();
     EXPECT_TRUE(_fmpz_vec_equal(res.v, before.v, 3));
 }
 

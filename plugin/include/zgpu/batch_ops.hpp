@@ -21,6 +21,12 @@ void sub(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b);
 // for now; larger ones throw zgpu::Error there, as do shapes that do not match.
 void mul(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b);
 
+// r[i] += a[i] * b[i] and r[i] -= a[i] * b[i] (or b[0] when b holds one element), with r of
+// a's count; r may be a or b. For now the product goes through a temporary batch and then an
+// addition, so r gets the stride that addition gives it.
+void addmul(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b);
+void submul(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b);
+
 // Waits until all queued work on the backend has finished (nothing to do on the CPU);
 // throws zgpu::Error with the failure of any queued work.
 void synchronize(Backend backend);

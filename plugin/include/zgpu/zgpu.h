@@ -29,6 +29,11 @@ int zgpu_fmpz_vec_mul(fmpz * res, const fmpz * vec1, const fmpz * vec2, slong le
 /* res[i] = vec[i] * c, as _fmpz_vec_scalar_mul_fmpz. */
 int zgpu_fmpz_vec_scalar_mul_fmpz(fmpz * res, const fmpz * vec, slong len, const fmpz_t c);
 
+/* res[i] += vec[i] * c and res[i] -= vec[i] * c, as _fmpz_vec_scalar_addmul_fmpz and
+   _fmpz_vec_scalar_submul_fmpz. */
+int zgpu_fmpz_vec_scalar_addmul_fmpz(fmpz * res, const fmpz * vec, slong len, const fmpz_t c);
+int zgpu_fmpz_vec_scalar_submul_fmpz(fmpz * res, const fmpz * vec, slong len, const fmpz_t c);
+
 /* Why the last call on this thread failed ("" if it succeeded). */
 const char * zgpu_last_error(void);
 /* "cpu" or "gpu": the backend that ran the last call on this thread. */
