@@ -1,14 +1,14 @@
 // Batched signed multiplication of packed big integers, classical (layout: limb_batch.hpp).
 //
 // T threads (T <= 32, a segment of a warp) work on one product; thread t owns the L result
-// columns [t*L, t*L+L). For each limb a_i it takes one new limb of b into a sliding window and
-// adds a_i * b_(c-i) into its columns' 192-bit accumulators (low, high, top words), so each
-// limb costs one load of a and one of b per L multiply-adds. The result is then
-//   R = sum_c low_c 2^(64c) + sum_c high_c 2^(64(c+1)) + sum_c top_c 2^(64(c+2)),
-// two additions with binary carries, each resolved across the group by the carry lookahead of
-// thread_group.cuh (seed 000's low/high/carry words and final scan addition).
-// Exactness: a column sums at most min(|a|, |b|) <= 2^16 products below 2^128, so its sum is
-// below 2^144 and fits the 192 bits; R itself has at most |a| + |b| limbs.
+// limbs [t*L, t*L+L), as D = 2L 32-bit digits. For each 32-bit digit x of a it adds x times a
+// window of D digits of b into its digits with two carry chains (CGBN's madc chains: the low
+// halves of the D products, then the high halves one digit up), two instructions a 32x32
+// product; the window moves down one digit of b per digit of a. What a thread's chains carry
+// out of its digits collects in a 64-bit overflow word, which belongs at the next thread's
+// first limb: one addition with binary carries across the group (thread_group.cuh) ends it.
+// Exactness: per digit of a the overflow word gains less than 2^32 + 2, over at most
+// 2 * kMulMaxOperandLimbs = 512 digits, so it stays below 2^42.
 #include "mul.hpp"
 
 #include <bit>
@@ -29,16 +29,27 @@ struct MulArgs {
     bool broadcast_b;
 };
 
-// acc += x * y, as one carry chain: the high half of x*y (at most 2^64 - 2) plus the carry out
-// of the low word cannot wrap by itself, so the top word takes at most one carry. A column sum
-// stays below 2^144 (see above), so 32 bits hold its top word.
-__device__ void multiply_add(limb_t& low, limb_t& high, std::uint32_t& top, limb_t x, limb_t y)
+// acc[0..D) + overflow * 2^(32D) += x * w[0..D), w's digits aligned with acc's.
+template <int D>
+__device__ void multiply_row(std::uint32_t (&acc)[D], std::uint32_t& overflow_low, std::uint32_t& overflow_high,
+                             std::uint32_t x, const std::uint32_t (&w)[D])
 {
-    asm("mad.lo.cc.u64 %0, %3, %4, %0;\n\t"
-        "madc.hi.cc.u64 %1, %3, %4, %1;\n\t"
-        "addc.u32 %2, %2, 0;"
-        : "+l"(low), "+l"(high), "+r"(top)
-        : "l"(x), "l"(y));
+    asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[0]) : "r"(x), "r"(w[0]));
+#pragma unroll
+    for (int j = 1; j < D; ++j) asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j]) : "r"(x), "r"(w[j]));
+    asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(overflow_low));
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(overflow_high));
+    asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[1]) : "r"(x), "r"(w[0]));
+#pragma unroll
+    for (int j = 1; j < D - 1; ++j) asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j + 1]) : "r"(x), "r"(w[j]));
+    asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(overflow_low) : "r"(x), "r"(w[D - 1]));
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(overflow_high));
+}
+
+// Digit k (32 bits) of an element of n limbs; zero outside it.
+__device__ std::uint32_t digit(const limb_t* element, int n, int k)
+{
+    return k >= 0 && k < 2 * n ? std::uint32_t(__ldg(element + k / 2) >> (32 * (k % 2))) : 0;
 }
 
 // v += shifted, position by position with carries across the group: v_j + shifted_j + carry.
@@ -64,25 +75,6 @@ __device__ void add_columns(const Group& group, limb_t (&v)[L], const limb_t (&s
     }
 }
 
-// The L words of `w` shifted up by `by` (1 or 2) positions across the group: position j takes
-// w[j - by], from the previous thread for the first positions; zeros enter at the bottom.
-template <int T, int L, class Word>
-__device__ void shift_up(const Word (&w)[L], int by, limb_t (&out)[L], int rank)
-{
-    limb_t from_previous[2];
-#pragma unroll
-    for (int k = 0; k < 2; ++k) {
-        const limb_t mine = w[L - 1 - k];  // my top words go to the next thread (L >= 2)
-        const limb_t v = __shfl_up_sync(kFullWarp, mine, 1, T);
-        from_previous[k] = rank > 0 ? v : 0;  // k = 0: previous thread's top word
-    }
-#pragma unroll
-    for (int j = 0; j < L; ++j) {
-        const int source = j - by;
-        out[j] = source >= 0 ? w[source] : from_previous[-source - 1];
-    }
-}
-
 template <int T, int L>
 __global__ void __launch_bounds__(kBlockThreads) mul_kernel(const MulArgs args)
 {
@@ -98,33 +90,29 @@ __global__ void __launch_bounds__(kBlockThreads) mul_kernel(const MulArgs args)
     const limb_t* a = live ? args.a.element(i) : nullptr;
     const limb_t* b = live ? args.b.element(bi) : nullptr;
 
-    const int first = group.rank() * L;  // my columns: first .. first + L - 1
-    limb_t low[L] = {}, high[L] = {};
-    std::uint32_t top[L] = {};
-    // Column c gets a_i * b_(c-i). For a_i, my columns need b_(first-i) .. b_(first-i+L-1):
-    // a window that moves down by one limb as i grows.
-    const int i_begin = max(0, first - nb + 1), i_end = min(na, first + L);
-    limb_t window[L];
+    constexpr int D = 2 * L;
+    const int first = group.rank() * L;  // my limbs: first .. first + L - 1, digits from 2 * first
+    std::uint32_t acc[D] = {}, overflow_low = 0, overflow_high = 0;
+    // Digit p of a meets digits 2*first - p .. 2*first - p + D - 1 of b: a window that moves
+    // down by one digit of b as p grows.
+    const int p_begin = max(0, 2 * first - 2 * nb + 1), p_end = min(2 * na, 2 * first + D);
+    std::uint32_t window[D];
 #pragma unroll
-    for (int j = 0; j < L; ++j) {
-        const int k = first - i_begin + j;
-        window[j] = k >= 0 && k < nb ? __ldg(b + k) : 0;
-    }
-    for (int ai = i_begin; ai < i_end; ++ai) {
-        const limb_t x = __ldg(a + ai);
+    for (int j = 0; j < D; ++j) window[j] = digit(b, nb, 2 * first - p_begin + j);
+    for (int p = p_begin; p < p_end; ++p) {
+        multiply_row(acc, overflow_low, overflow_high, digit(a, na, p), window);
 #pragma unroll
-        for (int j = 0; j < L; ++j) multiply_add(low[j], high[j], top[j], x, window[j]);
-#pragma unroll
-        for (int j = L - 1; j > 0; --j) window[j] = window[j - 1];
-        const int k = first - ai - 1;
-        window[0] = k >= 0 && k < nb ? __ldg(b + k) : 0;
+        for (int j = D - 1; j > 0; --j) window[j] = window[j - 1];
+        window[0] = digit(b, nb, 2 * first - p - 1);
     }
 
-    // R = low + (high << 64) + (top << 128), all within the group's T*L columns.
-    limb_t shifted[L];
-    shift_up<T, L>(high, 1, shifted, group.rank());
-    add_columns(group, low, shifted);
-    shift_up<T, L>(top, 2, shifted, group.rank());
+    // R = my digits + the previous thread's overflow at my first limb, carried across the group.
+    limb_t low[L], shifted[L] = {};
+#pragma unroll
+    for (int j = 0; j < L; ++j) low[j] = acc[2 * j] | limb_t(acc[2 * j + 1]) << 32;
+    const limb_t overflow = overflow_low | limb_t(overflow_high) << 32;
+    const limb_t previous = __shfl_up_sync(kFullWarp, overflow, 1, T);
+    shifted[0] = group.rank() > 0 ? previous : 0;
     add_columns(group, low, shifted);
 
     std::uint32_t used = 0;
