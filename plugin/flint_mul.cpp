@@ -4,6 +4,7 @@
 #include "fmpz_array.hpp"
 #include "host_dispatch.hpp"
 #include "parallel.hpp"
+#include "zgpu/error.hpp"
 #include "zgpu/flint.hpp"
 
 namespace zgpu {
@@ -32,6 +33,7 @@ void multiply(fmpz* res, const FmpzArray& a, std::size_t n, const FmpzArray& b, 
 void scalar_addmul(fmpz* res, const fmpz* vec, slong len, const fmpz_t c, bool subtract)
 {
     const char* name = subtract ? "fmpz_vec_scalar_submul_fmpz" : "fmpz_vec_scalar_addmul_fmpz";
+    if (!c) throw Error(std::string(name) + ": c is NULL");
     check_vec_arguments(res, vec, c, len, name, "vec", "c");
     const std::size_t n = std::size_t(len);
     const FmpzCopy copy(c);
@@ -73,6 +75,7 @@ void fmpz_vec_mul(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len)
 
 void fmpz_vec_scalar_mul_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t c)
 {
+    if (!c) throw Error("fmpz_vec_scalar_mul_fmpz: c is NULL");
     check_vec_arguments(res, vec, c, len, "fmpz_vec_scalar_mul_fmpz", "vec", "c");
     const char* names[2] = {"vec", "c"};
     const FmpzCopy copy(c);

@@ -109,7 +109,11 @@ void mul_host(const HostOperand& a, std::size_t count, const HostOperand& b, std
 void addmul_host(const HostOperand& r, const HostOperand& a, std::size_t count, const HostOperand& b,
                  std::size_t b_count, bool subtract, const std::function<void()>& on_cpu, const HostResult& on_gpu_result)
 {
-    const Backend backend = choose_for_host_mul(a, b, count);
+    // The sum must fit a batch too: a huge r stays on the CPU unless the GPU is forced.
+    const std::uint64_t product_stride = size_class(std::uint32_t(std::min<std::uint64_t>(a.max_limbs + b.max_limbs, kMaxLimbs)));
+    const bool sum_fits = r.too_large.empty() &&
+                          std::max<std::uint64_t>(size_class(std::uint32_t(r.max_limbs)), product_stride) < kMaxLimbs;
+    const Backend backend = sum_fits || backend_forced() ? choose_for_host_mul(a, b, count) : Backend::cpu;
 #ifdef ZGPU_WITH_CUDA
     if (backend == Backend::gpu) {
         require_gpu_product(a, b);

@@ -118,7 +118,99 @@ TEST_P(MulEntryPoints, NtlScalarAndPointwiseMatchNtl)
     EXPECT_THROW(zgpu::mul(x, a, b), Error);
 }
 
+TEST_P(MulEntryPoints, ScalarThatIsAnEntryOfTheResult)
+{
+    // c aliases an entry of res: zgpu reads it once, before res changes. FLINT does the same
+    // for a c that fits a word, which these are, so the results agree.
+    Vec a(5), r(5), theirs(5);
+    random_vec(a, 200);
+    random_vec(r, 100);
+    fmpz_set_si(r.v + 2, -12345);
+    _fmpz_vec_set(theirs.v, r.v, 5);
+    _fmpz_vec_scalar_addmul_fmpz(theirs.v, a.v, 5, theirs.v + 2);
+    ASSERT_EQ(zgpu_fmpz_vec_scalar_addmul_fmpz(r.v, a.v, 5, r.v + 2), 0) << zgpu_last_error();
+    EXPECT_TRUE(_fmpz_vec_equal(r.v, theirs.v, 5)) << "addmul, c == res + 2";
+
+    fmpz_set_si(a.v, 987);
+    _fmpz_vec_set(theirs.v, a.v, 5);
+    _fmpz_vec_scalar_mul_fmpz(theirs.v, theirs.v, 5, theirs.v);
+    ASSERT_EQ(zgpu_fmpz_vec_scalar_mul_fmpz(a.v, a.v, 5, a.v), 0) << zgpu_last_error();
+    EXPECT_TRUE(_fmpz_vec_equal(a.v, theirs.v, 5)) << "scalar mul, c == res == vec";
+
+    NTL::Vec<NTL::ZZ> x;
+    x.SetLength(3);
+    x[0] = 7;
+    x[1] = -5;
+    x[2] = 11;
+    zgpu::mul(x, x, x[2]);  // b is an entry of x, as NTL allows
+    EXPECT_EQ(x[0], 77);
+    EXPECT_EQ(x[1], -55);
+    EXPECT_EQ(x[2], 121);
+}
+
+TEST_P(MulEntryPoints, NullScalarIsReportedWhateverTheLength)
+{
+    Vec a(1), res(1);
+    EXPECT_EQ(zgpu_fmpz_vec_scalar_mul_fmpz(res.v, a.v, 0, nullptr), -1);
+    EXPECT_EQ(zgpu_fmpz_vec_scalar_addmul_fmpz(res.v, a.v, 0, nullptr), -1);
+    EXPECT_NE(std::string(zgpu_last_error()).find("c is NULL"), std::string::npos) << zgpu_last_error();
+}
+
+TEST_P(MulEntryPoints, GpuRefusalsWriteNothing)
+{
+    if (GetParam() != Backend::gpu) GTEST_SKIP() << "the CPU backend multiplies any size";
+    Vec a(3), b(3), res(3), before(3);
+    random_vec(a, 500);
+    random_vec(b, 500);
+    random_vec(res, 500);
+    fmpz_one(a.v + 1);
+    fmpz_mul_2exp(a.v + 1, a.v + 1, 64 * 300);  // above the GPU kernel's 256 limbs
+    _fmpz_vec_set(before.v, res.v, 3);
+    EXPECT_EQ(zgpu_fmpz_vec_mul(res.v, a.v, b.v, 3), -1);
+    EXPECT_NE(std::string(zgpu_last_error()).find("not multiplied on the GPU yet"), std::string::npos) << zgpu_last_error();
+    EXPECT_TRUE(_fmpz_vec_equal(res.v, before.v, 3));
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, MulEntryPoints, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
+
+// ZGPU_BACKEND unset: zgpu picks the backend by size, and every choice gives FLINT's results.
+TEST(MulAutomaticChoice, EverySizeSucceedsOnTheBackendItsSizeCallsFor)
+{
+    unsetenv("ZGPU_BACKEND");
+    flint_rand_t state;
+    flint_randinit(state);
+    const auto run = [&](std::uint32_t limbs_a, std::uint32_t limbs_b, const char* expected_backend) {
+        Vec a(40), b(40), ours(40), theirs(40);
+        for (slong i = 0; i < 40; ++i) {
+            fmpz_randbits(a.v + i, state, 64 * limbs_a);
+            fmpz_randbits(b.v + i, state, 64 * limbs_b);
+            fmpz_mul(theirs.v + i, a.v + i, b.v + i);
+        }
+        ASSERT_EQ(zgpu_fmpz_vec_mul(ours.v, a.v, b.v, 40), 0) << zgpu_last_error();
+        EXPECT_TRUE(_fmpz_vec_equal(ours.v, theirs.v, 40)) << limbs_a << " x " << limbs_b << " limbs";
+        EXPECT_STREQ(zgpu_last_backend(), expected_backend) << limbs_a << " x " << limbs_b << " limbs";
+    };
+    const char* gpu_if_present = gpu_available() ? "gpu" : "cpu";
+    run(4, 4, "cpu");                // below the measured crossover
+    run(32, 32, gpu_if_present);     // at it
+    run(300, 4, "cpu");              // above the GPU kernel's operands
+
+    // addmul with a result entry too large for a batch stays on the CPU.
+    Vec r(33), v(33), expected(33);
+    for (slong i = 0; i < 33; ++i) fmpz_randbits(v.v + i, state, 2048);
+    fmpz_one(r.v);
+    fmpz_mul_2exp(r.v, r.v, 64 * 62000);
+    fmpz_t c;
+    fmpz_init(c);
+    fmpz_randbits(c, state, 2048);
+    _fmpz_vec_set(expected.v, r.v, 33);
+    _fmpz_vec_scalar_addmul_fmpz(expected.v, v.v, 33, c);
+    ASSERT_EQ(zgpu_fmpz_vec_scalar_addmul_fmpz(r.v, v.v, 33, c), 0) << zgpu_last_error();
+    EXPECT_TRUE(_fmpz_vec_equal(r.v, expected.v, 33));
+    EXPECT_STREQ(zgpu_last_backend(), "cpu");
+    fmpz_clear(c);
+    flint_randclear(state);
+}
 
 }  // namespace
 }  // namespace zgpu::testing

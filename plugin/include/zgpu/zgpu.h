@@ -26,7 +26,8 @@ int zgpu_fmpz_poly_sub(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly
    function; the semantics are fmpz_mul's, element by element). */
 int zgpu_fmpz_vec_mul(fmpz * res, const fmpz * vec1, const fmpz * vec2, slong len);
 
-/* res[i] = vec[i] * c, as _fmpz_vec_scalar_mul_fmpz. */
+/* res[i] = vec[i] * c, as _fmpz_vec_scalar_mul_fmpz. Here and in addmul/submul c is read
+   once, before res changes: when c is an entry of res, every res[i] uses its old value. */
 int zgpu_fmpz_vec_scalar_mul_fmpz(fmpz * res, const fmpz * vec, slong len, const fmpz_t c);
 
 /* res[i] += vec[i] * c and res[i] -= vec[i] * c, as _fmpz_vec_scalar_addmul_fmpz and
