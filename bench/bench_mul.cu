@@ -1,9 +1,14 @@
-// Products: device-resident (DeviceBatch mul) in million products per second, next to FLINT's
-// fmpz_mul on one and on all host threads; and end to end (zgpu_fmpz_vec_mul, fmpz in and out)
-// on each backend, which sets the automatic choice. All from this one run; markdown tables.
-//   bench_mul [max_bits]    (default 16384, the GPU kernel's largest operands)
+// Products: device-resident (DeviceBatch mul) in million products per second with the
+// automatic choice and with each algorithm forced, next to FLINT's fmpz_mul on one and on all
+// host threads, with the device memory a product takes and the share of the IMAD peak used;
+// and end to end (zgpu_fmpz_vec_mul, fmpz in and out) on each backend, which sets the
+// automatic choice. All from this one run; markdown tables.
+//   bench_mul [max_bits] [end_to_end_max_bits] [min_bits]    (defaults 2^20, 65536, 64)
+#include <bit>
+#include <cmath>
 #include <string>
 
+#include "../kernels/mul.hpp"
 #include "bench_support.cuh"
 #include "zgpu/batch_ops.hpp"
 #include "zgpu/zgpu.h"
@@ -21,15 +26,37 @@ double flint_rate(const fmpz* a, const fmpz* b, fmpz* r, slong n, unsigned threa
     return n / t;
 }
 
-void device_resident(std::uint32_t max_bits)
+// IMADs a product: 8 n^2 for the classical kernel (four 32 x 32-bit products of two halves
+// each a limb product); for the NTT, 3 a butterfly (one Shoup multiplication), 3 primes x 3
+// transforms x (N/2) log2 N butterflies with N = 2 (a + b) digits rounded up to a power of two.
+double imads(std::uint32_t n, bool ntt)
+{
+    if (!ntt) return 8.0 * n * n;
+    const double length = std::max(64u, std::bit_ceil(4 * zgpu::size_class(n)));
+    return 3.0 * 9 * length / 2 * std::log2(length);
+}
+
+double products_per_second(zgpu::DeviceBatch& r, const zgpu::DeviceBatch& a, const zgpu::DeviceBatch& b, const char* algorithm)
+{
+    setenv("ZGPU_MUL_ALGORITHM", algorithm, 1);
+    const double t = median_seconds(10, [&] { zgpu::mul(r, a, b); }, [] { zgpu::synchronize(zgpu::Backend::gpu); });
+    unsetenv("ZGPU_MUL_ALGORITHM");
+    return a.count() / t;
+}
+
+void device_resident(std::uint32_t min_bits, std::uint32_t max_bits, double imad_peak)
 {
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
     std::printf("\n### Full products, equal sizes, device-resident (DeviceBatch), median of 10\n\n");
-    std::printf("| bits | count | zgpu Mprod/s | FLINT 1 thread Mprod/s | FLINT %u threads Mprod/s | zgpu / FLINT-%u | GB/s moved |\n", threads, threads);
-    std::printf("|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (std::uint32_t bits = 64; bits <= max_bits; bits *= 2) {
+    std::printf("IMAD share: the product's IMADs (8 n^2 classical; 3 a butterfly for the NTT) a second over the "
+                "peak %.3g IMAD/s. Memory: operands, result and NTT workspace a product.\n\n", imad_peak);
+    std::printf("| bits | count | zgpu auto Mprod/s | classical Mprod/s | NTT Mprod/s | FLINT 1 thread Mprod/s | "
+                "FLINT %u threads Mprod/s | zgpu / FLINT-%u | IMAD share classical | IMAD share NTT | KiB a product |\n",
+                threads, threads);
+    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (std::uint32_t bits = min_bits; bits <= max_bits; bits *= 2) {
         const std::uint32_t n = bits / 64;
-        const std::size_t count = (std::size_t(1) << 25) / n;  // 256 MiB an operand
+        const std::size_t count = std::max<std::size_t>(256, (std::size_t(1) << 25) / n);  // 256 MiB an operand
         using zgpu::Backend, zgpu::DeviceBatch;
         DeviceBatch a(Backend::gpu, count, zgpu::size_class(n), DeviceBatch::Uninitialized{});
         DeviceBatch b(Backend::gpu, count, zgpu::size_class(n), DeviceBatch::Uninitialized{});
@@ -37,8 +64,12 @@ void device_resident(std::uint32_t max_bits)
         fill_random<<<1024, 256>>>(a.view(), n, 1);
         fill_random<<<1024, 256>>>(b.view(), n, 2);
         check(cudaDeviceSynchronize(), "fill");
-        const double t = median_seconds(10, [&] { zgpu::mul(r, a, b); }, [] { zgpu::synchronize(Backend::gpu); });
-        const double bytes = double(count) * ((a.stride() + b.stride() + r.stride()) * 8.0 + 12);
+        const double automatic = products_per_second(r, a, b, "auto");
+        const bool classical_applies = n <= zgpu::kernels::kMulClassicalMaxLimbs;
+        const double classical = classical_applies ? products_per_second(r, a, b, "classical") : 0;
+        const double ntt = products_per_second(r, a, b, "ntt");
+        const double workspace = 4.0 * (zgpu::kernels::mul_workspace(a.view(), b.view(), false, zgpu::kernels::MulAlgorithm::ntt).minimum);
+        const double memory = (a.stride() + b.stride() + r.stride()) * 8.0 + 12 + workspace;
 
         const slong cpu_count = slong(std::min<std::size_t>(count, (std::size_t(1) << 22) / n));
         fmpz *x = _fmpz_vec_init(cpu_count), *y = _fmpz_vec_init(cpu_count), *z = _fmpz_vec_init(cpu_count);
@@ -48,18 +79,23 @@ void device_resident(std::uint32_t max_bits)
         _fmpz_vec_clear(x, cpu_count);
         _fmpz_vec_clear(y, cpu_count);
         _fmpz_vec_clear(z, cpu_count);
-        std::printf("| %u | %zu | %.1f | %.2f | %.2f | %.1f | %.0f |\n", bits, count, count / t / 1e6, one / 1e6, all / 1e6,
-                    count / t / all, bytes / t / 1e9);
+        const auto rate = [](double r) { return r > 0 ? std::to_string(r / 1e6) : std::string("-"); };
+        const auto share = [&](double r, bool ntt) {
+            return r > 0 ? std::to_string(100 * r * imads(n, ntt) / imad_peak) + " %" : std::string("-");
+        };
+        std::printf("| %u | %zu | %.2f | %s | %s | %.3f | %.3f | %.1f | %s | %s | %.1f (NTT) |\n", bits, count, automatic / 1e6,
+                    rate(classical).c_str(), rate(ntt).c_str(), one / 1e6, all / 1e6, automatic / all,
+                    share(classical, false).c_str(), share(ntt, true).c_str(), memory / 1024);
     }
 }
 
-void end_to_end(std::uint32_t max_bits)
+void end_to_end(std::uint32_t min_bits, std::uint32_t max_bits)
 {
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
     std::printf("\n### End to end: zgpu_fmpz_vec_mul (fmpz in, fmpz out) vs fmpz_mul, median of 5\n\n");
     std::printf("| bits | count | zgpu gpu ms | zgpu cpu ms | zgpu auto ms (backend) | FLINT 1 thread ms | FLINT %u threads ms | gpu / FLINT-%u |\n", threads, threads);
     std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (std::uint32_t bits = 64; bits <= max_bits; bits *= 2) {
+    for (std::uint32_t bits = min_bits; bits <= max_bits; bits *= 2) {
         const std::uint32_t n = bits / 64;
         const slong count = std::max<slong>(64, (slong(1) << 22) / n);
         fmpz *a = _fmpz_vec_init(count), *b = _fmpz_vec_init(count), *r = _fmpz_vec_init(count);
@@ -83,13 +119,18 @@ void end_to_end(std::uint32_t max_bits)
 
 int main(int argc, char** argv)
 {
-    const std::uint32_t max_bits = argc > 1 ? std::atoi(argv[1]) : 16384;
+    const std::uint32_t max_bits = argc > 1 ? std::atoi(argv[1]) : 1u << 20;
+    const std::uint32_t end_to_end_max_bits = argc > 2 ? std::atoi(argv[2]) : 65536;
+    const std::uint32_t min_bits = argc > 3 ? std::atoi(argv[3]) : 64;
     cudaDeviceProp prop;
     check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-    std::printf("## zgpu product benchmark\n\ndevice: %s, %d SMs; host threads: %u\n", prop.name, prop.multiProcessorCount,
-                std::thread::hardware_concurrency());
-    device_resident(max_bits);
-    end_to_end(max_bits);
+    int clock_khz = 0;
+    check(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0), "clock rate");
+    const double imad_peak = 64.0 * prop.multiProcessorCount * clock_khz * 1e3;  // 64 IMADs a clock an SM
+    std::printf("## zgpu product benchmark\n\ndevice: %s, %d SMs, %.2f GHz; host threads: %u\n", prop.name,
+                prop.multiProcessorCount, clock_khz / 1e6, std::thread::hardware_concurrency());
+    device_resident(min_bits, max_bits, imad_peak);
+    end_to_end(min_bits, end_to_end_max_bits);
     flint_cleanup_master();
     return 0;
 }

@@ -1,172 +1,38 @@
-// Batched signed multiplication of packed big integers, classical (layout: limb_batch.hpp).
-//
-// T threads (T <= 32, a segment of a warp) work on one product; thread t owns the L result
-// limbs [t*L, t*L+L), as D = 2L 32-bit digits. For each 32-bit digit x of a it adds x times a
-// window of D digits of b into its digits with two carry chains (CGBN's madc chains: the low
-// halves of the D products, then the high halves one digit up), two instructions a 32x32
-// product; the window moves down one digit of b per digit of a. What a thread's chains carry
-// out of its digits collects in a 64-bit overflow word, which belongs at the next thread's
-// first limb: one addition with binary carries across the group (thread_group.cuh) ends it.
-// Exactness: per digit of a the overflow word gains less than 2^32 + 2, over at most
-// 2 * kMulMaxOperandLimbs = 512 digits, so it stays below 2^42.
+// kernels::mul: the product algorithm by operand size.
 #include "mul.hpp"
 
-#include <bit>
-#include <string>
+#include <algorithm>
 
-#include "limb_access.cuh"
-#include "thread_group.cuh"
-#include "zgpu/error.hpp"
+#include "mul_classical.hpp"
+#include "mul_ntt.hpp"
 
 namespace zgpu::kernels {
 namespace {
 
-constexpr int kBlockThreads = 256;
+// The crossover, measured on an H200 (bench/results/, bench/NOTES-mul.md): the classical
+// kernel up to this many limbs in the larger operand, the NTT above.
+constexpr std::uint32_t kClassicalUpToLimbs = 64;
 
-struct MulArgs {
-    ConstBatchView a, b;
-    BatchView r;
-    bool broadcast_b;
-};
-
-// acc[0..D) + overflow * 2^(32D) += x * w[0..D), w's digits aligned with acc's.
-template <int D>
-__device__ void multiply_row(std::uint32_t (&acc)[D], std::uint32_t& overflow_low, std::uint32_t& overflow_high,
-                             std::uint32_t x, const std::uint32_t (&w)[D])
+bool use_ntt(ConstBatchView a, ConstBatchView b, MulAlgorithm algorithm)
 {
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[0]) : "r"(x), "r"(w[0]));
-#pragma unroll
-    for (int j = 1; j < D; ++j) asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j]) : "r"(x), "r"(w[j]));
-    asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(overflow_low));
-    asm volatile("addc.u32 %0, %0, 0;" : "+r"(overflow_high));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[1]) : "r"(x), "r"(w[0]));
-#pragma unroll
-    for (int j = 1; j < D - 1; ++j) asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j + 1]) : "r"(x), "r"(w[j]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(overflow_low) : "r"(x), "r"(w[D - 1]));
-    asm volatile("addc.u32 %0, %0, 0;" : "+r"(overflow_high));
-}
-
-// Digit k (32 bits) of an element of n limbs; zero outside it.
-__device__ std::uint32_t digit(const limb_t* element, int n, int k)
-{
-    return k >= 0 && k < 2 * n ? std::uint32_t(__ldg(element + k / 2) >> (32 * (k % 2))) : 0;
-}
-
-// v += shifted, position by position with carries across the group: v_j + shifted_j + carry.
-// Returns nothing; `v` holds the sum (the caller guarantees it fits).
-template <int L, class Group>
-__device__ void add_columns(const Group& group, limb_t (&v)[L], const limb_t (&shifted)[L])
-{
-    bool generate = false, propagate = true;
-#pragma unroll
-    for (int j = 0; j < L; ++j) {
-        const limb_t s = v[j] + shifted[j];
-        const bool p = s == ~limb_t(0);
-        generate = (s < v[j]) || (p && generate);
-        propagate = propagate && p;
-    }
-    bool carry = group.carries(generate, propagate).into[0];
-#pragma unroll
-    for (int j = 0; j < L; ++j) {
-        const limb_t s = v[j] + shifted[j];
-        const limb_t sum = s + carry;
-        carry = (s < v[j]) || (carry && s == ~limb_t(0));
-        v[j] = sum;
-    }
-}
-
-template <int T, int L>
-__global__ void __launch_bounds__(kBlockThreads) mul_kernel(const MulArgs args)
-{
-    static_assert(T <= 32 && L >= 2, "a product is a segment of a warp, two columns a thread at least");
-    using Group = ThreadGroup<T>;
-    typename Group::Shared none;
-    const Group group(none);
-    const std::size_t i = std::size_t(blockIdx.x) * (kBlockThreads / T) + group.instance_in_block();
-    const bool live = i < args.a.count;  // dead threads still join every collective
-    const std::size_t bi = args.broadcast_b ? 0 : i;
-    const std::int32_t size_a = live ? args.a.sizes[i] : 0, size_b = live ? args.b.sizes[bi] : 0;
-    const int na = abs(size_a), nb = abs(size_b);
-    const limb_t* a = live ? args.a.element(i) : nullptr;
-    const limb_t* b = live ? args.b.element(bi) : nullptr;
-
-    constexpr int D = 2 * L;
-    const int first = group.rank() * L;  // my limbs: first .. first + L - 1, digits from 2 * first
-    std::uint32_t acc[D] = {}, overflow_low = 0, overflow_high = 0;
-    // Digit p of a meets digits 2*first - p .. 2*first - p + D - 1 of b: a window that moves
-    // down by one digit of b as p grows.
-    const int p_begin = max(0, 2 * first - 2 * nb + 1), p_end = min(2 * na, 2 * first + D);
-    std::uint32_t window[D];
-#pragma unroll
-    for (int j = 0; j < D; ++j) window[j] = digit(b, nb, 2 * first - p_begin + j);
-    for (int p = p_begin; p < p_end; ++p) {
-        multiply_row(acc, overflow_low, overflow_high, digit(a, na, p), window);
-#pragma unroll
-        for (int j = D - 1; j > 0; --j) window[j] = window[j - 1];
-        window[0] = digit(b, nb, 2 * first - p - 1);
-    }
-
-    // R = my digits + the previous thread's overflow at my first limb, carried across the group.
-    limb_t low[L], shifted[L] = {};
-#pragma unroll
-    for (int j = 0; j < L; ++j) low[j] = acc[2 * j] | limb_t(acc[2 * j + 1]) << 32;
-    const limb_t overflow = overflow_low | limb_t(overflow_high) << 32;
-    const limb_t previous = __shfl_up_sync(kFullWarp, overflow, 1, T);
-    shifted[0] = group.rank() > 0 ? previous : 0;
-    add_columns(group, low, shifted);
-
-    std::uint32_t used = 0;
-#pragma unroll
-    for (int j = 0; j < L; ++j)
-        if (low[j] != 0) used = first + j + 1;
-    used = group.max(used);
-    if (!live) return;
-    store_limbs(args.r.element(i), args.r.stride, first, low);
-    for (std::uint32_t k = T * L + group.rank() * 2; k < args.r.stride; k += 2 * T) {  // padding above
-        limb_t zero[2] = {};
-        store_limbs(args.r.element(i), args.r.stride, k, zero);
-    }
-    if (group.rank() == 0) args.r.sizes[i] = (size_a < 0) != (size_b < 0) ? -std::int32_t(used) : std::int32_t(used);
-}
-
-template <int T, int L>
-void launch(const MulArgs& args, cudaStream_t stream)
-{
-    const std::size_t per_block = kBlockThreads / T;
-    const std::size_t blocks = (args.a.count + per_block - 1) / per_block;
-    if (blocks > 0x7fffffffu) throw Error("mul: batch of " + std::to_string(args.a.count) + " elements exceeds one launch");
-    mul_kernel<T, L><<<unsigned(blocks), kBlockThreads, 0, stream>>>(args);
-    if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
-        throw Error(std::string("mul kernel launch: ") + cudaGetErrorString(e));
+    if (std::max(a.stride, b.stride) > kMulClassicalMaxLimbs) return true;
+    if (algorithm != MulAlgorithm::automatic) return algorithm == MulAlgorithm::ntt;
+    return std::max(a.stride, b.stride) > kClassicalUpToLimbs;
 }
 
 }  // namespace
 
-// The shape by the product's length a.stride + b.stride: one thread up to 16 columns; beyond,
-// eight columns a thread up to a warp (256 columns), and sixteen for up to 512 columns (the
-// accumulators take 3 words a column: 16 columns need 221 registers).
-void mul(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, cudaStream_t stream)
+MulWorkspace mul_workspace(ConstBatchView a, ConstBatchView b, bool broadcast_b, MulAlgorithm algorithm)
+{
+    return use_ntt(a, b, algorithm) ? mul_ntt_workspace(a, b, broadcast_b) : MulWorkspace{};
+}
+
+void mul(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, MulAlgorithm algorithm,
+         const NttTables& tables, std::span<std::uint32_t> workspace, cudaStream_t stream)
 {
     if (a.count == 0) return;
-    if (std::max(a.stride, b.stride) > kMulMaxOperandLimbs)
-        throw Error("mul: operands of more than " + std::to_string(kMulMaxOperandLimbs) + " limbs are not multiplied on the GPU yet");
-    const MulArgs args{a, b, r, broadcast_b};
-    const std::uint32_t columns = a.stride + b.stride;
-    if (columns <= 16) {
-        switch (std::bit_ceil(columns)) {
-        case 2: return launch<1, 2>(args, stream);
-        case 4: return launch<1, 4>(args, stream);
-        case 8: return launch<1, 8>(args, stream);
-        default: return launch<1, 16>(args, stream);
-        }
-    }
-    if (columns > 256) return launch<32, 16>(args, stream);
-    switch (std::bit_ceil((columns + 7) / 8)) {
-    case 4: return launch<4, 8>(args, stream);
-    case 8: return launch<8, 8>(args, stream);
-    case 16: return launch<16, 8>(args, stream);
-    default: return launch<32, 8>(args, stream);
-    }
+    if (use_ntt(a, b, algorithm)) mul_ntt(a, b, r, broadcast_b, tables, workspace, stream);
+    else mul_classical(a, b, r, broadcast_b, stream);
 }
 
 }  // namespace zgpu::kernels

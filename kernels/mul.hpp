@@ -1,20 +1,52 @@
-// Launcher of the batched signed multiplication kernel (full products).
+// Launcher of the batched signed multiplication (full products): classical or NTT by size.
 #pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
 
 #include <cuda_runtime_api.h>
 
+#include "ntt_field.hpp"
 #include "zgpu/limb_batch.hpp"
 
 namespace zgpu::kernels {
 
-// Largest operand stride the GPU multiplies (limbs); larger products are not on the GPU yet.
-inline constexpr std::uint32_t kMulMaxOperandLimbs = 256;
+// A twiddle factor and its Shoup companion (ntt_field.hpp), loaded as one 8-byte word.
+struct alignas(8) Twiddle {
+    std::uint32_t w, w_shoup;
+};
+
+// Device tables of twiddle factors for each NTT prime, each of kNttMaxLength entries; entry
+// M/2 + j is w_M^j (forward) or w_M^-j (inverse) for the M-th root of unity w_M of
+// root_of_unity, M = 2, 4, ..., kNttMaxLength. ntt_twiddles.hpp fills them on the host.
+struct NttTables {
+    const Twiddle* forward[kNttPrimeCount];
+    const Twiddle* inverse[kNttPrimeCount];
+};
+
+enum class MulAlgorithm { automatic, classical, ntt };
+
+// Device workspace of a product launch, in 32-bit words: `minimum` runs it one product at a
+// time, `whole_batch` in one pass. Zero for products that need none.
+struct MulWorkspace {
+    std::size_t minimum = 0, whole_batch = 0;
+};
+MulWorkspace mul_workspace(ConstBatchView a, ConstBatchView b, bool broadcast_b, MulAlgorithm algorithm);
 
 // r[i] = a[i] * b[i] for i < a.count, the full signed product; with b.count == 1 and
-// broadcast_b, r[i] = a[i] * b[0] (a scalar times a vector).
-// Contract: views in device memory; every stride a size class; a.stride and b.stride at most
-// kMulMaxOperandLimbs; r.stride >= a.stride + b.stride; r does not overlap a or b. Every limb
-// of r up to its stride and every size of r is written. Only enqueues work on `stream`.
-void mul(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, cudaStream_t stream);
+// broadcast_b, r[i] = a[i] * b[0] (a scalar times a vector). `algorithm` automatic picks by
+// size (the crossover table is in mul.cu); classical handles strides up to
+// kMulClassicalMaxLimbs.
+// Contract: views in device memory; every stride a size class; a.stride + b.stride at most
+// kMaxLimbs; r.stride >= a.stride + b.stride; r does not overlap a, b or the workspace, which
+// holds at least mul_workspace(...).minimum words (more lets larger chunks of the batch run
+// at once). Every limb of r up to its stride and every size of r is written. Only enqueues
+// work on `stream`.
+void mul(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, MulAlgorithm algorithm,
+         const NttTables& tables, std::span<std::uint32_t> workspace, cudaStream_t stream);
+
+// Largest operand stride of the classical kernel.
+inline constexpr std::uint32_t kMulClassicalMaxLimbs = 256;
 
 }  // namespace zgpu::kernels

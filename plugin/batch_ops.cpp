@@ -9,7 +9,7 @@
 #include "zgpu/error.hpp"
 #ifdef ZGPU_WITH_CUDA
 #include "../kernels/add_sub.hpp"
-#include "../kernels/mul.hpp"
+#include "gpu_mul.hpp"
 #include "gpu_runtime.hpp"
 #endif
 
@@ -82,7 +82,7 @@ void mul(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b)
         if (a.backend() == Backend::gpu) {
             auto& runtime = gpu::Runtime::get();
             const gpu::Runtime::Lease lease(runtime);
-            return kernels::mul(a.view(), b.view(), out, broadcast, runtime.stream());
+            return gpu::mul(runtime, a.view(), b.view(), out, broadcast);
         }
 #endif
         cpu::mul(a.view(), b.view(), out, broadcast);

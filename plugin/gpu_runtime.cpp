@@ -5,6 +5,9 @@
 #include <string>
 #include <utility>
 
+#include <vector>
+
+#include "../kernels/ntt_twiddles.hpp"
 #include "zgpu/error.hpp"
 
 namespace zgpu::gpu {
@@ -103,13 +106,40 @@ std::byte* Runtime::staging(std::size_t bytes)
     return staging_;
 }
 
-std::byte* Runtime::scratch(std::size_t bytes)
+namespace {
+
+std::byte* at_least(DeviceMemory& memory, std::size_t bytes)
 {
-    if (bytes > scratch_.size()) {
-        scratch_ = DeviceMemory();  // free first: the old buffer's contents are not kept
-        scratch_ = DeviceMemory(bytes);
+    if (bytes > memory.size()) {
+        memory = DeviceMemory();  // free first: the old buffer's contents are not kept
+        memory = DeviceMemory(bytes);
     }
-    return scratch_.data();
+    return memory.data();
+}
+
+}  // namespace
+
+std::byte* Runtime::scratch(std::size_t bytes) { return at_least(scratch_, bytes); }
+std::byte* Runtime::workspace(std::size_t bytes) { return at_least(workspace_, bytes); }
+
+const kernels::NttTables& Runtime::ntt_tables()
+{
+    if (ntt_twiddles_.data()) return ntt_tables_;
+    constexpr std::size_t entries = kernels::kNttMaxLength;
+    std::vector<kernels::Twiddle> host(2 * kernels::kNttPrimeCount * entries);
+    for (int q = 0; q < kernels::kNttPrimeCount; ++q)
+        for (const bool inverse : {false, true})
+            kernels::fill_twiddles(kernels::make_field(kernels::kNttPrimes[q]), inverse,
+                                   std::span(host).subspan((2 * q + inverse) * entries, entries));
+    DeviceMemory tables(host.size() * sizeof(kernels::Twiddle));
+    check(cudaMemcpy(tables.data(), host.data(), tables.size(), cudaMemcpyHostToDevice), "uploading the NTT tables");
+    const auto* device = reinterpret_cast<const kernels::Twiddle*>(tables.data());
+    for (int q = 0; q < kernels::kNttPrimeCount; ++q) {
+        ntt_tables_.forward[q] = device + 2 * q * entries;
+        ntt_tables_.inverse[q] = device + (2 * q + 1) * entries;
+    }
+    ntt_twiddles_ = std::move(tables);
+    return ntt_tables_;
 }
 
 void Runtime::synchronize(std::string_view operation)

@@ -8,6 +8,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include "../kernels/mul.hpp"
+
 namespace zgpu::gpu {
 
 // Throws zgpu::Error naming `operation` and carrying CUDA's message unless status is success.
@@ -67,8 +69,12 @@ public:
 
     // Page-locked host memory of at least `bytes`, reused across calls (contents not kept).
     std::byte* staging(std::size_t bytes);
-    // Device memory of at least `bytes`, reused across calls (contents not kept).
+    // Device memory of at least `bytes`, reused across calls (contents not kept): scratch holds
+    // the operands and results of host operations, workspace the working data of kernels.
     std::byte* scratch(std::size_t bytes);
+    std::byte* workspace(std::size_t bytes);
+    // The NTT's twiddle tables on the device, computed on first use.
+    const kernels::NttTables& ntt_tables();
 
     void synchronize(std::string_view operation);
 
@@ -84,7 +90,8 @@ private:
     cudaStream_t stream_ = nullptr;
     std::byte* staging_ = nullptr;
     std::size_t staging_size_ = 0;
-    DeviceMemory scratch_;
+    DeviceMemory scratch_, workspace_, ntt_twiddles_;
+    kernels::NttTables ntt_tables_{};
 };
 
 }  // namespace zgpu::gpu

@@ -8,8 +8,8 @@
 #include "zgpu/error.hpp"
 #ifdef ZGPU_WITH_CUDA
 #include "../kernels/add_sub.hpp"
-#include "../kernels/mul.hpp"
 #include "gpu_host_op.hpp"
+#include "gpu_mul.hpp"
 #endif
 
 namespace zgpu {
@@ -30,14 +30,18 @@ Backend choose_for_host_add_sub()
 // 16 x 16 limbs the CPU path was faster (5.1 ms against 6.9 ms).
 constexpr std::uint64_t kGpuHostMulMinLimbProducts = 32 * 32;
 
+// Whether the product's stride stays within kMaxLimbs, as a batch needs.
+bool product_fits_batch(const HostOperand& a, const HostOperand& b)
+{
+    return a.too_large.empty() && b.too_large.empty() &&
+           size_class(std::uint32_t(a.max_limbs)) + size_class(std::uint32_t(b.max_limbs)) <= kMaxLimbs;
+}
+
 Backend choose_for_host_mul(const HostOperand& a, const HostOperand& b, std::size_t count)
 {
     const Backend requested = requested_backend();
     if (backend_forced() || requested == Backend::cpu) return requested;
-    const std::uint64_t largest = std::max(a.max_limbs, b.max_limbs);
-#ifdef ZGPU_WITH_CUDA
-    if (largest > kernels::kMulMaxOperandLimbs) return Backend::cpu;
-#endif
+    if (!product_fits_batch(a, b)) return Backend::cpu;
     return count > 0 && a.max_limbs * b.max_limbs >= kGpuHostMulMinLimbProducts ? Backend::gpu : Backend::cpu;
 }
 
@@ -72,9 +76,9 @@ void require_gpu_product(const HostOperand& a, const HostOperand& b)
 {
     a.require_packable();
     b.require_packable();
-    if (std::max(a.max_limbs, b.max_limbs) > kernels::kMulMaxOperandLimbs)
-        throw Error("mul on the GPU: operands of more than " + std::to_string(kernels::kMulMaxOperandLimbs) +
-                    " limbs are not multiplied on the GPU yet (ZGPU_BACKEND=gpu)");
+    if (!product_fits_batch(a, b))
+        throw Error("mul on the GPU: operands of " + std::to_string(a.max_limbs) + " and " + std::to_string(b.max_limbs) +
+                    " limbs give products above the " + std::to_string(kMaxLimbs) + " limbs of a batch (ZGPU_BACKEND=gpu)");
 }
 
 // A host operand copied to a DeviceBatch on the GPU.
@@ -96,8 +100,8 @@ void mul_host(const HostOperand& a, std::size_t count, const HostOperand& b, std
         require_gpu_product(a, b);
         const auto stride = size_class(std::uint32_t(size_class(a.max_limbs) + size_class(b.max_limbs)));
         const bool broadcast = b_count == 1;
-        const auto kernel = [broadcast](ConstBatchView x, ConstBatchView y, BatchView r, cudaStream_t stream) {
-            kernels::mul(x, y, r, broadcast, stream);
+        const auto kernel = [broadcast](ConstBatchView x, ConstBatchView y, BatchView r, cudaStream_t) {
+            gpu::mul(gpu::Runtime::get(), x, y, r, broadcast);  // gpu::run holds the lease
         };
         gpu::run(a, count, b, b_count, stride, kernel, on_gpu_result);
     } else

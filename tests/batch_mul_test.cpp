@@ -1,4 +1,6 @@
 // Device-resident products (DeviceBatch mul) against GMP, on each backend.
+#include <cstdlib>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,18 +16,37 @@
 namespace zgpu::testing {
 namespace {
 
-// Operand sizes at and around every shape boundary of the GPU kernel (2, 4, 8, 16 columns a
-// thread, 2 to 32 threads a product), up to its largest operand, 256 limbs.
-const std::vector<std::uint32_t> kSizes = {1,  2,  3,  4,  5,  7,  8,  9,  12,  15,  16,  17,  31,
-                                           32, 33, 63, 64, 65, 100, 127, 128, 129, 200, 255, 256};
+// Operand sizes at and around every shape boundary of the classical kernel (2, 4, 8, 16
+// columns a thread, 2 to 32 threads a product, 256 limbs at most), the crossover to the NTT
+// (64 limbs) and the NTT's shapes: transform lengths 2 (a + b) rounded up to a power of two,
+// one tile up to 4096 words (operands of 1024 limbs), tiles of 2 to 32 rows above, up to
+// operands of 2^20 bits (16384 limbs).
+const std::vector<std::uint32_t> kSizes = {1,   2,   3,    4,    5,    7,    8,    9,    12,   15,   16,   17,
+                                           31,  32,  33,   63,   64,   65,   100,  127,  128,  129,  200,  255,
+                                           256, 257, 511,  512,  513,  1023, 1024, 1025, 2048, 4095, 4096, 16384};
 
-class BatchMul : public ::testing::TestWithParam<Backend> {
+// A backend, and on the GPU which product algorithm (ZGPU_MUL_ALGORITHM): every test runs
+// with the automatic choice and with each algorithm forced where it applies.
+struct MulCase {
+    Backend backend;
+    const char* algorithm;
+};
+
+void PrintTo(const MulCase& c, std::ostream* os) { *os << backend_name(c.backend) << "/" << c.algorithm; }
+
+class BatchMul : public ::testing::TestWithParam<MulCase> {
 protected:
-    void SetUp() override { ZGPU_SKIP_WITHOUT(GetParam()); }
+    void SetUp() override
+    {
+        ZGPU_SKIP_WITHOUT(backend());
+        setenv("ZGPU_MUL_ALGORITHM", GetParam().algorithm, 1);
+    }
+    void TearDown() override { unsetenv("ZGPU_MUL_ALGORITHM"); }
 
+    Backend backend() const { return GetParam().backend; }
     DeviceBatch upload(const MpzArray& values)
     {
-        return DeviceBatch::upload(adapters::pack_mpz_array(values.data(), values.size()).view(), GetParam());
+        return DeviceBatch::upload(adapters::pack_mpz_array(values.data(), values.size()).view(), backend());
     }
 
     // r = a * b (b of a.size() elements, or of one), into a poisoned r of the result's shape.
@@ -38,7 +59,7 @@ protected:
         LimbBatch poison(a.size(), stride);
         std::fill(poison.limbs().begin(), poison.limbs().end(), ~limb_t(0));
         std::fill(poison.sizes().begin(), poison.sizes().end(), std::int32_t(stride));
-        DeviceBatch r = DeviceBatch::upload(poison.view(), GetParam());
+        DeviceBatch r = DeviceBatch::upload(poison.view(), backend());
         mul(r, da, db);
         EXPECT_EQ(r.stride(), stride) << context;
         expect_batch_equals(r.download(), expected, context);
@@ -53,8 +74,9 @@ TEST_P(BatchMul, RandomProductsAcrossSizesAndSigns)
     IntegerSource source(21);
     for (const std::uint32_t n : kSizes) {
         for (const std::uint32_t m : {n, std::max(1u, n / 3), 1u}) {
-            // About 2^21 limb products per shape.
-            const std::size_t count = std::max<std::size_t>(scaled((std::size_t(1) << 21) / (n * m), GetParam()), 33);
+            // About 2^21 limb products per shape, fewer for large ones.
+            const std::size_t count =
+                std::max<std::size_t>(scaled((std::size_t(1) << 21) / (std::uint64_t(n) * m), backend()), n > 1024 ? 9 : 33);
             MpzArray a(count), b(count);
             for (std::size_t i = 0; i < count; ++i) {
                 source.set_random(a[i], n);
@@ -64,7 +86,7 @@ TEST_P(BatchMul, RandomProductsAcrossSizesAndSigns)
             check(b, a, std::to_string(count) + " products, up to " + std::to_string(m) + " x " + std::to_string(n) + " limbs");
         }
     }
-    if (GetParam() == Backend::gpu) EXPECT_GE(products_, 1000000u);
+    if (backend() == Backend::gpu) EXPECT_GE(products_, 1000000u);
 }
 
 TEST_P(BatchMul, AllOnesZeroAndUnits)
@@ -81,7 +103,11 @@ TEST_P(BatchMul, AllOnesZeroAndUnits)
         }
         check(a, b, "all ones, " + std::to_string(n) + " limbs");
     }
-    for (const auto& [n, m] : {std::pair{256u, 17u}, std::pair{17u, 256u}, std::pair{256u, 1u}, std::pair{129u, 128u}}) {
+    // Unbalanced pairs; 2^20-bit operands; and the largest product, 2^21 x 2^21 bits: the
+    // NTT's longest transform (2^17 words) and its largest coefficients.
+    for (const auto& [n, m] : {std::pair{256u, 17u}, std::pair{17u, 256u}, std::pair{256u, 1u}, std::pair{129u, 128u},
+                               std::pair{16384u, 1u}, std::pair{1u, 16384u}, std::pair{16384u, 16384u},
+                               std::pair{32768u, 32768u}}) {
         MpzArray a(8), b(8);
         for (std::size_t i = 0; i < 8; ++i) {
             source.set(a[i], n, Shape::all_ones, i & 1);
@@ -94,9 +120,9 @@ TEST_P(BatchMul, AllOnesZeroAndUnits)
 TEST_P(BatchMul, ScalarTimesVector)
 {
     IntegerSource source(23);
-    for (const std::uint32_t n : {1u, 4u, 17u, 100u, 256u}) {
+    for (const std::uint32_t n : {1u, 4u, 17u, 100u, 256u, 1000u, 3000u}) {
         for (const std::uint32_t scalar : {std::max(1u, n / 2), n, 256u}) {
-            MpzArray a(1001), c(1);
+            MpzArray a(n > 256 ? 101 : 1001), c(1);
             for (std::size_t i = 0; i < a.size(); ++i) source.set_random(a[i], n);
             source.set(c[0], scalar, Shape::random, true);
             check(a, c, "scalar of " + std::to_string(scalar) + " limbs times " + std::to_string(n) + "-limb vector");
@@ -135,28 +161,36 @@ TEST_P(BatchMul, ShapesAndSizeLimits)
     IntegerSource source(25);
     for (std::size_t i = 0; i < 3; ++i) source.set_random(a[i], 4);
     for (std::size_t i = 0; i < 2; ++i) source.set_random(b[i], 4);
-    DeviceBatch r(GetParam(), 0, 1);
+    DeviceBatch r(backend(), 0, 1);
     EXPECT_THROW(mul(r, upload(a), upload(b)), Error);
     EXPECT_EQ(r.count(), 0u);
 
-    // Beyond the GPU kernel's 256 limbs: the CPU multiplies, the GPU refuses for now.
-    MpzArray big(2), small(2);
-    source.set(big[0], 300, Shape::all_ones, true);
-    source.set(big[1], 257, Shape::random, false);
-    source.set(small[0], 5, Shape::random, true);
-    source.set(small[1], 1, Shape::random, false);
-    if (GetParam() == Backend::gpu) {
-        // Refused with nothing written, also where r would have been written in place.
-        const DeviceBatch dbig = upload(big), dsmall = upload(small);
-        DeviceBatch in_place = upload(big);
-        in_place = DeviceBatch(GetParam(), 2, size_class(dbig.stride() + dsmall.stride()));
-        const LimbBatch before = in_place.download();
-        EXPECT_THROW(mul(in_place, dbig, dsmall), Error);
-        const LimbBatch after = in_place.download();
-        EXPECT_TRUE(std::equal(before.limbs().begin(), before.limbs().end(), after.limbs().begin()));
-    } else {
-        check(big, small, "operands above 256 limbs");
+    // A product above kMaxLimbs is refused with nothing written, also where r would have been
+    // written in place.
+    MpzArray big(2), other(2);
+    source.set(big[0], 32769, Shape::all_ones, true);
+    source.set(big[1], 100, Shape::random, false);
+    source.set(other[0], 32768, Shape::random, true);
+    source.set(other[1], 1, Shape::random, false);
+    const DeviceBatch dbig = upload(big), dother = upload(other);
+    DeviceBatch in_place = upload(other);
+    const LimbBatch before = in_place.download();
+    EXPECT_THROW(mul(in_place, dbig, dother), Error);
+    const LimbBatch after = in_place.download();
+    EXPECT_EQ(after.stride(), before.stride());
+    EXPECT_TRUE(std::equal(before.limbs().begin(), before.limbs().end(), after.limbs().begin()));
+}
+
+TEST_P(BatchMul, BatchesLargerThanOneWorkspaceChunk)
+{
+    // 2^20-bit products take 1.5 MiB of NTT workspace each: 1000 of them run in chunks.
+    IntegerSource source(27);
+    MpzArray a(1000), b(1000);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        source.set(a[i], 16384 - std::uint32_t(i % 3), i % 7 == 0 ? Shape::all_ones : Shape::random, i & 1);
+        source.set(b[i], 16384 - std::uint32_t(i % 5), Shape::random, i & 2);
     }
+    check(a, b, "1000 products of 2^20-bit operands");
 }
 
 TEST_P(BatchMul, AddmulAndSubmul)
@@ -190,11 +224,16 @@ TEST_P(BatchMul, AddmulAndSubmul)
     DeviceBatch x = upload(a);
     addmul(x, x, x);  // r == a == b: a + a^2
     expect_batch_equals(x.download(), twice_square, "x += x * x");
-    DeviceBatch short_r(GetParam(), 3, 1);
+    DeviceBatch short_r(backend(), 3, 1);
     EXPECT_THROW(addmul(short_r, upload(a), upload(a)), Error);
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, BatchMul, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
+INSTANTIATE_TEST_SUITE_P(Backends, BatchMul,
+                         ::testing::Values(MulCase{Backend::cpu, "auto"}, MulCase{Backend::gpu, "auto"},
+                                           MulCase{Backend::gpu, "classical"}, MulCase{Backend::gpu, "ntt"}),
+                         [](const ::testing::TestParamInfo<MulCase>& info) {
+                             return std::string(backend_name(info.param.backend)) + "_" + info.param.algorithm;
+                         });
 
 }  // namespace
 }  // namespace zgpu::testing

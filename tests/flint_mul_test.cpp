@@ -164,10 +164,11 @@ TEST_P(MulEntryPoints, GpuRefusalsWriteNothing)
     random_vec(b, 500);
     random_vec(res, 500);
     fmpz_one(a.v + 1);
-    fmpz_mul_2exp(a.v + 1, a.v + 1, 64 * 300);  // above the GPU kernel's 256 limbs
+    fmpz_mul_2exp(a.v + 1, a.v + 1, 64 * 33000);  // a product of 66002 limbs: above a batch's 65536
+    fmpz_set(b.v + 1, a.v + 1);
     _fmpz_vec_set(before.v, res.v, 3);
     EXPECT_EQ(zgpu_fmpz_vec_mul(res.v, a.v, b.v, 3), -1);
-    EXPECT_NE(std::string(zgpu_last_error()).find("not multiplied on the GPU yet"), std::string::npos) << zgpu_last_error();
+    EXPECT_NE(std::string(zgpu_last_error()).find("limbs of a batch"), std::string::npos) << zgpu_last_error();
     EXPECT_TRUE(_fmpz_vec_equal(res.v, before.v, 3));
 }
 
@@ -193,7 +194,8 @@ TEST(MulAutomaticChoice, EverySizeSucceedsOnTheBackendItsSizeCallsFor)
     const char* gpu_if_present = gpu_available() ? "gpu" : "cpu";
     run(4, 4, "cpu");                // below the measured crossover
     run(32, 32, gpu_if_present);     // at it
-    run(300, 4, "cpu");              // above the GPU kernel's operands
+    run(300, 4, gpu_if_present);     // the NTT's sizes
+    run(33000, 33000, "cpu");        // products above a batch's kMaxLimbs
 
     // addmul with a result entry too large for a batch stays on the CPU.
     Vec r(33), v(33), expected(33);

@@ -17,8 +17,10 @@ void sub(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b);
 
 // r[i] = a[i] * b[i], the full signed product; b may instead hold one element, which then
 // multiplies every a[i] (a scalar times a vector). r may be a or b. r gets stride
-// size_class(a.stride() + b.stride()). On the GPU, operands of up to 256 limbs (16384 bits)
-// for now; larger ones throw zgpu::Error there, as do shapes that do not match.
+// size_class(a.stride() + b.stride()), at most kMaxLimbs. On the GPU the classical kernel
+// multiplies small operands and the NTT large ones (kernels/mul.cu has the crossover); the
+// NTT's working memory is taken in chunks that fit the free device memory. Throws zgpu::Error,
+// r untouched, for shapes that do not match or a result stride above kMaxLimbs.
 void mul(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b);
 
 // r[i] += a[i] * b[i] and r[i] -= a[i] * b[i] (or b[0] when b holds one element), with r of

@@ -1,0 +1,15 @@
+// Products on the GPU with everything the kernels need: the algorithm, the NTT's tables and a
+// workspace that fits the free device memory. Only built with the GPU backend.
+#pragma once
+
+#include "gpu_runtime.hpp"
+#include "zgpu/limb_batch.hpp"
+
+namespace zgpu::gpu {
+
+// Enqueues kernels::mul (kernels/mul.hpp) on the runtime's stream; the caller holds a Lease.
+// ZGPU_MUL_ALGORITHM=classical|ntt|auto (default auto) forces an algorithm where both apply,
+// to compare them; other values are rejected.
+void mul(Runtime& runtime, ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b);
+
+}  // namespace zgpu::gpu
