@@ -350,7 +350,7 @@ void mul_ntt(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, 
         tile.scale[q] = std::uint32_t(std::uint64_t(f.pow(2, 32)) * f.inverse(shape.length) % f.p);
         tile.scale_shoup[q] = f.shoup(tile.scale[q]);
     }
-    const unsigned tile_threads = std::max<std::uint32_t>(32, shape.tile / 16);
+    const unsigned tile_threads = std::clamp<std::uint32_t>(shape.tile / 16, 32, kTileThreads);
     const std::size_t tile_smem = 2 * padded_words(shape.tile) * sizeof(std::uint32_t);
     const auto run_outer = [&](bool forward, const Source& source, std::uint32_t* out, std::size_t products_now) {
         const OuterArgs args{source, out, products_now, fields, tables, shape};
