@@ -18,9 +18,12 @@
 
 namespace zgpu::adapters {
 
-// Conversions cost tens of nanoseconds an element: below this many, threads cost more than
-// they save.
+// Conversions cost tens of nanoseconds an element, and more with every limb: below this many
+// one-limb elements, threads cost more than they save.
 inline constexpr std::size_t kPackMinParallel = 8192;
+
+// The element count from which converting elements of `stride` limbs pays threads.
+inline std::size_t min_parallel_elements(std::uint32_t stride) { return std::max<std::size_t>(1, kPackMinParallel / stride); }
 
 // The largest element of `count`, in limbs, and the first above kMaxLimbs (count if none).
 struct Extent {
@@ -67,17 +70,17 @@ std::uint32_t max_limbs(const Reader& reader, std::size_t count, std::string_vie
     return std::uint32_t(extent.largest);
 }
 
-// Writes `count` elements into `out` (out.stride at least their largest size): sizes, limbs,
-// and zeros up to the stride.
+// Writes elements first .. first + out.count - 1 into `out` (out.stride at least their largest
+// size): sizes, limbs, and zeros up to the stride.
 template <class Reader>
-void pack_into(const Reader& reader, BatchView out)
+void pack_into(const Reader& reader, BatchView out, std::size_t first = 0)
 {
-    parallel_for(out.count, kPackMinParallel, [&](std::size_t begin, std::size_t end) {
+    parallel_for(out.count, min_parallel_elements(out.stride), [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
-            const std::int32_t size = std::int32_t(reader.size(i));
+            const std::int32_t size = std::int32_t(reader.size(first + i));
             const std::uint32_t n = std::abs(size);
             limb_t* element = out.element(i);
-            reader.copy(i, element);
+            reader.copy(first + i, element);
             std::fill(element + n, element + out.stride, limb_t(0));
             out.sizes[i] = size;
         }
@@ -96,7 +99,7 @@ LimbBatch pack(const Reader& reader, std::size_t count, std::string_view argumen
 template <class Writer>
 void unpack(ConstBatchView batch, const Writer& writer)
 {
-    parallel_for(batch.count, kPackMinParallel, [&](std::size_t begin, std::size_t end) {
+    parallel_for(batch.count, min_parallel_elements(batch.stride), [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) writer(i, batch.sizes[i], batch.element(i));
     });
 }

@@ -113,7 +113,7 @@ DeviceBatch::DeviceBatch(Backend where, std::size_t count, std::uint32_t stride)
 DeviceBatch DeviceBatch::upload(ConstBatchView host, Backend where)
 {
     storage_bytes(host.count, host.stride);
-    parallel_for(host.count, 1 << 17, [&](std::size_t begin, std::size_t end) {
+    parallel_for(host.count, std::max<std::size_t>(1, (std::size_t(1) << 17) / host.stride), [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
             const std::uint32_t n = std::abs(host.sizes[i]);
             if (n > host.stride)

@@ -1,22 +1,67 @@
 #include "gpu_host_op.hpp"
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
 #include "gpu_runtime.hpp"
 
 namespace zgpu::gpu {
 namespace {
 
-// A batch region inside one staging allocation: limbs, then sizes, padded to 16 bytes.
+// Operands a chunk: about this many bytes, so that packing the next chunk on the host overlaps
+// the transfers and the kernel of this one, and device memory holds one chunk, not the batch.
+constexpr std::size_t kChunkBytes = std::size_t(16) << 20;
+
+std::size_t element_bytes(std::uint32_t stride) { return stride * sizeof(limb_t) + sizeof(std::int32_t); }
+
+// A batch region inside one allocation: limbs, then sizes, padded to 16 bytes.
 struct Region {
     std::size_t offset, count;
     std::uint32_t stride;
 
-    std::size_t bytes() const { return (count * (stride * sizeof(limb_t) + sizeof(std::int32_t)) + 15) / 16 * 16; }
+    std::size_t bytes() const { return (count * element_bytes(stride) + 15) / 16 * 16; }
     BatchView at(std::byte* base) const
     {
         auto* limbs = reinterpret_cast<limb_t*>(base + offset);
         return {limbs, reinterpret_cast<std::int32_t*>(limbs + count * stride), count, stride};
     }
 };
+
+// A chunk of n elements: a's, b's (one if b is shared), then the results (on the device only).
+struct ChunkLayout {
+    Region a, b, r;
+
+    ChunkLayout(std::size_t n, std::uint32_t sa, std::size_t nb, std::uint32_t sb, std::uint32_t sr)
+        : a{0, n, sa}, b{a.bytes(), nb, sb}, r{a.bytes() + b.bytes(), n, sr}
+    {
+    }
+    std::size_t inputs() const { return a.bytes() + b.bytes(); }
+};
+
+class Event {
+public:
+    Event() { check(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming), "creating a CUDA event"); }
+    ~Event() { cudaEventDestroy(event_); }
+    Event(const Event&) = delete;
+    Event& operator=(const Event&) = delete;
+    void record(cudaStream_t stream) { check(cudaEventRecord(event_, stream), "recording a CUDA event"); }
+    void wait() const { check(cudaEventSynchronize(event_), "waiting for an upload"); }
+
+private:
+    cudaEvent_t event_ = nullptr;
+};
+
+// Waits for the stream on every exit, so that no transfer still reads or writes the staging
+// memory when the next call packs into it (errors are reported by the calls themselves).
+struct DrainOnExit {
+    cudaStream_t stream;
+    ~DrainOnExit() { cudaStreamSynchronize(stream); }
+};
+
+using Clock = std::chrono::steady_clock;
+double milliseconds(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
 }  // namespace
 
@@ -26,23 +71,59 @@ void run(const HostOperand& a, std::size_t a_count, const HostOperand& b, std::s
     a.require_packable();
     b.require_packable();
     if (a_count == 0) return result({nullptr, nullptr, 0, result_stride});
-    const Region ra{0, a_count, size_class(std::uint32_t(a.max_limbs))};
-    const Region rb{ra.bytes(), b_count, size_class(std::uint32_t(b.max_limbs))};
-    const Region rr{ra.bytes() + rb.bytes(), a_count, result_stride};
-    const std::size_t inputs = ra.bytes() + rb.bytes(), total = inputs + rr.bytes();
+    const Clock::time_point start = Clock::now();
+    const auto sa = size_class(std::uint32_t(a.max_limbs)), sb = size_class(std::uint32_t(b.max_limbs));
+    const bool shared_b = b_count == 1;
+    const std::size_t per_element = element_bytes(sa) + (shared_b ? 0 : element_bytes(sb));
+    const std::size_t chunk = std::clamp<std::size_t>(kChunkBytes / per_element, 1, a_count);
+    const std::size_t chunks = (a_count + chunk - 1) / chunk;
+    const auto layout = [&](std::size_t n) { return ChunkLayout(n, sa, shared_b ? 1 : n, sb, result_stride); };
+    const ChunkLayout full = layout(chunk);
 
+    // Pinned: two slots of packed operands (one is packed while the other uploads), then all
+    // results, unpacked only once everything has succeeded. Device: one chunk.
     auto& runtime = Runtime::get();
     const Runtime::Lease lease(runtime);
-    std::byte* host = runtime.staging(total);
-    std::byte* device = runtime.scratch(total);
-    a.pack(ra.at(host));
-    b.pack(rb.at(host));
-    check(cudaMemcpyAsync(device, host, inputs, cudaMemcpyHostToDevice, runtime.stream()), "uploading operands");
-    kernel(ra.at(device), rb.at(device), rr.at(device), runtime.stream());
-    check(cudaMemcpyAsync(host + inputs, device + inputs, rr.bytes(), cudaMemcpyDeviceToHost, runtime.stream()),
-          "downloading results");
+    const std::size_t slot_bytes = full.inputs();
+    const Region results{2 * slot_bytes, a_count, result_stride};
+    std::byte* host = runtime.staging(2 * slot_bytes + results.bytes());
+    std::byte* device = runtime.scratch(full.inputs() + full.r.bytes());
+    const BatchView all = results.at(host);
+    const cudaStream_t stream = runtime.stream();
+    const DrainOnExit drain{stream};
+    Event uploaded[2];
+    Clock::duration packing{}, waiting{};
+    for (std::size_t k = 0; k < chunks; ++k) {
+        const std::size_t first = k * chunk, n = std::min(chunk, a_count - first);
+        const ChunkLayout part = layout(n);
+        std::byte* slot = host + (k % 2) * slot_bytes;
+        const Clock::time_point wait_start = Clock::now();
+        if (k >= 2) uploaded[k % 2].wait();  // the slot's previous chunk has left it
+        const Clock::time_point pack_start = Clock::now();
+        waiting += pack_start - wait_start;
+        a.pack(first, part.a.at(slot));
+        b.pack(shared_b ? 0 : first, part.b.at(slot));
+        packing += Clock::now() - pack_start;
+        check(cudaMemcpyAsync(device, slot, part.inputs(), cudaMemcpyHostToDevice, stream), "uploading operands");
+        uploaded[k % 2].record(stream);
+        const BatchView r = part.r.at(device);
+        kernel(part.a.at(device), part.b.at(device), r, stream);
+        check(cudaMemcpyAsync(all.element(first), r.limbs, n * result_stride * sizeof(limb_t), cudaMemcpyDeviceToHost, stream),
+              "downloading results");
+        check(cudaMemcpyAsync(all.sizes + first, r.sizes, n * sizeof(std::int32_t), cudaMemcpyDeviceToHost, stream),
+              "downloading result sizes");
+    }
+    const Clock::time_point sync_start = Clock::now();
     runtime.synchronize("an operation on the GPU");
-    result(rr.at(host));
+    const Clock::time_point unpack_start = Clock::now();
+    waiting += unpack_start - sync_start;
+    result(all);
+    if (std::getenv("ZGPU_TIMING"))
+        std::fprintf(stderr,
+                     "zgpu: %zu elements on the GPU in %zu chunks: packing %.2f ms, waiting for the GPU %.2f ms, "
+                     "unpacking %.2f ms, total %.2f ms\n",
+                     a_count, chunks, milliseconds(packing), milliseconds(waiting), milliseconds(Clock::now() - unpack_start),
+                     milliseconds(Clock::now() - start));
 }
 
 }  // namespace zgpu::gpu

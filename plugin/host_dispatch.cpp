@@ -86,7 +86,7 @@ DeviceBatch to_gpu(const HostOperand& x, std::size_t count)
 {
     x.require_packable();
     LimbBatch host(count, size_class(std::uint32_t(x.max_limbs)));
-    x.pack(host.view());
+    x.pack(0, host.view());
     return DeviceBatch::upload(host.view(), Backend::gpu);
 }
 #endif
