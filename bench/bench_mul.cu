@@ -6,6 +6,7 @@
 //   bench_mul [max_bits] [end_to_end_max_bits] [min_bits]    (defaults 2^20, 65536, 64)
 #include <bit>
 #include <cmath>
+#include <functional>
 #include <string>
 
 #include "../kernels/mul.hpp"
@@ -36,12 +37,20 @@ double imads(std::uint32_t n, bool ntt)
     return 3.0 * 9 * length / 2 * std::log2(length);
 }
 
-double products_per_second(zgpu::DeviceBatch& r, const zgpu::DeviceBatch& a, const zgpu::DeviceBatch& b, const char* algorithm)
+// Products a second of op() on `count` products, with ZGPU_MUL_ALGORITHM set to `algorithm`.
+double products_per_second(std::size_t count, const char* algorithm, const std::function<void()>& op)
 {
     setenv("ZGPU_MUL_ALGORITHM", algorithm, 1);
-    const double t = median_seconds(10, [&] { zgpu::mul(r, a, b); }, [] { zgpu::synchronize(zgpu::Backend::gpu); });
+    const double t = median_seconds(10, op, [] { zgpu::synchronize(zgpu::Backend::gpu); });
     unsetenv("ZGPU_MUL_ALGORITHM");
-    return a.count() / t;
+    return count / t;
+}
+
+std::string format(const char* pattern, double value)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, pattern, value);
+    return text;
 }
 
 void device_resident(std::uint32_t min_bits, std::uint32_t max_bits, double imad_peak)
@@ -49,11 +58,12 @@ void device_resident(std::uint32_t min_bits, std::uint32_t max_bits, double imad
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
     std::printf("\n### Full products, equal sizes, device-resident (DeviceBatch), median of 10\n\n");
     std::printf("IMAD share: the product's IMADs (8 n^2 classical; 3 a butterfly for the NTT) a second over the "
-                "peak %.3g IMAD/s. Memory: operands, result and NTT workspace a product.\n\n", imad_peak);
-    std::printf("| bits | count | zgpu auto Mprod/s | classical Mprod/s | NTT Mprod/s | FLINT 1 thread Mprod/s | "
+                "peak %.3g IMAD/s. Memory: operands, result and workspace a product, for the automatic choice. "
+                "Squares: sqr(r, a), the automatic choice.\n\n", imad_peak);
+    std::printf("| bits | count | zgpu auto Mprod/s | classical Mprod/s | NTT Mprod/s | squares Mprod/s | FLINT 1 thread Mprod/s | "
                 "FLINT %u threads Mprod/s | zgpu / FLINT-%u | IMAD share classical | IMAD share NTT | KiB a product |\n",
                 threads, threads);
-    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (std::uint32_t bits = min_bits; bits <= max_bits; bits *= 2) {
         const std::uint32_t n = bits / 64;
         const std::size_t count = std::max<std::size_t>(256, (std::size_t(1) << 25) / n);  // 256 MiB an operand
@@ -64,11 +74,13 @@ void device_resident(std::uint32_t min_bits, std::uint32_t max_bits, double imad
         fill_random<<<1024, 256>>>(a.view(), n, 1);
         fill_random<<<1024, 256>>>(b.view(), n, 2);
         check(cudaDeviceSynchronize(), "fill");
-        const double automatic = products_per_second(r, a, b, "auto");
+        const auto product = [&] { zgpu::mul(r, a, b); };
+        const double automatic = products_per_second(count, "auto", product);
         const bool classical_applies = n <= zgpu::kernels::kMulClassicalMaxLimbs;
-        const double classical = classical_applies ? products_per_second(r, a, b, "classical") : 0;
-        const double ntt = products_per_second(r, a, b, "ntt");
-        const double workspace = 4.0 * (zgpu::kernels::mul_workspace(a.view(), b.view(), false, zgpu::kernels::MulAlgorithm::ntt).minimum);
+        const double classical = classical_applies ? products_per_second(count, "classical", product) : 0;
+        const double ntt = products_per_second(count, "ntt", product);
+        const double squares = products_per_second(count, "auto", [&] { zgpu::sqr(r, a); });
+        const double workspace = 4.0 * zgpu::kernels::mul_workspace(a.view(), b.view(), false, zgpu::kernels::MulAlgorithm::automatic).minimum;
         const double memory = (a.stride() + b.stride() + r.stride()) * 8.0 + 12 + workspace;
 
         const slong cpu_count = slong(std::min<std::size_t>(count, (std::size_t(1) << 22) / n));
@@ -79,12 +91,10 @@ void device_resident(std::uint32_t min_bits, std::uint32_t max_bits, double imad
         _fmpz_vec_clear(x, cpu_count);
         _fmpz_vec_clear(y, cpu_count);
         _fmpz_vec_clear(z, cpu_count);
-        const auto rate = [](double r) { return r > 0 ? std::to_string(r / 1e6) : std::string("-"); };
-        const auto share = [&](double r, bool ntt) {
-            return r > 0 ? std::to_string(100 * r * imads(n, ntt) / imad_peak) + " %" : std::string("-");
-        };
-        std::printf("| %u | %zu | %.2f | %s | %s | %.3f | %.3f | %.1f | %s | %s | %.1f (NTT) |\n", bits, count, automatic / 1e6,
-                    rate(classical).c_str(), rate(ntt).c_str(), one / 1e6, all / 1e6, automatic / all,
+        const auto rate = [](double r) { return r > 0 ? format("%.2f", r / 1e6) : std::string("-"); };
+        const auto share = [&](double r, bool ntt) { return r > 0 ? format("%.1f %%", 100 * r * imads(n, ntt) / imad_peak) : std::string("-"); };
+        std::printf("| %u | %zu | %.2f | %s | %s | %.2f | %.3f | %.3f | %.1f | %s | %s | %.1f |\n", bits, count, automatic / 1e6,
+                    rate(classical).c_str(), rate(ntt).c_str(), squares / 1e6, one / 1e6, all / 1e6, automatic / all,
                     share(classical, false).c_str(), share(ntt, true).c_str(), memory / 1024);
     }
 }

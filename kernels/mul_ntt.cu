@@ -125,6 +125,7 @@ struct TileArgs {
     Source a, b;             // b.residues with b_spectrum: already transformed
     bool b_spectrum;         // b is a spectrum: skip its forward stages
     bool spectrum_only;      // transform a and store it (no product, no inverse)
+    bool square;             // b is a: one forward transform, squared pointwise
     std::uint32_t* out;      // [product][prime][length]; may be a's residues (in place)
     Fields fields;
     NttTables tables;
@@ -153,7 +154,7 @@ __global__ void __maxnreg__(84) tile_stages(const TileArgs args)
     const std::uint32_t first = (blockIdx.x % shape.tiles()) * shape.tile;
     const std::uint32_t tile_words = padded_words(shape.tile);
     std::uint32_t *x = smem, *y = smem + tile_words;
-    const bool transform_b = !args.spectrum_only && !args.b_spectrum;
+    const bool transform_b = !args.spectrum_only && !args.b_spectrum && !args.square;
     const int transformed = transform_b ? 2 : 1;  // tiles whose forward stages run here
 
     const Reader a = args.a.reader(product, prime, shape, first), b = args.b.reader(product, prime, shape, first);
@@ -177,12 +178,15 @@ __global__ void __maxnreg__(84) tile_stages(const TileArgs args)
 #pragma unroll
         for (int m = 0; m < 16; ++m) {
             u[m] = x[padded(base + m)];
-            v[m] = y[padded(base + m)];
+            v[m] = args.square ? 0 : y[padded(base + m)];
         }
         if (transform_b) butterflies<true, 4>(v, base, 0, forward, f);
         butterflies<true, 4>(u, base, 0, forward, f);
 #pragma unroll
-        for (int m = 0; m < 16; ++m) u[m] = f.mul_lazy(f.mul_montgomery(u[m], v[m]), args.scale[prime], args.scale_shoup[prime]);
+        for (int m = 0; m < 16; ++m) {
+            const std::uint32_t other = args.square ? u[m] : v[m];
+            u[m] = f.mul_lazy(f.mul_montgomery(u[m], other), args.scale[prime], args.scale_shoup[prime]);
+        }
         butterflies<false, 4>(u, base, 0, inverse, f);
 #pragma unroll
         for (int m = 0; m < 16; ++m) x[padded(base + m)] = u[m];
@@ -297,15 +301,22 @@ unsigned blocks_for(std::size_t blocks)
 dim3 grid_for(std::size_t blocks) { return dim3(blocks_for(blocks), kNttPrimeCount); }
 
 // Words a product needs: its residues (which are also a's residues when the transform is
-// long), and b's residues when b is not shared; a shared b's spectrum is held once.
+// long), and b's residues when b is neither shared nor a itself; a shared b's spectrum is held
+// once.
 struct WorkspaceLayout {
     std::size_t per_product, shared;
 };
 
-WorkspaceLayout layout_of(const Shape& shape, bool broadcast_b)
+WorkspaceLayout layout_of(const Shape& shape, bool broadcast_b, bool square)
 {
     const std::size_t one = std::size_t(kNttPrimeCount) * shape.length;
-    return {shape.outer() && !broadcast_b ? 2 * one : one, broadcast_b ? one : 0};
+    return {shape.outer() && !broadcast_b && !square ? 2 * one : one, broadcast_b ? one : 0};
+}
+
+// Squares: a and b the very same batch (r = a * a), elementwise.
+bool is_square(ConstBatchView a, ConstBatchView b, bool broadcast_b)
+{
+    return !broadcast_b && a.limbs == b.limbs && a.sizes == b.sizes && a.stride == b.stride;
 }
 
 Fields make_fields()
@@ -319,7 +330,7 @@ Fields make_fields()
 
 MulWorkspace mul_ntt_workspace(ConstBatchView a, ConstBatchView b, bool broadcast_b)
 {
-    const WorkspaceLayout layout = layout_of(shape_of(a.stride, b.stride), broadcast_b);
+    const WorkspaceLayout layout = layout_of(shape_of(a.stride, b.stride), broadcast_b, is_square(a, b, broadcast_b));
     return {layout.shared + layout.per_product, layout.shared + layout.per_product * a.count};
 }
 
@@ -331,7 +342,8 @@ void mul_ntt(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, 
         throw Error("mul (NTT): operand strides " + std::to_string(a.stride) + " and " + std::to_string(b.stride) +
                     " exceed a result of " + std::to_string(kMaxLimbs) + " limbs");
     const Shape shape = shape_of(a.stride, b.stride);
-    const WorkspaceLayout layout = layout_of(shape, broadcast_b);
+    const bool square = is_square(a, b, broadcast_b);
+    const WorkspaceLayout layout = layout_of(shape, broadcast_b, square);
     if (workspace.size() < layout.shared + layout.per_product)
         throw Error("mul (NTT): the workspace holds " + std::to_string(workspace.size()) + " words, " +
                     std::to_string(layout.shared + layout.per_product) + " needed");
@@ -345,6 +357,7 @@ void mul_ntt(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, 
     tile.fields = fields;
     tile.tables = tables;
     tile.shape = shape;
+    tile.square = square;
     for (int q = 0; q < kNttPrimeCount; ++q) {
         const PrimeField& f = fields.field[q];
         tile.scale[q] = std::uint32_t(std::uint64_t(f.pow(2, 32)) * f.inverse(shape.length) % f.p);
@@ -391,7 +404,7 @@ void mul_ntt(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, 
         const Source raw_a{a, nullptr, first, false}, raw_b{b, nullptr, first, false};
         if (shape.outer()) {
             run_outer(true, raw_a, products, count);
-            if (!broadcast_b) run_outer(true, raw_b, b_residues, count);
+            if (!broadcast_b && !square) run_outer(true, raw_b, b_residues, count);
         }
         tile.a = shape.outer() ? Source{a, products, 0, false} : raw_a;
         tile.b_spectrum = broadcast_b;

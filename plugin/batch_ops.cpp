@@ -89,6 +89,8 @@ void mul(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b)
     });
 }
 
+void sqr(DeviceBatch& r, const DeviceBatch& a) { mul(r, a, a); }
+
 void addmul(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b)
 {
     if (r.count() != a.count())

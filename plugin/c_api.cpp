@@ -54,6 +54,11 @@ int zgpu_fmpz_vec_mul(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len)
     return report([&] { zgpu::fmpz_vec_mul(res, vec1, vec2, len); });
 }
 
+int zgpu_fmpz_vec_sqr(fmpz* res, const fmpz* vec, slong len)
+{
+    return report([&] { zgpu::fmpz_vec_sqr(res, vec, len); });
+}
+
 int zgpu_fmpz_vec_scalar_mul_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t c)
 {
     return report([&] { zgpu::fmpz_vec_scalar_mul_fmpz(res, vec, len, c); });

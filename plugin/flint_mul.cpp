@@ -13,14 +13,15 @@ namespace {
 // Products cost far more than additions: threads pay from a few dozen elements on.
 constexpr std::size_t kMinParallel = 64;
 
-// res[i] = a[i] * b[i], or a[i] * b[0] with b of one element.
-void multiply(fmpz* res, const FmpzArray& a, std::size_t n, const FmpzArray& b, std::size_t b_count,
+// res[i] = a[i] * b[i], or a[i] * b[0] with b of one element; squares with b == nullptr.
+void multiply(fmpz* res, const FmpzArray& a, std::size_t n, const FmpzArray* b_or_square, std::size_t b_count,
               const char* names[2])
 {
+    const FmpzArray& b = b_or_square ? *b_or_square : a;
     const HostOperand pa = host_operand(a, n, names[0]);
-    const HostOperand pb = host_operand(b, b_count, names[1]);
+    const HostOperand pb = b_or_square ? host_operand(b, b_count, names[1]) : HostOperand{};
     mul_host(
-        pa, n, pb, b_count,
+        pa, n, b_or_square ? pb : pa, b_count,
         [&] {
             parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
                 for (std::size_t i = begin; i < end; ++i) fmpz_mul(res + i, *a.start + i, *b.start + (b_count == 1 ? 0 : i));
@@ -70,7 +71,15 @@ void fmpz_vec_mul(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len)
 {
     check_vec_arguments(res, vec1, vec2, len, "fmpz_vec_mul");
     const char* names[2] = {"vec1", "vec2"};
-    multiply(res, {&vec1, std::size_t(len)}, std::size_t(len), {&vec2, std::size_t(len)}, std::size_t(len), names);
+    const FmpzArray b{&vec2, std::size_t(len)};
+    multiply(res, {&vec1, std::size_t(len)}, std::size_t(len), &b, std::size_t(len), names);
+}
+
+void fmpz_vec_sqr(fmpz* res, const fmpz* vec, slong len)
+{
+    check_vec_arguments(res, vec, vec, len, "fmpz_vec_sqr", "vec", "vec");
+    const char* names[2] = {"vec", "vec"};
+    multiply(res, {&vec, std::size_t(len)}, std::size_t(len), nullptr, std::size_t(len), names);
 }
 
 void fmpz_vec_scalar_mul_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t c)
@@ -80,7 +89,8 @@ void fmpz_vec_scalar_mul_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_
     const char* names[2] = {"vec", "c"};
     const FmpzCopy copy(c);
     const fmpz* scalar = copy.get();
-    multiply(res, {&vec, std::size_t(len)}, std::size_t(len), {&scalar, 1}, 1, names);
+    const FmpzArray b{&scalar, 1};
+    multiply(res, {&vec, std::size_t(len)}, std::size_t(len), &b, 1, names);
 }
 
 }  // namespace zgpu

@@ -73,11 +73,13 @@ void run(const HostOperand& a, std::size_t a_count, const HostOperand& b, std::s
     if (a_count == 0) return result({nullptr, nullptr, 0, result_stride});
     const Clock::time_point start = Clock::now();
     const auto sa = size_class(std::uint32_t(a.max_limbs)), sb = size_class(std::uint32_t(b.max_limbs));
-    const bool shared_b = b_count == 1;
-    const std::size_t per_element = element_bytes(sa) + (shared_b ? 0 : element_bytes(sb));
+    const bool shared_b = b_count == 1, b_is_a = &a == &b;  // b is a: packed once, and the kernel squares
+    const std::size_t per_element = element_bytes(sa) + (shared_b || b_is_a ? 0 : element_bytes(sb));
     const std::size_t chunk = std::clamp<std::size_t>(kChunkBytes / per_element, 1, a_count);
     const std::size_t chunks = (a_count + chunk - 1) / chunk;
-    const auto layout = [&](std::size_t n) { return ChunkLayout(n, sa, shared_b ? 1 : n, sb, result_stride); };
+    const auto layout = [&](std::size_t n) {
+        return ChunkLayout(n, sa, b_is_a ? 0 : shared_b ? 1 : n, sb, result_stride);
+    };
     const ChunkLayout full = layout(chunk);
 
     // Pinned: two slots of packed operands (one is packed while the other uploads), then all
@@ -102,12 +104,12 @@ void run(const HostOperand& a, std::size_t a_count, const HostOperand& b, std::s
         const Clock::time_point pack_start = Clock::now();
         waiting += pack_start - wait_start;
         a.pack(first, part.a.at(slot));
-        b.pack(shared_b ? 0 : first, part.b.at(slot));
+        if (!b_is_a) b.pack(shared_b ? 0 : first, part.b.at(slot));
         packing += Clock::now() - pack_start;
         check(cudaMemcpyAsync(device, slot, part.inputs(), cudaMemcpyHostToDevice, stream), "uploading operands");
         uploaded[k % 2].record(stream);
         const BatchView r = part.r.at(device);
-        kernel(part.a.at(device), part.b.at(device), r, stream);
+        kernel(part.a.at(device), b_is_a ? part.a.at(device) : part.b.at(device), r, stream);
         check(cudaMemcpyAsync(all.element(first), r.limbs, n * result_stride * sizeof(limb_t), cudaMemcpyDeviceToHost, stream),
               "downloading results");
         check(cudaMemcpyAsync(all.sizes + first, r.sizes, n * sizeof(std::int32_t), cudaMemcpyDeviceToHost, stream),

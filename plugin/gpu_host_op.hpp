@@ -17,7 +17,8 @@ using Kernel = std::function<void(ConstBatchView a, ConstBatchView b, BatchView 
 
 // result(r) receives r = kernel(a, b), r of a_count elements of `result_stride`, in pinned
 // memory valid during the call; it is called only once everything else has succeeded. The
-// kernel sees a chunk at a time (b of one element stays one element).
+// kernel sees a chunk at a time (b of one element stays one element; b the same object as a
+// is packed once and passed as the same view, which the product kernel squares).
 // Throws zgpu::Error, with nothing written, for elements too large for a batch.
 void run(const HostOperand& a, std::size_t a_count, const HostOperand& b, std::size_t b_count,
          std::uint32_t result_stride, const Kernel& kernel, const HostResult& result);

@@ -1,4 +1,4 @@
-// NTL-style products of Vec<ZZ>: by a scalar (as NTL's mul), and pointwise.
+// NTL-style products of Vec<ZZ>: by a scalar (as NTL's mul), and pointwise; ZZX by a scalar.
 #include <string>
 
 #include "host_dispatch.hpp"
@@ -28,15 +28,30 @@ void multiply(NTL::Vec<NTL::ZZ>& x, const ZZArray& a, std::size_t n, const ZZArr
         [&](ConstBatchView r) { adapters::unpack_vec_zz(r, x); });
 }
 
+// b as a vector of one element, copied: b may be an entry of x.
+NTL::Vec<NTL::ZZ> one_element(const NTL::ZZ& b)
+{
+    NTL::Vec<NTL::ZZ> scalar;
+    scalar.SetLength(1);
+    scalar[0] = b;
+    return scalar;
+}
+
 }  // namespace
 
 void mul(NTL::Vec<NTL::ZZ>& x, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b)
 {
-    NTL::Vec<NTL::ZZ> scalar;  // b may be an entry of x: copied before x changes
-    scalar.SetLength(1);
-    scalar[0] = b;
+    const NTL::Vec<NTL::ZZ> scalar = one_element(b);
     const std::size_t n = a.length();
     multiply(x, {&a, n}, n, {&scalar, 1}, 1);
+}
+
+void mul(NTL::ZZX& x, const NTL::ZZX& a, const NTL::ZZ& b)
+{
+    const NTL::Vec<NTL::ZZ> scalar = one_element(b);
+    const std::size_t n = a.rep.length();
+    multiply(x.rep, {&a.rep, n}, n, {&scalar, 1}, 1);
+    x.normalize();  // b = 0 leaves zero coefficients
 }
 
 void mul(NTL::Vec<NTL::ZZ>& x, const NTL::Vec<NTL::ZZ>& a, const NTL::Vec<NTL::ZZ>& b)

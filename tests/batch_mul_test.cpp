@@ -155,6 +155,30 @@ TEST_P(BatchMul, CountsAndAliasing)
     expect_batch_equals(x.download(), cube, "x = x * y");
 }
 
+TEST_P(BatchMul, Squares)
+{
+    // mul(r, x, x) and sqr(r, x): the NTT transforms x once. All ones at the largest operands.
+    IntegerSource source(28);
+    for (const std::uint32_t n : {1u, 17u, 64u, 65u, 300u, 1024u, 1025u, 4096u, 16384u}) {
+        const std::size_t count = n > 1024 ? 7 : 257;
+        MpzArray a(count), expected(count);
+        for (std::size_t i = 0; i < count; ++i) {
+            if (i < 3) source.set(a[i], n, Shape::all_ones, i & 1);
+            else source.set_random(a[i], n);
+            mpz_mul(expected[i], a[i], a[i]);
+        }
+        const DeviceBatch x = upload(a);
+        DeviceBatch r(backend(), 0, 1), s(backend(), 0, 1);
+        sqr(r, x);
+        expect_batch_equals(r.download(), expected, "sqr, " + std::to_string(n) + " limbs");
+        mul(s, x, x);
+        expect_batch_equals(s.download(), expected, "mul(r, x, x), " + std::to_string(n) + " limbs");
+        DeviceBatch y = upload(a);
+        sqr(y, y);
+        expect_batch_equals(y.download(), expected, "sqr(y, y), " + std::to_string(n) + " limbs");
+    }
+}
+
 TEST_P(BatchMul, ShapesAndSizeLimits)
 {
     MpzArray a(3), b(2);

@@ -1,4 +1,5 @@
 // zgpu_fmpz_vec_mul, zgpu_fmpz_vec_scalar_mul_fmpz and NTL's mul against FLINT and NTL.
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -116,6 +117,45 @@ TEST_P(MulEntryPoints, NtlScalarAndPointwiseMatchNtl)
     a.SetLength(2);
     b.SetLength(3);
     EXPECT_THROW(zgpu::mul(x, a, b), Error);
+}
+
+TEST_P(MulEntryPoints, NtlPolynomialTimesScalarMatchesNtl)
+{
+    NTL::SetSeed(NTL::ZZ(4));
+    for (const long degree : {-1L, 0L, 40L, 3000L}) {
+        NTL::ZZX a, x, expected;
+        for (long i = 0; i <= degree; ++i) NTL::SetCoeff(a, i, NTL::RandomBits_ZZ(NTL::RandomBnd(3000)) * (i % 4 == 1 ? -1 : 1));
+        for (const NTL::ZZ& c : {-NTL::RandomBits_ZZ(700), NTL::ZZ(1), NTL::ZZ(0), NTL::RandomBits_ZZ(9000)}) {
+            NTL::mul(expected, a, c);
+            zgpu::mul(x, a, c);
+            EXPECT_EQ(x, expected) << "degree " << degree << ", scalar of " << NTL::NumBits(c) << " bits";
+            x = a;
+            zgpu::mul(x, x, c);  // x == a
+            EXPECT_EQ(x, expected) << "x == a, degree " << degree;
+            x = a;
+            zgpu::mul(x, x, NTL::coeff(x, 0));  // the scalar is a coefficient of x
+            NTL::mul(expected, a, NTL::coeff(a, 0));
+            EXPECT_EQ(x, expected) << "scalar aliasing a coefficient, degree " << degree;
+        }
+    }
+}
+
+TEST_P(MulEntryPoints, VecSqrMatchesFlint)
+{
+    for (const slong n : {slong(0), slong(1), slong(33), slong(20000)}) {
+        for (const flint_bitcnt_t bits : {flint_bitcnt_t(64), flint_bitcnt_t(2000), flint_bitcnt_t(16000), flint_bitcnt_t(70000)}) {
+            const slong count = bits > 20000 ? std::min<slong>(n, 200) : n;
+            Vec a(count), ours(count), theirs(count);
+            _fmpz_vec_randtest(a.v, state_, count, bits);
+            for (slong i = 0; i < count; ++i) fmpz_mul(theirs.v + i, a.v + i, a.v + i);
+            ASSERT_EQ(zgpu_fmpz_vec_sqr(ours.v, a.v, count), 0) << zgpu_last_error();
+            EXPECT_TRUE(_fmpz_vec_equal(ours.v, theirs.v, count)) << count << " squares of up to " << bits << " bits";
+            ASSERT_EQ(zgpu_fmpz_vec_sqr(a.v, a.v, count), 0) << zgpu_last_error();  // res == vec
+            EXPECT_TRUE(_fmpz_vec_equal(a.v, theirs.v, count)) << "res == vec";
+        }
+    }
+    EXPECT_EQ(zgpu_fmpz_vec_sqr(nullptr, nullptr, 3), -1);
+    EXPECT_NE(std::string(zgpu_last_error()).find("fmpz_vec_sqr"), std::string::npos) << zgpu_last_error();
 }
 
 TEST_P(MulEntryPoints, ScalarThatIsAnEntryOfTheResult)

@@ -23,6 +23,9 @@ void sub(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b);
 // r untouched, for shapes that do not match or a result stride above kMaxLimbs.
 void mul(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b);
 
+// r[i] = a[i]^2: mul(r, a, a), which the NTT does with one forward transform instead of two.
+void sqr(DeviceBatch& r, const DeviceBatch& a);
+
 // r[i] += a[i] * b[i] and r[i] -= a[i] * b[i] (or b[0] when b holds one element), with r of
 // a's count; r may be a or b. For now the product goes through a temporary batch and then an
 // addition, so r gets the stride that addition gives it.

@@ -12,6 +12,7 @@ void fmpz_vec_sub(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len);
 void fmpz_poly_add(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly_t poly2);
 void fmpz_poly_sub(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly_t poly2);
 void fmpz_vec_mul(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len);
+void fmpz_vec_sqr(fmpz* res, const fmpz* vec, slong len);
 void fmpz_vec_scalar_mul_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t c);
 void fmpz_vec_scalar_addmul_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t c);
 void fmpz_vec_scalar_submul_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t c);

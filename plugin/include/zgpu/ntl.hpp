@@ -1,4 +1,4 @@
-// NTL-style entry points: the semantics of NTL's add/sub on Vec<ZZ> and ZZX, aliasing allowed
+// NTL-style entry points: the semantics of NTL's add, sub and mul on Vec<ZZ> and ZZX, aliasing allowed
 // (x may be a or b). Errors are thrown as zgpu::Error, with x untouched.
 #pragma once
 
@@ -16,6 +16,10 @@ void sub(NTL::Vec<NTL::ZZ>& x, const NTL::Vec<NTL::ZZ>& a, const NTL::Vec<NTL::Z
 // the same length).
 void mul(NTL::Vec<NTL::ZZ>& x, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b);
 void mul(NTL::Vec<NTL::ZZ>& x, const NTL::Vec<NTL::ZZ>& a, const NTL::Vec<NTL::ZZ>& b);
+
+// x = a * b for a polynomial and a scalar (as NTL's mul(ZZX&, const ZZX&, const ZZ&)):
+// coefficient by coefficient, normalized.
+void mul(NTL::ZZX& x, const NTL::ZZX& a, const NTL::ZZ& b);
 
 // x = a +- b as polynomials.
 void add(NTL::ZZX& x, const NTL::ZZX& a, const NTL::ZZX& b);

@@ -26,6 +26,10 @@ int zgpu_fmpz_poly_sub(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly
    function; the semantics are fmpz_mul's, element by element). */
 int zgpu_fmpz_vec_mul(fmpz * res, const fmpz * vec1, const fmpz * vec2, slong len);
 
+/* res[i] = vec[i]^2, 0 <= i < len, as fmpz_sqr element by element; one transform a square
+   where the GPU uses the NTT, so cheaper than zgpu_fmpz_vec_mul(res, vec, vec, len). */
+int zgpu_fmpz_vec_sqr(fmpz * res, const fmpz * vec, slong len);
+
 /* res[i] = vec[i] * c, as _fmpz_vec_scalar_mul_fmpz. Here and in addmul/submul c is read
    once, before res changes: when c is an entry of res, every res[i] uses its old value. */
 int zgpu_fmpz_vec_scalar_mul_fmpz(fmpz * res, const fmpz * vec, slong len, const fmpz_t c);
