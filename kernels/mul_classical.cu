@@ -4,8 +4,7 @@
 // limbs [t*L, t*L+L), as D = 2L 32-bit digits. For each 32-bit digit x of a it adds x times a
 // window of D digits of b into its digits with two carry chains (CGBN's madc chains: the low
 // halves of the D products, then the high halves one digit up), two instructions a 32x32
-// product; the window moves down one digit of b per digit of a (a circular buffer, D digits of
-// a at a time, so that the move costs no instructions). What a thread's chains carry
+// product; the window moves down one digit of b per digit of a. What a thread's chains carry
 // out of its digits collects in a 64-bit overflow word, which belongs at the next thread's
 // first limb: one addition with binary carries across the group (thread_group.cuh) ends it.
 // Exactness: per digit of a the overflow word gains less than 2^32 + 2, over at most
@@ -31,23 +30,20 @@ struct MulArgs {
     bool broadcast_b;
 };
 
-// acc[0..D) + overflow * 2^(32D) += x * window, where the window is circular: the digit aligned
-// with acc[j] is w[(j + D - k) % D]. Called with k a constant (loops fully unrolled), the
-// rotation costs nothing: no digit moves.
+// acc[0..D) + overflow * 2^(32D) += x * w[0..D), w's digits aligned with acc's.
 template <int D>
-__device__ __forceinline__ void multiply_row(std::uint32_t (&acc)[D], std::uint32_t& overflow_low,
-                                             std::uint32_t& overflow_high, std::uint32_t x, const std::uint32_t (&w)[D], int k)
+__device__ void multiply_row(std::uint32_t (&acc)[D], std::uint32_t& overflow_low, std::uint32_t& overflow_high,
+                             std::uint32_t x, const std::uint32_t (&w)[D])
 {
-    const auto at = [&](int j) { return w[(j + D - k) % D]; };
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[0]) : "r"(x), "r"(at(0)));
+    asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[0]) : "r"(x), "r"(w[0]));
 #pragma unroll
-    for (int j = 1; j < D; ++j) asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j]) : "r"(x), "r"(at(j)));
+    for (int j = 1; j < D; ++j) asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j]) : "r"(x), "r"(w[j]));
     asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(overflow_low));
     asm volatile("addc.u32 %0, %0, 0;" : "+r"(overflow_high));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[1]) : "r"(x), "r"(at(0)));
+    asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[1]) : "r"(x), "r"(w[0]));
 #pragma unroll
-    for (int j = 1; j < D - 1; ++j) asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j + 1]) : "r"(x), "r"(at(j)));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(overflow_low) : "r"(x), "r"(at(D - 1)));
+    for (int j = 1; j < D - 1; ++j) asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j + 1]) : "r"(x), "r"(w[j]));
+    asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(overflow_low) : "r"(x), "r"(w[D - 1]));
     asm volatile("addc.u32 %0, %0, 0;" : "+r"(overflow_high));
 }
 
@@ -81,19 +77,8 @@ __global__ void __launch_bounds__(kBlockThreads) mul_kernel(const MulArgs args)
     std::uint32_t window[D];
 #pragma unroll
     for (int j = 0; j < D; ++j) window[j] = digit(b, nb, 2 * first - p_begin + j);
-    // D digits of a at a time with the window as a circular buffer: after step k, the slot of
-    // the digit that leaves the window takes the one that enters it. Then the rest one by one,
-    // the window sliding by register moves.
-    int p = p_begin;
-    for (; p + D <= p_end; p += D) {
-#pragma unroll
-        for (int k = 0; k < D; ++k) {
-            multiply_row(acc, overflow_low, overflow_high, digit(a, na, p + k), window, k);
-            window[(D - 1 - k) % D] = digit(b, nb, 2 * first - (p + k) - 1);
-        }
-    }
-    for (; p < p_end; ++p) {
-        multiply_row(acc, overflow_low, overflow_high, digit(a, na, p), window, 0);
+    for (int p = p_begin; p < p_end; ++p) {
+        multiply_row(acc, overflow_low, overflow_high, digit(a, na, p), window);
 #pragma unroll
         for (int j = D - 1; j > 0; --j) window[j] = window[j - 1];
         window[0] = digit(b, nb, 2 * first - p - 1);
