@@ -4,7 +4,8 @@
 // limbs [t*L, t*L+L), as D = 2L 32-bit digits. For each 32-bit digit x of a it adds x times a
 // window of D digits of b into its digits with two carry chains (CGBN's madc chains: the low
 // halves of the D products, then the high halves one digit up), two instructions a 32x32
-// product; the window moves down one digit of b per digit of a. What a thread's chains carry
+// product; the window moves down one digit of b per digit of a (with T > 1 a circular buffer,
+// D digits of a at a time, so that the move costs no instructions). What a thread's chains carry
 // out of its digits collects in a 64-bit overflow word, which belongs at the next thread's
 // first limb: one addition with binary carries across the group (thread_group.cuh) ends it.
 // Exactness: per digit of a the overflow word gains less than 2^32 + 2, over at most
@@ -30,20 +31,23 @@ struct MulArgs {
     bool broadcast_b;
 };
 
-// acc[0..D) + overflow * 2^(32D) += x * w[0..D), w's digits aligned with acc's.
+// acc[0..D) + overflow * 2^(32D) += x * window, where the window is circular: the digit aligned
+// with acc[j] is w[(j + D - k) % D]. Called with k a constant (loops fully unrolled), the
+// rotation costs nothing: no digit moves.
 template <int D>
-__device__ void multiply_row(std::uint32_t (&acc)[D], std::uint32_t& overflow_low, std::uint32_t& overflow_high,
-                             std::uint32_t x, const std::uint32_t (&w)[D])
+__device__ __forceinline__ void multiply_row(std::uint32_t (&acc)[D], std::uint32_t& overflow_low,
+                                             std::uint32_t& overflow_high, std::uint32_t x, const std::uint32_t (&w)[D], int k)
 {
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[0]) : "r"(x), "r"(w[0]));
+    const auto at = [&](int j) { return w[(j + D - k) % D]; };
+    asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[0]) : "r"(x), "r"(at(0)));
 #pragma unroll
-    for (int j = 1; j < D; ++j) asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j]) : "r"(x), "r"(w[j]));
+    for (int j = 1; j < D; ++j) asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j]) : "r"(x), "r"(at(j)));
     asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(overflow_low));
     asm volatile("addc.u32 %0, %0, 0;" : "+r"(overflow_high));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[1]) : "r"(x), "r"(w[0]));
+    asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[1]) : "r"(x), "r"(at(0)));
 #pragma unroll
-    for (int j = 1; j < D - 1; ++j) asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j + 1]) : "r"(x), "r"(w[j]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(overflow_low) : "r"(x), "r"(w[D - 1]));
+    for (int j = 1; j < D - 1; ++j) asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j + 1]) : "r"(x), "r"(at(j)));
+    asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(overflow_low) : "r"(x), "r"(at(D - 1)));
     asm volatile("addc.u32 %0, %0, 0;" : "+r"(overflow_high));
 }
 
@@ -77,11 +81,29 @@ __global__ void __launch_bounds__(kBlockThreads) mul_kernel(const MulArgs args)
     std::uint32_t window[D];
 #pragma unroll
     for (int j = 0; j < D; ++j) window[j] = digit(b, nb, 2 * first - p_begin + j);
-    for (int p = p_begin; p < p_end; ++p) {
-        multiply_row(acc, overflow_low, overflow_high, digit(a, na, p), window);
+    if constexpr (T == 1) {
+        // One thread a product: its range is at most D steps, one by one, the window sliding by
+        // register moves (blocks of D would multiply zeros for most of a block).
+        for (int p = p_begin; p < p_end; ++p) {
+            multiply_row(acc, overflow_low, overflow_high, digit(a, na, p), window, 0);
 #pragma unroll
-        for (int j = D - 1; j > 0; --j) window[j] = window[j - 1];
-        window[0] = digit(b, nb, 2 * first - p - 1);
+            for (int j = D - 1; j > 0; --j) window[j] = window[j - 1];
+            window[0] = digit(b, nb, 2 * first - p - 1);
+        }
+    } else {
+        // D digits of a at a time with the window as a circular buffer: after step k, the slot of
+        // the digit that leaves the window takes the one that enters it, so sliding costs no
+        // moves. Every thread of the group runs the same number of blocks (the longest range,
+        // rounded up to D): steps past a thread's own range multiply zeros (digits of a past its
+        // end, or of b below 0), and no thread of a warp waits on another's code path.
+        const int blocks = int(group.max(std::uint32_t(max(0, p_end - p_begin)) + D - 1)) / D;
+        for (int block = 0, p = p_begin; block < blocks; ++block, p += D) {
+#pragma unroll
+            for (int k = 0; k < D; ++k) {
+                multiply_row(acc, overflow_low, overflow_high, digit(a, na, p + k), window, k);
+                window[(D - 1 - k) % D] = digit(b, nb, 2 * first - (p + k) - 1);
+            }
+        }
     }
 
     // R = my digits + the previous thread's overflow at my first limb, carried across the group.
