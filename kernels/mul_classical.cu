@@ -57,6 +57,27 @@ __device__ std::uint32_t digit(const limb_t* element, int n, int k)
     return k >= 0 && k < 2 * n ? std::uint32_t(__ldg(element + k / 2) >> (32 * (k % 2))) : 0;
 }
 
+// Digits k .. k + D - 1 of an element of n limbs (zeros outside it), from D/2 + 1 limb loads
+// issued together; k may be negative.
+template <int D>
+__device__ __forceinline__ void load_digits(const limb_t* element, int n, int k, std::uint32_t (&out)[D])
+{
+    const int limb0 = k >> 1;  // floor, negative k included
+    const bool odd = k & 1;
+    limb_t limbs[D / 2 + 1];
+#pragma unroll
+    for (int j = 0; j <= D / 2; ++j) {
+        const int l = limb0 + j;
+        limbs[j] = l >= 0 && l < n ? __ldg(element + l) : 0;
+    }
+#pragma unroll
+    for (int j = 0; j < D; ++j) {
+        const std::uint32_t even = std::uint32_t(limbs[j / 2] >> (32 * (j % 2)));
+        const std::uint32_t next = std::uint32_t(limbs[(j + 1) / 2] >> (32 * ((j + 1) % 2)));
+        out[j] = odd ? next : even;
+    }
+}
+
 template <int T, int L>
 __global__ void __launch_bounds__(kBlockThreads) mul_kernel(const MulArgs args)
 {
@@ -98,10 +119,13 @@ __global__ void __launch_bounds__(kBlockThreads) mul_kernel(const MulArgs args)
         // end, or of b below 0), and no thread of a warp waits on another's code path.
         const int blocks = int(group.max(std::uint32_t(max(0, p_end - p_begin)) + D - 1)) / D;
         for (int block = 0, p = p_begin; block < blocks; ++block, p += D) {
+            std::uint32_t x[D], entering[D];  // digits p .. p + D - 1 of a; 2 first - p - D .. of b
+            load_digits(a, na, p, x);
+            load_digits(b, nb, 2 * first - p - D, entering);
 #pragma unroll
             for (int k = 0; k < D; ++k) {
-                multiply_row(acc, overflow_low, overflow_high, digit(a, na, p + k), window, k);
-                window[(D - 1 - k) % D] = digit(b, nb, 2 * first - (p + k) - 1);
+                multiply_row(acc, overflow_low, overflow_high, x[k], window, k);
+                window[(D - 1 - k) % D] = entering[D - 1 - k];  // digit 2 first - (p + k) - 1
             }
         }
     }
