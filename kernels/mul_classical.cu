@@ -51,12 +51,6 @@ __device__ __forceinline__ void multiply_row(std::uint32_t (&acc)[D], std::uint3
     asm volatile("addc.u32 %0, %0, 0;" : "+r"(overflow_high));
 }
 
-// Digit k (32 bits) of an element of n limbs; zero outside it.
-__device__ std::uint32_t digit(const limb_t* element, int n, int k)
-{
-    return k >= 0 && k < 2 * n ? std::uint32_t(__ldg(element + k / 2) >> (32 * (k % 2))) : 0;
-}
-
 // Digits k .. k + D - 1 of an element of n limbs (zeros outside it), from D/2 + 1 limb loads
 // issued together; k may be negative.
 template <int D>
@@ -100,16 +94,16 @@ __global__ void __launch_bounds__(kBlockThreads) mul_kernel(const MulArgs args)
     // down by one digit of b as p grows.
     const int p_begin = max(0, 2 * first - 2 * nb + 1), p_end = min(2 * na, 2 * first + D);
     std::uint32_t window[D];
-#pragma unroll
-    for (int j = 0; j < D; ++j) window[j] = digit(b, nb, 2 * first - p_begin + j);
+    load_digits(b, nb, 2 * first - p_begin, window);
     if constexpr (T == 1) {
-        // One thread a product: its range is at most D steps, one by one, the window sliding by
-        // register moves (blocks of D would multiply zeros for most of a block).
-        for (int p = p_begin; p < p_end; ++p) {
-            multiply_row(acc, overflow_low, overflow_high, digit(a, na, p), window, 0);
+        // One thread a product: first = 0 and p_begin = 0, the D digits of a span the whole
+        // range, and the digits entering the window are below b's first: zeros.
+        std::uint32_t x[D];
+        load_digits(a, na, 0, x);
 #pragma unroll
-            for (int j = D - 1; j > 0; --j) window[j] = window[j - 1];
-            window[0] = digit(b, nb, 2 * first - p - 1);
+        for (int k = 0; k < D; ++k) {
+            if (k < p_end) multiply_row(acc, overflow_low, overflow_high, x[k], window, k);
+            window[(D - 1 - k) % D] = 0;
         }
     } else {
         // D digits of a at a time with the window as a circular buffer: after step k, the slot of
