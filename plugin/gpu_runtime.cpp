@@ -83,12 +83,14 @@ Runtime::Runtime()
         throw Error("ZGPU_DEVICE=" + std::to_string(device_) + ", but the devices are 0 to " + std::to_string(devices - 1));
     const DeviceGuard on(device_);
     check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "creating the zgpu stream");
+    check(cudaStreamCreateWithFlags(&upload_stream_, cudaStreamNonBlocking), "creating the zgpu upload stream");
 }
 
 Runtime::~Runtime()
 {
     // At process exit the driver may already be shutting down: errors are ignored here.
     if (staging_) cudaFreeHost(staging_);
+    if (upload_stream_) cudaStreamDestroy(upload_stream_);
     if (stream_) cudaStreamDestroy(stream_);
 }
 
