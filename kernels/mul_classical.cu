@@ -96,8 +96,9 @@ __global__ void __launch_bounds__(kBlockThreads) mul_kernel(const MulArgs args)
     std::uint32_t window[D];
     load_digits(b, nb, 2 * first - p_begin, window);
     if constexpr (T == 1) {
-        // One thread a product: first = 0 and p_begin = 0, the D digits of a span the whole
-        // range, and the digits entering the window are below b's first: zeros.
+        // One thread a product: first = 0, so the D digits of a from 0 span the whole range
+        // (p_begin is 0, or 1 for b = 0 with an all-zero window), and the digits entering the
+        // window are below b's first: zeros.
         std::uint32_t x[D];
         load_digits(a, na, 0, x);
 #pragma unroll

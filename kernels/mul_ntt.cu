@@ -350,7 +350,8 @@ void mul_ntt(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, 
     const std::size_t chunk = (workspace.size() - layout.shared) / layout.per_product;
     std::uint32_t* spectrum = workspace.data();  // b's, when shared
     std::uint32_t* products = workspace.data() + layout.shared;
-    std::uint32_t* b_residues = products + std::size_t(kNttPrimeCount) * shape.length * chunk;
+    const bool own_b_residues = shape.outer() && !broadcast_b && !square;  // reserved by layout_of
+    std::uint32_t* b_residues = own_b_residues ? products + std::size_t(kNttPrimeCount) * shape.length * chunk : nullptr;
 
     const Fields fields = make_fields();
     TileArgs tile{};
@@ -404,11 +405,11 @@ void mul_ntt(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, 
         const Source raw_a{a, nullptr, first, false}, raw_b{b, nullptr, first, false};
         if (shape.outer()) {
             run_outer(true, raw_a, products, count);
-            if (!broadcast_b && !square) run_outer(true, raw_b, b_residues, count);
+            if (own_b_residues) run_outer(true, raw_b, b_residues, count);
         }
         tile.a = shape.outer() ? Source{a, products, 0, false} : raw_a;
         tile.b_spectrum = broadcast_b;
-        tile.b = broadcast_b ? Source{b, spectrum, 0, true} : shape.outer() ? Source{b, b_residues, 0, false} : raw_b;
+        tile.b = broadcast_b ? Source{b, spectrum, 0, true} : square ? tile.a : own_b_residues ? Source{b, b_residues, 0, false} : raw_b;
         tile.out = products;
         run_tiles(count);
         if (shape.outer()) run_outer(false, Source{}, products, count);

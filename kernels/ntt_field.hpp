@@ -67,14 +67,14 @@ struct PrimeField {
 
     // Butterflies on lazy residues, with the twiddle w and its companion.
     // Forward (decimation in frequency): (u, v) -> (u + v, (u - v) w).
-    ZGPU_HOST_DEVICE constexpr void forward(std::uint32_t& u, std::uint32_t& v, std::uint32_t w, std::uint32_t w_shoup) const
+    ZGPU_HOST_DEVICE constexpr void forward_butterfly(std::uint32_t& u, std::uint32_t& v, std::uint32_t w, std::uint32_t w_shoup) const
     {
         const std::uint32_t difference = u + 2 * p - v;  // < 4p
         u = lazy(u + v);
         v = mul_lazy(difference, w, w_shoup);
     }
     // Inverse (decimation in time): (u, v) -> (u + v w, u - v w).
-    ZGPU_HOST_DEVICE constexpr void inverse(std::uint32_t& u, std::uint32_t& v, std::uint32_t w, std::uint32_t w_shoup) const
+    ZGPU_HOST_DEVICE constexpr void inverse_butterfly(std::uint32_t& u, std::uint32_t& v, std::uint32_t w, std::uint32_t w_shoup) const
     {
         const std::uint32_t t = mul_lazy(v, w, w_shoup);
         v = lazy(u + 2 * p - t);

@@ -3,7 +3,7 @@
 //
 // Stage s pairs elements i and i + 2^s (bit s of i clear); its twiddle is w_2h^(+-j) with
 // h = 2^s and j = i mod 2h = i mod h: NttTables entry h + j. The butterflies are
-// PrimeField::forward (DIF, stages from the top) and PrimeField::inverse (DIT, from the
+// PrimeField::forward_butterfly (DIF, stages from the top) and inverse_butterfly (DIT, from the
 // bottom), on lazy residues.
 #pragma once
 
@@ -28,8 +28,8 @@ __device__ void butterflies(std::uint32_t (&v)[1 << K], std::uint32_t base, int 
             // `level`, so groups of butterflies share a twiddle the compiler loads once.
             const std::uint32_t j = (base & ((1u << s_lo) - 1)) + (std::uint32_t(m & ((1 << level) - 1)) << s_lo);
             const uint2 w = __ldg(reinterpret_cast<const uint2*>(table) + (1u << s) + j);  // {w, w_shoup}
-            if constexpr (Forward) f.forward(v[m], v[m + (1 << level)], w.x, w.y);
-            else f.inverse(v[m], v[m + (1 << level)], w.x, w.y);
+            if constexpr (Forward) f.forward_butterfly(v[m], v[m + (1 << level)], w.x, w.y);
+            else f.inverse_butterfly(v[m], v[m + (1 << level)], w.x, w.y);
         }
     }
 }

@@ -82,7 +82,7 @@ void mul(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b)
         if (a.backend() == Backend::gpu) {
             auto& runtime = gpu::Runtime::get();
             const gpu::Runtime::Lease lease(runtime);
-            return gpu::mul(runtime, a.view(), b.view(), out, broadcast);
+            return gpu::mul(runtime, a.view(), b.view(), out, broadcast, runtime.stream());
         }
 #endif
         cpu::mul(a.view(), b.view(), out, broadcast);

@@ -72,7 +72,7 @@ void fmpz_vec_mul(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len)
     check_vec_arguments(res, vec1, vec2, len, "fmpz_vec_mul");
     const char* names[2] = {"vec1", "vec2"};
     const FmpzArray b{&vec2, std::size_t(len)};
-    multiply(res, {&vec1, std::size_t(len)}, std::size_t(len), &b, std::size_t(len), names);
+    multiply(res, {&vec1, std::size_t(len)}, std::size_t(len), vec1 == vec2 ? nullptr : &b, std::size_t(len), names);
 }
 
 void fmpz_vec_sqr(fmpz* res, const fmpz* vec, slong len)

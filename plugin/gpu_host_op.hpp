@@ -1,7 +1,9 @@
 // Operations on host data run on the GPU: in chunks of about 16 MiB of operands, each packed
 // into pinned staging on the host threads while the previous chunk uploads, runs and
-// downloads; the results are unpacked once all chunks have succeeded. Device memory holds one
-// chunk. ZGPU_TIMING=1 prints where the time went to stderr. Only built with the GPU backend.
+// downloads; the results are unpacked once all chunks have succeeded. Device memory holds two
+// chunks of operands and one of results (besides a product's NTT workspace); pinned host
+// memory holds two chunks of operands and all the results. ZGPU_TIMING=1 prints where the time
+// went to stderr. Only built with the GPU backend.
 #pragma once
 
 #include <functional>

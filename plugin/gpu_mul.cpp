@@ -33,7 +33,7 @@ std::size_t workspace_bytes(const kernels::MulWorkspace& words)
 
 }  // namespace
 
-void mul(Runtime& runtime, ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b)
+void mul(Runtime& runtime, ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, cudaStream_t stream)
 {
     const kernels::MulAlgorithm algorithm = requested_algorithm();
     const kernels::MulWorkspace words = kernels::mul_workspace(a, b, broadcast_b, algorithm);
@@ -44,7 +44,7 @@ void mul(Runtime& runtime, ConstBatchView a, ConstBatchView b, BatchView r, bool
         const std::size_t bytes = workspace_bytes(words);
         workspace = {reinterpret_cast<std::uint32_t*>(runtime.workspace(bytes)), bytes / sizeof(std::uint32_t)};
     }
-    kernels::mul(a, b, r, broadcast_b, algorithm, tables ? *tables : kernels::NttTables{}, workspace, runtime.stream());
+    kernels::mul(a, b, r, broadcast_b, algorithm, tables ? *tables : kernels::NttTables{}, workspace, stream);
 }
 
 }  // namespace zgpu::gpu

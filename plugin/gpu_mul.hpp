@@ -7,9 +7,10 @@
 
 namespace zgpu::gpu {
 
-// Enqueues kernels::mul (kernels/mul.hpp) on the runtime's stream; the caller holds a Lease.
+// Enqueues kernels::mul (kernels/mul.hpp) on `stream`; the caller holds a Lease. The NTT's
+// workspace is the runtime's: work on it is ordered only if every product uses one stream.
 // ZGPU_MUL_ALGORITHM=classical|ntt|auto (default auto) forces an algorithm where both apply,
 // to compare them; other values are rejected.
-void mul(Runtime& runtime, ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b);
+void mul(Runtime& runtime, ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, cudaStream_t stream);
 
 }  // namespace zgpu::gpu

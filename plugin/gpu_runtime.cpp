@@ -97,9 +97,10 @@ Runtime::~Runtime()
 std::byte* Runtime::staging(std::size_t bytes)
 {
     if (bytes > staging_size_) {
-        const std::size_t size = std::max(bytes, 2 * staging_size_);  // grow geometrically
-        if (staging_) check(cudaFreeHost(std::exchange(staging_, nullptr)), "freeing pinned staging memory");
+        // Grow geometrically, but by at most 1 GiB beyond the request: pinned memory is scarce.
+        const std::size_t size = std::max(bytes, std::min(2 * staging_size_, bytes + (std::size_t(1) << 30)));
         staging_size_ = 0;
+        if (staging_) check(cudaFreeHost(std::exchange(staging_, nullptr)), "freeing pinned staging memory");
         void* p = nullptr;
         check(cudaMallocHost(&p, size), "allocating " + std::to_string(size) + " bytes of pinned staging memory");
         staging_ = static_cast<std::byte*>(p);
@@ -134,7 +135,11 @@ const kernels::NttTables& Runtime::ntt_tables()
             kernels::fill_twiddles(kernels::make_field(kernels::kNttPrimes[q]), inverse,
                                    std::span(host).subspan((2 * q + inverse) * entries, entries));
     DeviceMemory tables(host.size() * sizeof(kernels::Twiddle));
-    check(cudaMemcpy(tables.data(), host.data(), tables.size(), cudaMemcpyHostToDevice), "uploading the NTT tables");
+    // On zgpu's stream, then waited for: from pageable memory a copy may return before the data
+    // has arrived, and the stream is not ordered after the default one.
+    check(cudaMemcpyAsync(tables.data(), host.data(), tables.size(), cudaMemcpyHostToDevice, stream_),
+          "uploading the NTT tables");
+    synchronize("uploading the NTT tables");
     const auto* device = reinterpret_cast<const kernels::Twiddle*>(tables.data());
     for (int q = 0; q < kernels::kNttPrimeCount; ++q) {
         ntt_tables_.forward[q] = device + 2 * q * entries;

@@ -100,8 +100,8 @@ void mul_host(const HostOperand& a, std::size_t count, const HostOperand& b, std
         require_gpu_product(a, b);
         const auto stride = size_class(std::uint32_t(size_class(a.max_limbs) + size_class(b.max_limbs)));
         const bool broadcast = b_count == 1;
-        const auto kernel = [broadcast](ConstBatchView x, ConstBatchView y, BatchView r, cudaStream_t) {
-            gpu::mul(gpu::Runtime::get(), x, y, r, broadcast);  // gpu::run holds the lease
+        const auto kernel = [broadcast](ConstBatchView x, ConstBatchView y, BatchView r, cudaStream_t stream) {
+            gpu::mul(gpu::Runtime::get(), x, y, r, broadcast, stream);  // gpu::run holds the lease
         };
         gpu::run(a, count, b, b_count, stride, kernel, on_gpu_result);
     } else

@@ -150,6 +150,9 @@ TEST_P(MulEntryPoints, VecSqrMatchesFlint)
             for (slong i = 0; i < count; ++i) fmpz_mul(theirs.v + i, a.v + i, a.v + i);
             ASSERT_EQ(zgpu_fmpz_vec_sqr(ours.v, a.v, count), 0) << zgpu_last_error();
             EXPECT_TRUE(_fmpz_vec_equal(ours.v, theirs.v, count)) << count << " squares of up to " << bits << " bits";
+            _fmpz_vec_zero(ours.v, count);
+            ASSERT_EQ(zgpu_fmpz_vec_mul(ours.v, a.v, a.v, count), 0) << zgpu_last_error();  // vec1 == vec2 squares
+            EXPECT_TRUE(_fmpz_vec_equal(ours.v, theirs.v, count)) << "vec1 == vec2";
             ASSERT_EQ(zgpu_fmpz_vec_sqr(a.v, a.v, count), 0) << zgpu_last_error();  // res == vec
             EXPECT_TRUE(_fmpz_vec_equal(a.v, theirs.v, count)) << "res == vec";
         }

@@ -56,13 +56,13 @@ TEST(NttField, ArithmeticMatchesIntegerArithmetic)
             ASSERT_EQ((u128(montgomery) << 32) % p, std::uint64_t(xe) * ye % p);
             // Butterflies: lazy outputs, the right classes.
             std::uint32_t u = x, v = y;
-            f.forward(u, v, ye, f.shoup(ye));
+            f.forward_butterfly(u, v, ye, f.shoup(ye));
             ASSERT_LT(u, 2 * p);
             ASSERT_LT(v, 2 * p);
             ASSERT_EQ(u % p, (std::uint64_t(xe) + ye) % p);
             ASSERT_EQ(v % p, (std::uint64_t(xe) + p - ye) * ye % p);
             u = x, v = y;
-            f.inverse(u, v, xe, f.shoup(xe));
+            f.inverse_butterfly(u, v, xe, f.shoup(xe));
             const std::uint64_t t = std::uint64_t(ye) * xe % p;
             ASSERT_LT(u, 2 * p);
             ASSERT_LT(v, 2 * p);
