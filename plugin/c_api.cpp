@@ -74,6 +74,41 @@ int zgpu_fmpz_vec_scalar_submul_fmpz(fmpz* res, const fmpz* vec, slong len, cons
     return report([&] { zgpu::fmpz_vec_scalar_submul_fmpz(res, vec, len, c); });
 }
 
+int zgpu_fmpz_vec_divexact(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len)
+{
+    return report([&] { zgpu::fmpz_vec_divexact(res, vec1, vec2, len); });
+}
+
+int zgpu_fmpz_vec_divexact_checked(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len)
+{
+    return report([&] { zgpu::fmpz_vec_divexact_checked(res, vec1, vec2, len); });
+}
+
+int zgpu_fmpz_vec_scalar_divexact_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t c)
+{
+    return report([&] { zgpu::fmpz_vec_scalar_divexact_fmpz(res, vec, len, c); });
+}
+
+int zgpu_fmpz_vec_scalar_divexact_fmpz_checked(fmpz* res, const fmpz* vec, slong len, const fmpz_t c)
+{
+    return report([&] { zgpu::fmpz_vec_scalar_divexact_fmpz_checked(res, vec, len, c); });
+}
+
+int zgpu_fmpz_vec_fdiv_qr(fmpz* q, fmpz* r, const fmpz* vec1, const fmpz* vec2, slong len)
+{
+    return report([&] { zgpu::fmpz_vec_fdiv_qr(q, r, vec1, vec2, len); });
+}
+
+int zgpu_fmpz_vec_tdiv_qr(fmpz* q, fmpz* r, const fmpz* vec1, const fmpz* vec2, slong len)
+{
+    return report([&] { zgpu::fmpz_vec_tdiv_qr(q, r, vec1, vec2, len); });
+}
+
+int zgpu_fmpz_vec_scalar_mod_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t p)
+{
+    return report([&] { zgpu::fmpz_vec_scalar_mod_fmpz(res, vec, len, p); });
+}
+
 const char* zgpu_last_error(void) { return last_error.c_str(); }
 
 const char* zgpu_last_backend(void) { return zgpu::last_backend() == zgpu::Backend::gpu ? "gpu" : "cpu"; }

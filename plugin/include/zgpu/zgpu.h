@@ -39,6 +39,29 @@ int zgpu_fmpz_vec_scalar_mul_fmpz(fmpz * res, const fmpz * vec, slong len, const
 int zgpu_fmpz_vec_scalar_addmul_fmpz(fmpz * res, const fmpz * vec, slong len, const fmpz_t c);
 int zgpu_fmpz_vec_scalar_submul_fmpz(fmpz * res, const fmpz * vec, slong len, const fmpz_t c);
 
+/* Division (on the host threads for now; ZGPU_BACKEND=gpu is refused). A zero divisor is an
+   error naming its index, with nothing written. */
+
+/* res[i] = vec1[i] / vec2[i] where vec2[i] divides vec1[i], as fmpz_divexact element by
+   element: like FLINT's, the result of a pair that does not divide exactly is unspecified. */
+int zgpu_fmpz_vec_divexact(fmpz * res, const fmpz * vec1, const fmpz * vec2, slong len);
+/* The same, verified: the first pair that does not divide exactly is reported by index, and
+   res is left untouched. */
+int zgpu_fmpz_vec_divexact_checked(fmpz * res, const fmpz * vec1, const fmpz * vec2, slong len);
+
+/* res[i] = vec[i] / c, exact, as _fmpz_vec_scalar_divexact_fmpz; and verified. c is read once. */
+int zgpu_fmpz_vec_scalar_divexact_fmpz(fmpz * res, const fmpz * vec, slong len, const fmpz_t c);
+int zgpu_fmpz_vec_scalar_divexact_fmpz_checked(fmpz * res, const fmpz * vec, slong len, const fmpz_t c);
+
+/* q[i], r[i] = floor (fdiv) or truncated (tdiv) quotient and remainder of vec1[i] by vec2[i],
+   as fmpz_fdiv_qr and fmpz_tdiv_qr element by element. q and r must be different vectors;
+   either may be vec1 or vec2. */
+int zgpu_fmpz_vec_fdiv_qr(fmpz * q, fmpz * r, const fmpz * vec1, const fmpz * vec2, slong len);
+int zgpu_fmpz_vec_tdiv_qr(fmpz * q, fmpz * r, const fmpz * vec1, const fmpz * vec2, slong len);
+
+/* res[i] = vec[i] mod p in [0, p), as _fmpz_vec_scalar_mod_fmpz; p must be positive. */
+int zgpu_fmpz_vec_scalar_mod_fmpz(fmpz * res, const fmpz * vec, slong len, const fmpz_t p);
+
 /* Why the last call on this thread failed ("" if it succeeded). */
 const char * zgpu_last_error(void);
 /* "cpu" or "gpu": the backend that ran the last call on this thread. */

@@ -1,0 +1,171 @@
+// FLINT-style division of fmpz vectors: exact (elementwise and by a scalar, unchecked or
+// checked), floor and truncating quotient with remainder, and reduction by a scalar modulus.
+// Every check runs before anything is written. Division runs on the host threads for now; the
+// GPU kernels are the next step, so ZGPU_BACKEND=gpu is refused with a clear error.
+#include <string>
+#include <vector>
+
+#include "fmpz_array.hpp"
+#include "parallel.hpp"
+#include "zgpu/backend.hpp"
+#include "zgpu/error.hpp"
+#include "zgpu/flint.hpp"
+
+namespace zgpu {
+namespace {
+
+// Divisions cost about as much as products: threads pay from a few dozen elements on.
+constexpr std::size_t kMinParallel = 64;
+
+void choose_cpu(const std::string& name)
+{
+    const Backend requested = requested_backend();  // rejects unknown ZGPU_BACKEND values
+    if (backend_forced() && requested == Backend::gpu)
+        throw Error(name + ": division does not run on the GPU yet (ZGPU_BACKEND=gpu)");
+    set_last_backend(Backend::cpu);
+}
+
+// The index of the first zero divisor among divisor(0 .. n-1), or n.
+template <class Divisor>
+std::size_t first_zero(std::size_t n, Divisor divisor)
+{
+    for (std::size_t i = 0; i < n; ++i)
+        if (fmpz_is_zero(divisor(i))) return i;
+    return n;
+}
+
+template <class Divisor>
+void require_nonzero(const std::string& name, const char* argument, std::size_t n, Divisor divisor)
+{
+    if (const std::size_t i = first_zero(n, divisor); i < n)
+        throw Error(name + ": division by zero (" + argument + "[" + std::to_string(i) + "] is 0)");
+}
+
+// A vector of fmpz that frees itself, for results computed before the output is touched.
+class FmpzVec {
+public:
+    explicit FmpzVec(std::size_t n) : values_(n) { for (auto& v : values_) fmpz_init(&v); }
+    ~FmpzVec() { for (auto& v : values_) fmpz_clear(&v); }
+    FmpzVec(const FmpzVec&) = delete;
+    FmpzVec& operator=(const FmpzVec&) = delete;
+    fmpz* data() { return values_.data(); }
+
+private:
+    std::vector<fmpz> values_;
+};
+
+// res[i] = a(i) / divisor(i), exact. Checked: each quotient is computed aside and verified, the
+// first inexact pair is reported by index, and res is written only if all are exact.
+template <class Dividend, class Divisor>
+void divexact(fmpz* res, std::size_t n, Dividend a, Divisor divisor, bool checked, const std::string& name,
+              const char* divisor_name)
+{
+    choose_cpu(name);
+    require_nonzero(name, divisor_name, n, divisor);
+    if (!checked) {
+        parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) fmpz_divexact(res + i, a(i), divisor(i));
+        });
+        return;
+    }
+    FmpzVec quotients(n);
+    std::vector<char> exact(n);
+    parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
+        fmpz_t remainder;
+        fmpz_init(remainder);
+        for (std::size_t i = begin; i < end; ++i) {
+            fmpz_tdiv_qr(quotients.data() + i, remainder, a(i), divisor(i));
+            exact[i] = fmpz_is_zero(remainder);
+        }
+        fmpz_clear(remainder);
+    });
+    for (std::size_t i = 0; i < n; ++i)
+        if (!exact[i]) throw Error(name + ": entry " + std::to_string(i) + " does not divide exactly");
+    for (std::size_t i = 0; i < n; ++i) fmpz_swap(res + i, quotients.data() + i);
+}
+
+enum class Rounding { floor, truncate };
+
+void div_qr(fmpz* q, fmpz* r, const fmpz* a, const fmpz* b, slong len, Rounding rounding, const char* name)
+{
+    check_vec_arguments(q, a, b, len, name);
+    if (len > 0 && !r) throw Error(std::string(name) + ": r is NULL with len = " + std::to_string(len));
+    if (len > 0 && q == r) throw Error(std::string(name) + ": q and r are the same vector");
+    choose_cpu(name);
+    const std::size_t n = std::size_t(len);
+    require_nonzero(name, "vec2", n, [&](std::size_t i) { return b + i; });
+    parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            if (rounding == Rounding::floor) fmpz_fdiv_qr(q + i, r + i, a + i, b + i);
+            else fmpz_tdiv_qr(q + i, r + i, a + i, b + i);
+        }
+    });
+}
+
+}  // namespace
+
+void fmpz_vec_divexact(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len)
+{
+    check_vec_arguments(res, vec1, vec2, len, "fmpz_vec_divexact");
+    divexact(res, std::size_t(len), [&](std::size_t i) { return vec1 + i; }, [&](std::size_t i) { return vec2 + i; },
+             false, "fmpz_vec_divexact", "vec2");
+}
+
+void fmpz_vec_divexact_checked(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len)
+{
+    check_vec_arguments(res, vec1, vec2, len, "fmpz_vec_divexact_checked");
+    divexact(res, std::size_t(len), [&](std::size_t i) { return vec1 + i; }, [&](std::size_t i) { return vec2 + i; },
+             true, "fmpz_vec_divexact_checked", "vec2");
+}
+
+namespace {
+
+void scalar_divexact(fmpz* res, const fmpz* vec, slong len, const fmpz_t c, bool checked, const char* name)
+{
+    if (!c) throw Error(std::string(name) + ": c is NULL");
+    check_vec_arguments(res, vec, c, len, name, "vec", "c");
+    const FmpzCopy copy(c);  // c may be an entry of res
+    const fmpz* divisor = copy.get();
+    if (fmpz_is_zero(divisor)) throw Error(std::string(name) + ": division by zero (c is 0)");
+    divexact(res, std::size_t(len), [&](std::size_t i) { return vec + i; }, [&](std::size_t) { return divisor; },
+             checked, name, "c");
+}
+
+}  // namespace
+
+void fmpz_vec_scalar_divexact_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t c)
+{
+    scalar_divexact(res, vec, len, c, false, "fmpz_vec_scalar_divexact_fmpz");
+}
+
+void fmpz_vec_scalar_divexact_fmpz_checked(fmpz* res, const fmpz* vec, slong len, const fmpz_t c)
+{
+    scalar_divexact(res, vec, len, c, true, "fmpz_vec_scalar_divexact_fmpz_checked");
+}
+
+void fmpz_vec_fdiv_qr(fmpz* q, fmpz* r, const fmpz* vec1, const fmpz* vec2, slong len)
+{
+    div_qr(q, r, vec1, vec2, len, Rounding::floor, "fmpz_vec_fdiv_qr");
+}
+
+void fmpz_vec_tdiv_qr(fmpz* q, fmpz* r, const fmpz* vec1, const fmpz* vec2, slong len)
+{
+    div_qr(q, r, vec1, vec2, len, Rounding::truncate, "fmpz_vec_tdiv_qr");
+}
+
+void fmpz_vec_scalar_mod_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t p)
+{
+    const char* name = "fmpz_vec_scalar_mod_fmpz";
+    if (!p) throw Error(std::string(name) + ": p is NULL");
+    check_vec_arguments(res, vec, p, len, name, "vec", "p");
+    const FmpzCopy copy(p);  // p may be an entry of res
+    const fmpz* modulus = copy.get();
+    if (fmpz_sgn(modulus) <= 0)
+        throw Error(std::string(name) + (fmpz_is_zero(modulus) ? ": division by zero (p is 0)" : ": p is negative, FLINT requires p > 0"));
+    choose_cpu(name);
+    parallel_for(std::size_t(len), kMinParallel, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) fmpz_mod(res + i, vec + i, modulus);
+    });
+}
+
+}  // namespace zgpu

@@ -1,0 +1,236 @@
+// The division entry points against FLINT: exact (checked and not), with remainder, modulus.
+// Division runs on the host threads for now; ZGPU_BACKEND=gpu is refused with nothing written.
+#include <cstdlib>
+#include <string>
+#include <utility>
+
+#include <flint/fmpz_vec.h>
+#include <gtest/gtest.h>
+
+#include "flint_fixture.hpp"
+#include "zgpu/zgpu.h"
+
+namespace zgpu::testing {
+namespace {
+
+class Division : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        unsetenv("ZGPU_BACKEND");
+        flint_randinit(state_);
+    }
+    void TearDown() override
+    {
+        unsetenv("ZGPU_BACKEND");
+        flint_randclear(state_);
+    }
+
+    // A divisor of about `bits` bits, nonzero: random sign, sometimes many trailing zero bits,
+    // sometimes +-1.
+    void random_divisor(fmpz_t d, flint_bitcnt_t bits, slong i)
+    {
+        switch (i % 5) {
+        case 0: fmpz_set_si(d, i % 2 ? -1 : 1); break;
+        case 1: fmpz_randtest_not_zero(d, state_, bits); fmpz_mul_2exp(d, d, 64 * (i % 7) + i % 61); break;
+        default: fmpz_randtest_not_zero(d, state_, bits);
+        }
+        if (i % 3 == 0) fmpz_neg(d, d);
+    }
+
+    // a[i] = q[i] * b[i] with random quotients (zero among them), and b[i] nonzero.
+    void exact_pairs(Vec& a, Vec& b, flint_bitcnt_t dividend_bits, flint_bitcnt_t divisor_bits)
+    {
+        fmpz_t q;
+        fmpz_init(q);
+        for (slong i = 0; i < a.n; ++i) {
+            random_divisor(b.v + i, divisor_bits, i);
+            if (i % 11 == 4) fmpz_zero(q);
+            else fmpz_randtest(q, state_, dividend_bits);
+            fmpz_mul(a.v + i, q, b.v + i);
+        }
+        fmpz_clear(q);
+    }
+
+    // Random dividends (zero among them) and divisors.
+    void random_vec_pairs(Vec& a, Vec& b, flint_bitcnt_t dividend_bits, flint_bitcnt_t divisor_bits)
+    {
+        _fmpz_vec_randtest(a.v, state_, a.n, dividend_bits);
+        for (slong i = 0; i < b.n; ++i) random_divisor(b.v + i, divisor_bits, i);
+    }
+
+    flint_rand_t state_;
+};
+
+TEST_F(Division, ExactDivisionMatchesFlint)
+{
+    for (const slong n : {slong(0), slong(1), slong(33), slong(3001)}) {
+        for (const auto [qbits, dbits] : {std::pair{40, 30}, std::pair{64, 64}, std::pair{1000, 1500}, std::pair{20000, 9000}}) {
+            Vec a(n), b(n), ours(n), theirs(n);
+            exact_pairs(a, b, qbits, dbits);
+            for (slong i = 0; i < n; ++i) fmpz_divexact(theirs.v + i, a.v + i, b.v + i);
+            ASSERT_EQ(zgpu_fmpz_vec_divexact(ours.v, a.v, b.v, n), 0) << zgpu_last_error();
+            EXPECT_TRUE(_fmpz_vec_equal(ours.v, theirs.v, n)) << n << " quotients of " << qbits << " bits";
+            EXPECT_STREQ(zgpu_last_backend(), "cpu");
+            _fmpz_vec_zero(ours.v, n);
+            ASSERT_EQ(zgpu_fmpz_vec_divexact_checked(ours.v, a.v, b.v, n), 0) << zgpu_last_error();
+            EXPECT_TRUE(_fmpz_vec_equal(ours.v, theirs.v, n)) << "checked";
+            Vec x(n);
+            _fmpz_vec_set(x.v, a.v, n);
+            ASSERT_EQ(zgpu_fmpz_vec_divexact_checked(x.v, x.v, b.v, n), 0) << zgpu_last_error();  // res == vec1
+            EXPECT_TRUE(_fmpz_vec_equal(x.v, theirs.v, n)) << "res == vec1";
+        }
+    }
+}
+
+TEST_F(Division, CheckedDivisionReportsTheFirstInexactEntryAndWritesNothing)
+{
+    Vec a(100), b(100), res(100), before(100);
+    exact_pairs(a, b, 500, 300);
+    for (slong i = 0; i < 100; ++i) fmpz_randtest(res.v + i, state_, 100);
+    _fmpz_vec_set(before.v, res.v, 100);
+    for (const slong bad : {slong(0), slong(57), slong(99)}) {
+        if (fmpz_is_pm1(b.v + bad)) {  // +-1 divides everything: make it 7, still exact
+            fmpz_set_ui(b.v + bad, 7);
+            fmpz_mul_ui(a.v + bad, a.v + bad, 7);
+        }
+        fmpz_add_ui(a.v + bad, a.v + bad, 1);  // off by one unit in the last place
+        EXPECT_EQ(zgpu_fmpz_vec_divexact_checked(res.v, a.v, b.v, 100), -1);
+        EXPECT_NE(std::string(zgpu_last_error()).find("entry " + std::to_string(bad) + " does not divide exactly"),
+                  std::string::npos)
+            << zgpu_last_error();
+        EXPECT_TRUE(_fmpz_vec_equal(res.v, before.v, 100)) << "nothing written";
+        fmpz_sub_ui(a.v + bad, a.v + bad, 1);
+    }
+    fmpz_t c;
+    fmpz_init_set_ui(c, 3);
+    Vec v(5);
+    for (slong i = 0; i < 5; ++i) fmpz_set_si(v.v + i, 3 * (i - 2));
+    fmpz_set_si(v.v + 3, 4);
+    EXPECT_EQ(zgpu_fmpz_vec_scalar_divexact_fmpz_checked(res.v, v.v, 5, c), -1);
+    EXPECT_NE(std::string(zgpu_last_error()).find("entry 3"), std::string::npos) << zgpu_last_error();
+    EXPECT_TRUE(_fmpz_vec_equal(res.v, before.v, 100)) << "nothing written";
+    fmpz_clear(c);
+}
+
+TEST_F(Division, ScalarExactDivisionMatchesFlint)
+{
+    for (const flint_bitcnt_t bits : {flint_bitcnt_t(20), flint_bitcnt_t(64), flint_bitcnt_t(700), flint_bitcnt_t(9000)}) {
+        for (slong k = 0; k < 4; ++k) {
+            fmpz_t c;
+            fmpz_init(c);
+            random_divisor(c, bits, k);
+            Vec a(2000), ours(2000), theirs(2000);
+            for (slong i = 0; i < a.n; ++i) {
+                fmpz_randtest(a.v + i, state_, 3 * bits);
+                fmpz_mul(a.v + i, a.v + i, c);
+            }
+            _fmpz_vec_scalar_divexact_fmpz(theirs.v, a.v, a.n, c);
+            ASSERT_EQ(zgpu_fmpz_vec_scalar_divexact_fmpz(ours.v, a.v, a.n, c), 0) << zgpu_last_error();
+            EXPECT_TRUE(_fmpz_vec_equal(ours.v, theirs.v, a.n)) << "divisor of " << bits << " bits";
+            ASSERT_EQ(zgpu_fmpz_vec_scalar_divexact_fmpz_checked(a.v, a.v, a.n, c), 0) << zgpu_last_error();
+            EXPECT_TRUE(_fmpz_vec_equal(a.v, theirs.v, a.n)) << "checked, res == vec";
+            fmpz_clear(c);
+        }
+    }
+    // c an entry of res: read once, before res changes.
+    Vec a(3);
+    fmpz_set_si(a.v + 0, 6);
+    fmpz_set_si(a.v + 1, -12);
+    fmpz_set_si(a.v + 2, 18);
+    ASSERT_EQ(zgpu_fmpz_vec_scalar_divexact_fmpz(a.v, a.v, 3, a.v + 0), 0) << zgpu_last_error();
+    EXPECT_EQ(fmpz_get_si(a.v + 0), 1);
+    EXPECT_EQ(fmpz_get_si(a.v + 1), -2);
+    EXPECT_EQ(fmpz_get_si(a.v + 2), 3);
+}
+
+TEST_F(Division, QuotientAndRemainderMatchFlintForEverySign)
+{
+    using Ours = int (*)(fmpz*, fmpz*, const fmpz*, const fmpz*, slong);
+    using Theirs = void (*)(fmpz_t, fmpz_t, const fmpz_t, const fmpz_t);
+    const std::pair<Ours, Theirs> ops[] = {{zgpu_fmpz_vec_fdiv_qr, fmpz_fdiv_qr}, {zgpu_fmpz_vec_tdiv_qr, fmpz_tdiv_qr}};
+    for (const auto& [ours_op, theirs_op] : ops) {
+        for (const auto [abits, bbits] : {std::pair{30, 20}, std::pair{2000, 1000}, std::pair{1000, 2000}, std::pair{20000, 64}}) {
+            const slong n = 1001;
+            Vec a(n), b(n), q(n), r(n), eq(n), er(n);
+            random_vec_pairs(a, b, abits, bbits);
+            for (slong i = 0; i < n; ++i) theirs_op(eq.v + i, er.v + i, a.v + i, b.v + i);
+            ASSERT_EQ(ours_op(q.v, r.v, a.v, b.v, n), 0) << zgpu_last_error();
+            EXPECT_TRUE(_fmpz_vec_equal(q.v, eq.v, n) && _fmpz_vec_equal(r.v, er.v, n)) << abits << " / " << bbits << " bits";
+            ASSERT_EQ(ours_op(a.v, b.v, a.v, b.v, n), 0) << zgpu_last_error();  // q == vec1, r == vec2
+            EXPECT_TRUE(_fmpz_vec_equal(a.v, eq.v, n) && _fmpz_vec_equal(b.v, er.v, n)) << "aliased";
+        }
+    }
+    Vec a(2), b(2);
+    fmpz_one(b.v);
+    fmpz_one(b.v + 1);
+    EXPECT_EQ(zgpu_fmpz_vec_fdiv_qr(a.v, a.v, a.v, b.v, 2), -1);
+    EXPECT_NE(std::string(zgpu_last_error()).find("the same vector"), std::string::npos) << zgpu_last_error();
+}
+
+TEST_F(Division, ScalarModMatchesFlint)
+{
+    for (const flint_bitcnt_t bits : {flint_bitcnt_t(10), flint_bitcnt_t(64), flint_bitcnt_t(65), flint_bitcnt_t(3000)}) {
+        fmpz_t p;
+        fmpz_init(p);
+        fmpz_randtest_not_zero(p, state_, bits);
+        fmpz_abs(p, p);
+        Vec a(1500), ours(1500), theirs(1500);
+        _fmpz_vec_randtest(a.v, state_, a.n, 3 * bits);
+        _fmpz_vec_scalar_mod_fmpz(theirs.v, a.v, a.n, p);
+        ASSERT_EQ(zgpu_fmpz_vec_scalar_mod_fmpz(ours.v, a.v, a.n, p), 0) << zgpu_last_error();
+        EXPECT_TRUE(_fmpz_vec_equal(ours.v, theirs.v, a.n)) << bits << "-bit modulus";
+        ASSERT_EQ(zgpu_fmpz_vec_scalar_mod_fmpz(a.v, a.v, a.n, p), 0) << zgpu_last_error();  // res == vec
+        EXPECT_TRUE(_fmpz_vec_equal(a.v, theirs.v, a.n)) << "res == vec";
+        fmpz_clear(p);
+    }
+    Vec a(2), res(2);
+    fmpz_set_si(a.v, 5);
+    fmpz_t p;
+    fmpz_init_set_si(p, -3);
+    EXPECT_EQ(zgpu_fmpz_vec_scalar_mod_fmpz(res.v, a.v, 2, p), -1);
+    EXPECT_NE(std::string(zgpu_last_error()).find("p > 0"), std::string::npos) << zgpu_last_error();
+    fmpz_clear(p);
+}
+
+TEST_F(Division, ZeroDivisorsAndBadArgumentsWriteNothing)
+{
+    Vec a(40), b(40), res(40), r(40), before(40);
+    exact_pairs(a, b, 300, 200);
+    for (slong i = 0; i < 40; ++i) fmpz_set_si(res.v + i, i + 1000);
+    _fmpz_vec_set(before.v, res.v, 40);
+    fmpz_zero(b.v + 23);
+    EXPECT_EQ(zgpu_fmpz_vec_divexact(res.v, a.v, b.v, 40), -1);
+    EXPECT_NE(std::string(zgpu_last_error()).find("division by zero (vec2[23] is 0)"), std::string::npos) << zgpu_last_error();
+    EXPECT_EQ(zgpu_fmpz_vec_divexact_checked(res.v, a.v, b.v, 40), -1);
+    EXPECT_EQ(zgpu_fmpz_vec_tdiv_qr(res.v, r.v, a.v, b.v, 40), -1);
+    EXPECT_TRUE(_fmpz_vec_equal(res.v, before.v, 40)) << "nothing written";
+    fmpz_t zero;
+    fmpz_init(zero);
+    EXPECT_EQ(zgpu_fmpz_vec_scalar_divexact_fmpz(res.v, a.v, 40, zero), -1);
+    EXPECT_EQ(zgpu_fmpz_vec_scalar_mod_fmpz(res.v, a.v, 40, zero), -1);
+    EXPECT_NE(std::string(zgpu_last_error()).find("division by zero"), std::string::npos) << zgpu_last_error();
+    EXPECT_TRUE(_fmpz_vec_equal(res.v, before.v, 40)) << "nothing written";
+    EXPECT_EQ(zgpu_fmpz_vec_divexact(res.v, a.v, b.v, -1), -1);
+    EXPECT_EQ(zgpu_fmpz_vec_scalar_divexact_fmpz(res.v, a.v, 3, nullptr), -1);
+    EXPECT_EQ(zgpu_fmpz_vec_fdiv_qr(res.v, nullptr, a.v, b.v, 3), -1);
+    fmpz_clear(zero);
+    EXPECT_EQ(zgpu_fmpz_vec_divexact(nullptr, nullptr, nullptr, 0), 0) << "empty vectors";
+}
+
+TEST_F(Division, ForcingTheGpuIsRefusedForNow)
+{
+    setenv("ZGPU_BACKEND", "gpu", 1);
+    Vec a(3), b(3), res(3);
+    for (slong i = 0; i < 3; ++i) {
+        fmpz_set_si(a.v + i, 6);
+        fmpz_set_si(b.v + i, 3);
+        fmpz_set_si(res.v + i, 77);
+    }
+    EXPECT_EQ(zgpu_fmpz_vec_divexact(res.v, a.v, b.v, 3), -1);
+    EXPECT_NE(std::string(zgpu_last_error()).find("ZGPU_BACKEND=gpu"), std::string::npos) << zgpu_last_error();
+    EXPECT_EQ(fmpz_get_si(res.v + 1), 77) << "nothing written";
+}
+
+}  // namespace
+}  // namespace zgpu::testing
