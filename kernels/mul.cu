@@ -10,7 +10,9 @@ namespace zgpu::kernels {
 namespace {
 
 // The crossover, measured on an H200 (bench/results/, bench/NOTES-mul.md): the classical
-// kernel up to this many limbs in the larger operand, the NTT above.
+// kernel up to this many limbs in the larger operand, the NTT above. At 4096 bits (64 limbs)
+// the classical kernel ran 132 M products/s against the NTT's 49; at 8192 bits the NTT ran 42
+// against 34.
 constexpr std::uint32_t kClassicalUpToLimbs = 64;
 
 bool use_ntt(ConstBatchView a, ConstBatchView b, MulAlgorithm algorithm)

@@ -25,9 +25,9 @@ Backend choose_for_host_add_sub()
 }
 
 // Products of host data go to the GPU from this many limb products a product on, and only up
-// to the GPU's size limit. Measured end to end on an H200 host with 16 threads (bench/results/):
-// 32 x 32 limbs (2048 bits) took 6.9 ms on the GPU path against 8.3 ms on the CPU path; at
-// 16 x 16 limbs the CPU path was faster (5.1 ms against 6.9 ms).
+// to the batch's size limit. Measured end to end on an H200 host with 16 threads
+// (bench/results/, 32 MiB of operands): 32 x 32 limbs (2048 bits) took 4.4 ms on the GPU path
+// against 6.7 ms on the CPU path; at 16 x 16 limbs the CPU path was faster (4.1 against 4.9 ms).
 constexpr std::uint64_t kGpuHostMulMinLimbProducts = 32 * 32;
 
 // Whether the product's stride stays within kMaxLimbs, as a batch needs.
