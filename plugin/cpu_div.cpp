@@ -1,0 +1,101 @@
+#include "cpu_div.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+
+#include <gmp.h>
+
+#include "parallel.hpp"
+
+namespace zgpu::cpu {
+namespace {
+
+// Element i of a batch as a read-only GMP value over the batch's own limbs.
+mpz_srcptr element(ConstBatchView batch, std::size_t i, mpz_t holder)
+{
+    return mpz_roinit_n(holder, batch.element(i), batch.sizes[i]);
+}
+
+// Writes `value` as element i: limbs, zeros up to the stride, signed size. The caller's bounds
+// guarantee that it fits.
+void store(BatchView out, std::size_t i, mpz_srcptr value)
+{
+    const std::size_t n = mpz_size(value);
+    limb_t* limbs = out.element(i);
+    std::copy_n(mpz_limbs_read(value), n, limbs);
+    std::fill(limbs + n, limbs + out.stride, limb_t(0));
+    out.sizes[i] = std::int32_t(mpz_sgn(value) < 0 ? -std::int64_t(n) : std::int64_t(n));
+}
+
+// A GMP value that frees itself, one per thread and range.
+struct Mpz {
+    mpz_t value;
+    Mpz() { mpz_init(value); }
+    ~Mpz() { mpz_clear(value); }
+    Mpz(const Mpz&) = delete;
+    Mpz& operator=(const Mpz&) = delete;
+};
+
+// Threads pay from about 2^16 limbs of work on.
+std::size_t min_parallel(ConstBatchView a) { return std::max<std::size_t>(2, (std::size_t(1) << 16) / a.stride); }
+
+}  // namespace
+
+std::size_t first_zero(ConstBatchView b)
+{
+    return std::size_t(std::find(b.sizes, b.sizes + b.count, 0) - b.sizes);
+}
+
+std::size_t divexact(ConstBatchView a, ConstBatchView b, BatchView q, bool broadcast_b, bool checked)
+{
+    std::atomic<std::size_t> first_inexact = a.count;
+    parallel_for(a.count, min_parallel(a), [&](std::size_t begin, std::size_t end) {
+        Mpz quotient, remainder;
+        mpz_t x, y;
+        for (std::size_t i = begin; i < end; ++i) {
+            const mpz_srcptr dividend = element(a, i, x), divisor = element(b, broadcast_b ? 0 : i, y);
+            if (checked) {
+                mpz_tdiv_qr(quotient.value, remainder.value, dividend, divisor);
+                if (mpz_sgn(remainder.value) != 0) {
+                    std::size_t seen = first_inexact.load();
+                    while (i < seen && !first_inexact.compare_exchange_weak(seen, i)) {}
+                }
+            } else {
+                mpz_divexact(quotient.value, dividend, divisor);
+            }
+            store(q, i, quotient.value);
+        }
+    });
+    return first_inexact.load();
+}
+
+void div_qr(ConstBatchView a, ConstBatchView b, BatchView q, BatchView r, bool broadcast_b, bool floor)
+{
+    parallel_for(a.count, min_parallel(a), [&](std::size_t begin, std::size_t end) {
+        Mpz quotient, remainder;
+        mpz_t x, y;
+        for (std::size_t i = begin; i < end; ++i) {
+            const mpz_srcptr dividend = element(a, i, x), divisor = element(b, broadcast_b ? 0 : i, y);
+            if (floor) mpz_fdiv_qr(quotient.value, remainder.value, dividend, divisor);
+            else mpz_tdiv_qr(quotient.value, remainder.value, dividend, divisor);
+            store(q, i, quotient.value);
+            store(r, i, remainder.value);
+        }
+    });
+}
+
+void mod(ConstBatchView a, ConstBatchView m, BatchView r)
+{
+    parallel_for(a.count, min_parallel(a), [&](std::size_t begin, std::size_t end) {
+        Mpz remainder;
+        mpz_t x, y;
+        const mpz_srcptr modulus = element(m, 0, y);
+        for (std::size_t i = begin; i < end; ++i) {
+            mpz_fdiv_r(remainder.value, element(a, i, x), modulus);
+            store(r, i, remainder.value);
+        }
+    });
+}
+
+}  // namespace zgpu::cpu

@@ -1,0 +1,28 @@
+// Device-resident division on DeviceBatch, with FLINT's semantics element by element.
+// b holds a.count() elements, or one that divides them all. A zero divisor throws zgpu::Error
+// naming the first one, with every output untouched; so do mismatched shapes or backends.
+// Outputs may be inputs. For now division runs on the CPU backend only: batches on the GPU
+// throw zgpu::Error (the GPU kernels are the next step).
+#pragma once
+
+#include "zgpu/device_batch.hpp"
+
+namespace zgpu {
+
+// q[i] = a[i] / b[i] where b[i] divides a[i], as fmpz_divexact: for a pair that does not divide
+// exactly q[i] is unspecified. q gets a's stride.
+void divexact(DeviceBatch& q, const DeviceBatch& a, const DeviceBatch& b);
+// The same, verified: a pair that does not divide exactly throws zgpu::Error naming the first
+// such index, with q untouched.
+void divexact_checked(DeviceBatch& q, const DeviceBatch& a, const DeviceBatch& b);
+
+// Quotient and remainder rounded toward -infinity (fdiv_qr) or zero (tdiv_qr), as FLINT's
+// fmpz_fdiv_qr and fmpz_tdiv_qr. q gets a's stride, r b's; q and r must be different batches.
+void fdiv_qr(DeviceBatch& q, DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b);
+void tdiv_qr(DeviceBatch& q, DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b);
+
+// r[i] = a[i] mod m in [0, m), for m one positive element (_fmpz_vec_scalar_mod_fmpz). r gets
+// m's stride.
+void mod(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& m);
+
+}  // namespace zgpu

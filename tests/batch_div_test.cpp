@@ -1,0 +1,170 @@
+// Device-resident division (DeviceBatch) against GMP. Division runs on the CPU backend for now,
+// so these tests use it; the GPU kernels will be checked against the same expectations.
+#include <string>
+#include <utility>
+
+#include <gtest/gtest.h>
+
+#include "batch_checks.hpp"
+#include "mpz_adapter.hpp"
+#include "zgpu/batch_div.hpp"
+#include "zgpu/error.hpp"
+
+namespace zgpu::testing {
+namespace {
+
+DeviceBatch upload(const MpzArray& values)
+{
+    return DeviceBatch::upload(adapters::pack_mpz_array(values.data(), values.size()).view(), Backend::cpu);
+}
+
+// A nonzero divisor of `limbs` limbs: random shape and sign, sometimes shifted by many zero
+// bits, sometimes +-1.
+void set_divisor(IntegerSource& source, mpz_ptr d, std::uint32_t limbs, std::size_t i)
+{
+    if (i % 9 == 0) return mpz_set_si(d, i % 2 ? -1 : 1);
+    source.set(d, limbs, i % 4 == 1 ? Shape::all_ones : Shape::random, i % 3 == 0);
+    if (i % 5 == 2) mpz_mul_2exp(d, d, 64 * (i % 4) + i % 63);
+}
+
+// Size pairs (quotient limbs, divisor limbs): one-limb and full-size quotients, unbalanced.
+const std::pair<std::uint32_t, std::uint32_t> kShapes[] = {{1, 1}, {1, 40}, {40, 1}, {3, 7}, {64, 64}, {300, 17}, {17, 300}};
+
+TEST(BatchDiv, ExactDivisionMatchesGmp)
+{
+    IntegerSource source(41);
+    for (const auto& [qlimbs, dlimbs] : kShapes) {
+        const std::size_t n = 301;
+        MpzArray a(n), b(n), expected(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            set_divisor(source, b[i], dlimbs, i);
+            if (i % 13 == 5) mpz_set_ui(expected[i], 0);
+            else source.set(expected[i], qlimbs, i % 7 == 3 ? Shape::all_ones : Shape::random, i % 2);
+            mpz_mul(a[i], expected[i], b[i]);
+        }
+        const std::string context = std::to_string(qlimbs) + "-limb quotients, " + std::to_string(dlimbs) + "-limb divisors";
+        const DeviceBatch da = upload(a), db = upload(b);
+        DeviceBatch q;
+        divexact(q, da, db);
+        expect_batch_equals(q.download(), expected, context);
+        DeviceBatch checked;
+        divexact_checked(checked, da, db);
+        expect_batch_equals(checked.download(), expected, "checked, " + context);
+        DeviceBatch x = upload(a);
+        divexact_checked(x, x, db);  // q == a
+        expect_batch_equals(x.download(), expected, "q == a, " + context);
+    }
+}
+
+TEST(BatchDiv, SharedDivisor)
+{
+    IntegerSource source(42);
+    for (const std::uint32_t dlimbs : {1u, 2u, 33u, 200u}) {
+        MpzArray c(1), a(500), expected(500);
+        set_divisor(source, c[0], dlimbs, 2);
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            source.set_random(expected[i], 50);
+            mpz_mul(a[i], expected[i], c[0]);
+        }
+        const DeviceBatch dc = upload(c);
+        DeviceBatch q;
+        divexact_checked(q, upload(a), dc);
+        expect_batch_equals(q.download(), expected, std::to_string(dlimbs) + "-limb shared divisor");
+    }
+}
+
+TEST(BatchDiv, CheckedDivisionNamesTheFirstInexactElementAndWritesNothing)
+{
+    IntegerSource source(43);
+    MpzArray a(200), b(200), poison(200);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        source.set(b[i], 5, Shape::random, i & 1);
+        source.set_random(a[i], 9);
+        mpz_mul(a[i], a[i], b[i]);
+        mpz_set_si(poison[i], -7);
+    }
+    mpz_add_ui(a[150], a[150], 1);  // off by one unit in the last place
+    mpz_sub_ui(a[61], a[61], 1);
+    DeviceBatch q = upload(poison);
+    try {
+        divexact_checked(q, upload(a), upload(b));
+        ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("element 61 does not divide exactly"), std::string::npos) << e.what();
+    }
+    expect_batch_equals(q.download(), poison, "q untouched");
+}
+
+TEST(BatchDiv, QuotientAndRemainderMatchGmpForEverySign)
+{
+    IntegerSource source(44);
+    for (const bool floor : {true, false}) {
+        for (const auto& [alimbs, blimbs] : kShapes) {
+            const std::size_t n = 257;
+            MpzArray a(n), b(n), eq(n), er(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                source.set_random(a[i], alimbs);
+                set_divisor(source, b[i], blimbs, i);
+                if (floor) mpz_fdiv_qr(eq[i], er[i], a[i], b[i]);
+                else mpz_tdiv_qr(eq[i], er[i], a[i], b[i]);
+            }
+            const std::string context = std::string(floor ? "fdiv" : "tdiv") + ", " + std::to_string(alimbs) + " by " +
+                                        std::to_string(blimbs) + " limbs";
+            DeviceBatch x = upload(a), y = upload(b);
+            if (floor) fdiv_qr(x, y, x, y);  // q == a, r == b
+            else tdiv_qr(x, y, x, y);
+            expect_batch_equals(x.download(), eq, "q, " + context);
+            expect_batch_equals(y.download(), er, "r, " + context);
+        }
+    }
+    DeviceBatch q, a = upload(MpzArray(2)), b;
+    EXPECT_THROW(fdiv_qr(q, q, a, a), Error);
+}
+
+TEST(BatchDiv, ModulusMatchesGmp)
+{
+    IntegerSource source(45);
+    for (const std::uint32_t mlimbs : {1u, 2u, 40u}) {
+        MpzArray m(1), a(400), expected(400);
+        source.set(m[0], mlimbs, Shape::random, false);
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            source.set_random(a[i], 3 * mlimbs);
+            mpz_fdiv_r(expected[i], a[i], m[0]);
+        }
+        DeviceBatch x = upload(a);
+        mod(x, x, upload(m));
+        expect_batch_equals(x.download(), expected, std::to_string(mlimbs) + "-limb modulus");
+    }
+    MpzArray negative(1), a(3);
+    mpz_set_si(negative[0], -5);
+    DeviceBatch r;
+    EXPECT_THROW(mod(r, upload(a), upload(negative)), Error);
+}
+
+TEST(BatchDiv, ZeroDivisorsAndShapesAreRefusedWithNothingWritten)
+{
+    MpzArray a(4), b(4), poison(4);
+    for (std::size_t i = 0; i < 4; ++i) {
+        mpz_set_si(a[i], 12);
+        mpz_set_si(b[i], 3);
+        mpz_set_si(poison[i], 99);
+    }
+    mpz_set_ui(b[2], 0);
+    DeviceBatch q = upload(poison), r = upload(poison);
+    try {
+        divexact(q, upload(a), upload(b));
+        ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("division by zero (b[2] is 0)"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(tdiv_qr(q, r, upload(a), upload(b)), Error);
+    MpzArray zero(1), three(3);
+    EXPECT_THROW(divexact(q, upload(MpzArray(0)), upload(zero)), Error) << "a zero shared divisor, even for no elements";
+    EXPECT_THROW(mod(r, upload(a), upload(zero)), Error);
+    EXPECT_THROW(divexact(q, upload(a), upload(three)), Error) << "4 elements by 3";
+    expect_batch_equals(q.download(), poison, "q untouched");
+    expect_batch_equals(r.download(), poison, "r untouched");
+}
+
+}  // namespace
+}  // namespace zgpu::testing
