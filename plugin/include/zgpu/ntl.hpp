@@ -21,6 +21,21 @@ void mul(NTL::Vec<NTL::ZZ>& x, const NTL::Vec<NTL::ZZ>& a, const NTL::Vec<NTL::Z
 // coefficient by coefficient, normalized.
 void mul(NTL::ZZX& x, const NTL::ZZX& a, const NTL::ZZ& b);
 
+// Division by a scalar b, entry by entry, as NTL's functions of the same names on ZZ (floor
+// rounding: rem has the sign of b). On the host threads for now. b is read before any output
+// changes; b = 0 throws with the outputs untouched.
+void div(NTL::Vec<NTL::ZZ>& q, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b);
+void rem(NTL::Vec<NTL::ZZ>& r, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b);
+void DivRem(NTL::Vec<NTL::ZZ>& q, NTL::Vec<NTL::ZZ>& r, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b);
+// q = a / b and true if b divides every entry; else false, with q untouched.
+bool divide(NTL::Vec<NTL::ZZ>& q, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b);
+
+// A polynomial divided exactly by a scalar, as NTL's div(ZZX&, const ZZX&, const ZZ&), which
+// requires b to divide every coefficient: the first that it does not is named in the error,
+// q untouched. divide returns false instead.
+void div(NTL::ZZX& q, const NTL::ZZX& a, const NTL::ZZ& b);
+bool divide(NTL::ZZX& q, const NTL::ZZX& a, const NTL::ZZ& b);
+
 // x = a +- b as polynomials.
 void add(NTL::ZZX& x, const NTL::ZZX& a, const NTL::ZZX& b);
 void sub(NTL::ZZX& x, const NTL::ZZX& a, const NTL::ZZX& b);

@@ -1,0 +1,95 @@
+// NTL-style division of Vec<ZZ> and ZZX by a scalar: div, rem, DivRem and divide as NTL's on
+// ZZ, entry by entry (floor rounding), and ZZX's exact div and divide. On the host threads for
+// now, like the FLINT-style division. b is read once, before any output changes; a zero b and
+// an inexact exact division throw zgpu::Error with the outputs untouched.
+#include <string>
+
+#include "parallel.hpp"
+#include "zgpu/backend.hpp"
+#include "zgpu/error.hpp"
+#include "zgpu/ntl.hpp"
+
+namespace zgpu {
+namespace {
+
+constexpr std::size_t kMinParallel = 64;  // see flint_div.cpp
+
+NTL::ZZ checked_divisor(const NTL::ZZ& b, const std::string& name)
+{
+    if (NTL::IsZero(b)) throw Error(name + ": division by zero (b is 0)");
+    const Backend requested = requested_backend();  // rejects unknown ZGPU_BACKEND values
+    if (backend_forced() && requested == Backend::gpu)
+        throw Error(name + ": division does not run on the GPU yet (ZGPU_BACKEND=gpu)");
+    set_last_backend(Backend::cpu);
+    return b;  // a copy: b may be an entry of an output
+}
+
+// body(i) for every entry, on the host threads.
+template <class Body>
+void each(std::size_t n, Body body)
+{
+    parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) body(long(i));
+    });
+}
+
+// q[i] = a[i] / b for every entry if all divide exactly (returns -1), else the first index
+// that does not, with q untouched.
+long divide_all(NTL::Vec<NTL::ZZ>& q, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b)
+{
+    NTL::Vec<NTL::ZZ> quotients;
+    quotients.SetLength(a.length());
+    NTL::Vec<char> exact;
+    exact.SetLength(a.length());
+    each(a.length(), [&](long i) { exact[i] = char(NTL::divide(quotients[i], a[i], b)); });
+    for (long i = 0; i < a.length(); ++i)
+        if (!exact[i]) return i;
+    q.swap(quotients);
+    return -1;
+}
+
+}  // namespace
+
+void div(NTL::Vec<NTL::ZZ>& q, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b)
+{
+    const NTL::ZZ d = checked_divisor(b, "div");
+    q.SetLength(a.length());
+    each(a.length(), [&](long i) { NTL::div(q[i], a[i], d); });
+}
+
+void rem(NTL::Vec<NTL::ZZ>& r, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b)
+{
+    const NTL::ZZ d = checked_divisor(b, "rem");
+    r.SetLength(a.length());
+    each(a.length(), [&](long i) { NTL::rem(r[i], a[i], d); });
+}
+
+void DivRem(NTL::Vec<NTL::ZZ>& q, NTL::Vec<NTL::ZZ>& r, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b)
+{
+    if (&q == &r) throw Error("DivRem: q and r are the same vector");
+    const NTL::ZZ d = checked_divisor(b, "DivRem");
+    NTL::Vec<NTL::ZZ> quotients, remainders;  // a may be q or r
+    quotients.SetLength(a.length());
+    remainders.SetLength(a.length());
+    each(a.length(), [&](long i) { NTL::DivRem(quotients[i], remainders[i], a[i], d); });
+    q.swap(quotients);
+    r.swap(remainders);
+}
+
+bool divide(NTL::Vec<NTL::ZZ>& q, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b)
+{
+    return divide_all(q, a, checked_divisor(b, "divide")) < 0;
+}
+
+void div(NTL::ZZX& q, const NTL::ZZX& a, const NTL::ZZ& b)
+{
+    if (const long i = divide_all(q.rep, a.rep, checked_divisor(b, "div")); i >= 0)
+        throw Error("div: b does not divide coefficient " + std::to_string(i));
+}
+
+bool divide(NTL::ZZX& q, const NTL::ZZX& a, const NTL::ZZ& b)
+{
+    return divide_all(q.rep, a.rep, checked_divisor(b, "divide")) < 0;
+}
+
+}  // namespace zgpu

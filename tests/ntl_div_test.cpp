@@ -1,0 +1,88 @@
+// NTL-style division of Vec<ZZ> and ZZX by a scalar, against NTL.
+#include <string>
+
+#include <NTL/ZZ.h>
+#include <NTL/ZZX.h>
+#include <gtest/gtest.h>
+
+#include "zgpu/error.hpp"
+#include "zgpu/ntl.hpp"
+
+namespace zgpu::testing {
+namespace {
+
+NTL::Vec<NTL::ZZ> random_vector(long n, long bits)
+{
+    NTL::Vec<NTL::ZZ> v;
+    v.SetLength(n);
+    for (long i = 0; i < n; ++i) {
+        v[i] = NTL::RandomBits_ZZ(NTL::RandomBnd(bits + 1));
+        if (i % 3 == 1) NTL::negate(v[i], v[i]);
+    }
+    return v;
+}
+
+TEST(NtlDivision, DivRemAndDivRemMatchNtl)
+{
+    NTL::SetSeed(NTL::ZZ(5));
+    for (const long n : {0L, 1L, 33L, 3000L}) {
+        for (const NTL::ZZ& b : {NTL::ZZ(1), NTL::ZZ(-1), NTL::ZZ(-7), NTL::RandomBits_ZZ(100), -NTL::RandomBits_ZZ(2000)}) {
+            const NTL::Vec<NTL::ZZ> a = random_vector(n, 3000);
+            NTL::Vec<NTL::ZZ> eq, er, q, r;
+            eq.SetLength(n);
+            er.SetLength(n);
+            for (long i = 0; i < n; ++i) NTL::DivRem(eq[i], er[i], a[i], b);
+            zgpu::div(q, a, b);
+            EXPECT_EQ(q, eq) << n << " entries, div by " << b;
+            zgpu::rem(r, a, b);
+            EXPECT_EQ(r, er) << "rem";
+            q = a;
+            zgpu::DivRem(q, r, q, b);  // q == a
+            EXPECT_TRUE(q == eq && r == er) << "DivRem, q == a";
+        }
+    }
+    NTL::Vec<NTL::ZZ> q = random_vector(3, 10);
+    const NTL::Vec<NTL::ZZ> before = q;
+    EXPECT_THROW(zgpu::div(q, q, NTL::ZZ(0)), Error);
+    EXPECT_EQ(q, before) << "nothing written";
+    EXPECT_THROW(zgpu::DivRem(q, q, before, NTL::ZZ(3)), Error);
+}
+
+TEST(NtlDivision, DivideIsExactOrLeavesTheResultAlone)
+{
+    NTL::SetSeed(NTL::ZZ(6));
+    const NTL::ZZ b = -NTL::RandomBits_ZZ(300);
+    NTL::Vec<NTL::ZZ> a = random_vector(500, 900), expected = a;
+    for (long i = 0; i < a.length(); ++i) a[i] *= b;
+    NTL::Vec<NTL::ZZ> q;
+    EXPECT_TRUE(zgpu::divide(q, a, b));
+    EXPECT_EQ(q, expected);
+    a[321] += 1;
+    NTL::Vec<NTL::ZZ> untouched = random_vector(4, 10);
+    const NTL::Vec<NTL::ZZ> before = untouched;
+    EXPECT_FALSE(zgpu::divide(untouched, a, b));
+    EXPECT_EQ(untouched, before);
+
+    NTL::ZZX p, x, expected_poly;
+    for (long i = 0; i <= 200; ++i) NTL::SetCoeff(p, i, NTL::RandomBits_ZZ(500) * b);
+    NTL::div(expected_poly, p, b);
+    zgpu::div(x, p, b);
+    EXPECT_EQ(x, expected_poly);
+    x = p;
+    EXPECT_TRUE(zgpu::divide(x, x, b));  // x == a
+    EXPECT_EQ(x, expected_poly);
+    NTL::SetCoeff(p, 77, NTL::coeff(p, 77) + 1);
+    x = expected_poly;
+    try {
+        zgpu::div(x, p, b);
+        ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("coefficient 77"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(x, expected_poly) << "nothing written";
+    EXPECT_FALSE(zgpu::divide(x, p, b));
+    EXPECT_EQ(x, expected_poly) << "nothing written";
+}
+
+}  // namespace
+}  // namespace zgpu::testing
