@@ -109,6 +109,21 @@ int zgpu_fmpz_vec_scalar_mod_fmpz(fmpz* res, const fmpz* vec, slong len, const f
     return report([&] { zgpu::fmpz_vec_scalar_mod_fmpz(res, vec, len, p); });
 }
 
+int zgpu_fmpz_poly_scalar_mul_fmpz(fmpz_poly_t res, const fmpz_poly_t poly, const fmpz_t x)
+{
+    return report([&] { zgpu::fmpz_poly_scalar_mul_fmpz(res, poly, x); });
+}
+
+int zgpu_fmpz_poly_scalar_divexact_fmpz(fmpz_poly_t res, const fmpz_poly_t poly, const fmpz_t x)
+{
+    return report([&] { zgpu::fmpz_poly_scalar_divexact_fmpz(res, poly, x); });
+}
+
+int zgpu_fmpz_poly_scalar_mod_fmpz(fmpz_poly_t res, const fmpz_poly_t poly, const fmpz_t x)
+{
+    return report([&] { zgpu::fmpz_poly_scalar_mod_fmpz(res, poly, x); });
+}
+
 const char* zgpu_last_error(void) { return last_error.c_str(); }
 
 const char* zgpu_last_backend(void) { return zgpu::last_backend() == zgpu::Backend::gpu ? "gpu" : "cpu"; }

@@ -54,15 +54,17 @@ private:
     std::vector<fmpz> values_;
 };
 
-// res[i] = a(i) / divisor(i), exact. Checked: each quotient is computed aside and verified, the
-// first inexact pair is reported by index, and res is written only if all are exact.
-template <class Dividend, class Divisor>
-void divexact(fmpz* res, std::size_t n, Dividend a, Divisor divisor, bool checked, const std::string& name,
+// res[i] = a(i) / divisor(i), exact, where res = resize(), called once every check has passed.
+// Checked: each quotient is computed aside and verified, the first inexact pair is reported by
+// index, and res is written only if all are exact.
+template <class Resize, class Dividend, class Divisor>
+void divexact(Resize resize, std::size_t n, Dividend a, Divisor divisor, bool checked, const std::string& name,
               const char* divisor_name)
 {
     choose_cpu(name);
     require_nonzero(name, divisor_name, n, divisor);
     if (!checked) {
+        fmpz* res = resize();
         parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
             for (std::size_t i = begin; i < end; ++i) fmpz_divexact(res + i, a(i), divisor(i));
         });
@@ -81,6 +83,7 @@ void divexact(fmpz* res, std::size_t n, Dividend a, Divisor divisor, bool checke
     });
     for (std::size_t i = 0; i < n; ++i)
         if (!exact[i]) throw Error(name + ": entry " + std::to_string(i) + " does not divide exactly");
+    fmpz* res = resize();
     for (std::size_t i = 0; i < n; ++i) fmpz_swap(res + i, quotients.data() + i);
 }
 
@@ -107,15 +110,15 @@ void div_qr(fmpz* q, fmpz* r, const fmpz* a, const fmpz* b, slong len, Rounding 
 void fmpz_vec_divexact(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len)
 {
     check_vec_arguments(res, vec1, vec2, len, "fmpz_vec_divexact");
-    divexact(res, std::size_t(len), [&](std::size_t i) { return vec1 + i; }, [&](std::size_t i) { return vec2 + i; },
-             false, "fmpz_vec_divexact", "vec2");
+    divexact([res] { return res; }, std::size_t(len), [&](std::size_t i) { return vec1 + i; },
+             [&](std::size_t i) { return vec2 + i; }, false, "fmpz_vec_divexact", "vec2");
 }
 
 void fmpz_vec_divexact_checked(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len)
 {
     check_vec_arguments(res, vec1, vec2, len, "fmpz_vec_divexact_checked");
-    divexact(res, std::size_t(len), [&](std::size_t i) { return vec1 + i; }, [&](std::size_t i) { return vec2 + i; },
-             true, "fmpz_vec_divexact_checked", "vec2");
+    divexact([res] { return res; }, std::size_t(len), [&](std::size_t i) { return vec1 + i; },
+             [&](std::size_t i) { return vec2 + i; }, true, "fmpz_vec_divexact_checked", "vec2");
 }
 
 namespace {
@@ -127,8 +130,8 @@ void scalar_divexact(fmpz* res, const fmpz* vec, slong len, const fmpz_t c, bool
     const FmpzCopy copy(c);  // c may be an entry of res
     const fmpz* divisor = copy.get();
     if (fmpz_is_zero(divisor)) throw Error(std::string(name) + ": division by zero (c is 0)");
-    divexact(res, std::size_t(len), [&](std::size_t i) { return vec + i; }, [&](std::size_t) { return divisor; },
-             checked, name, "c");
+    divexact([res] { return res; }, std::size_t(len), [&](std::size_t i) { return vec + i; },
+             [&](std::size_t) { return divisor; }, checked, name, "c");
 }
 
 }  // namespace
@@ -153,19 +156,76 @@ void fmpz_vec_tdiv_qr(fmpz* q, fmpz* r, const fmpz* vec1, const fmpz* vec2, slon
     div_qr(q, r, vec1, vec2, len, Rounding::truncate, "fmpz_vec_tdiv_qr");
 }
 
+namespace {
+
+// res[i] = a(i) mod p for p > 0, res = resize() once every check has passed; p is read first.
+template <class Resize, class Dividend>
+void scalar_mod(Resize resize, std::size_t n, Dividend a, const fmpz_t p, const std::string& name, const char* p_name)
+{
+    const FmpzCopy copy(p);  // p may be an entry of the result
+    const fmpz* modulus = copy.get();
+    if (fmpz_sgn(modulus) <= 0)
+        throw Error(name + ": " + (fmpz_is_zero(modulus) ? "division by zero (" + std::string(p_name) + " is 0)"
+                                                         : std::string(p_name) + " is negative, FLINT requires " + p_name + " > 0"));
+    choose_cpu(name);
+    fmpz* res = resize();
+    parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) fmpz_mod(res + i, a(i), modulus);
+    });
+}
+
+// The checks of the fmpz_poly scalar entry points; returns poly's length.
+std::size_t check_poly_arguments(const fmpz_poly_t res, const fmpz_poly_t poly, const fmpz_t x, const std::string& name)
+{
+    if (!res) throw Error(name + ": res is NULL");
+    if (!poly) throw Error(name + ": poly is NULL");
+    if (!x) throw Error(name + ": x is NULL");
+    return std::size_t(poly->length);
+}
+
+// fit_length, then the coefficients to write: poly's own when res is poly (they do not move).
+auto poly_output(fmpz_poly_t res, std::size_t n)
+{
+    return [res, n] {
+        fmpz_poly_fit_length(res, slong(n));
+        return res->coeffs;
+    };
+}
+
+void finish_poly(fmpz_poly_t res, std::size_t n)
+{
+    _fmpz_poly_set_length(res, slong(n));
+    _fmpz_poly_normalise(res);
+}
+
+}  // namespace
+
 void fmpz_vec_scalar_mod_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t p)
 {
     const char* name = "fmpz_vec_scalar_mod_fmpz";
     if (!p) throw Error(std::string(name) + ": p is NULL");
     check_vec_arguments(res, vec, p, len, name, "vec", "p");
-    const FmpzCopy copy(p);  // p may be an entry of res
-    const fmpz* modulus = copy.get();
-    if (fmpz_sgn(modulus) <= 0)
-        throw Error(std::string(name) + (fmpz_is_zero(modulus) ? ": division by zero (p is 0)" : ": p is negative, FLINT requires p > 0"));
-    choose_cpu(name);
-    parallel_for(std::size_t(len), kMinParallel, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) fmpz_mod(res + i, vec + i, modulus);
-    });
+    scalar_mod([res] { return res; }, std::size_t(len), [&](std::size_t i) { return vec + i; }, p, name, "p");
+}
+
+void fmpz_poly_scalar_divexact_fmpz(fmpz_poly_t res, const fmpz_poly_t poly, const fmpz_t x)
+{
+    const std::string name = "fmpz_poly_scalar_divexact_fmpz";
+    const std::size_t n = check_poly_arguments(res, poly, x, name);
+    const FmpzCopy copy(x);  // x may be a coefficient of res
+    const fmpz* divisor = copy.get();
+    if (fmpz_is_zero(divisor)) throw Error(name + ": division by zero (x is 0)");
+    divexact(poly_output(res, n), n, [&](std::size_t i) { return poly->coeffs + i; }, [&](std::size_t) { return divisor; },
+             false, name, "x");
+    finish_poly(res, n);
+}
+
+void fmpz_poly_scalar_mod_fmpz(fmpz_poly_t res, const fmpz_poly_t poly, const fmpz_t x)
+{
+    const std::string name = "fmpz_poly_scalar_mod_fmpz";
+    const std::size_t n = check_poly_arguments(res, poly, x, name);
+    scalar_mod(poly_output(res, n), n, [&](std::size_t i) { return poly->coeffs + i; }, x, name, "x");
+    finish_poly(res, n);
 }
 
 }  // namespace zgpu

@@ -1,4 +1,5 @@
-// FLINT-style products of fmpz vectors: pointwise, and by a scalar.
+// FLINT-style products of fmpz vectors (pointwise, squares, by a scalar) and of fmpz_poly by a
+// scalar.
 #include <string>
 
 #include "fmpz_array.hpp"
@@ -14,7 +15,9 @@ namespace {
 constexpr std::size_t kMinParallel = 64;
 
 // res[i] = a[i] * b[i], or a[i] * b[0] with b of one element; squares with b == nullptr.
-void multiply(fmpz* res, const FmpzArray& a, std::size_t n, const FmpzArray* b_or_square, std::size_t b_count,
+// resize() runs once every check has passed and returns where to write (see flint_add_sub.cpp).
+template <class Resize>
+void multiply(Resize resize, const FmpzArray& a, std::size_t n, const FmpzArray* b_or_square, std::size_t b_count,
               const char* names[2])
 {
     const FmpzArray& b = b_or_square ? *b_or_square : a;
@@ -23,11 +26,12 @@ void multiply(fmpz* res, const FmpzArray& a, std::size_t n, const FmpzArray* b_o
     mul_host(
         pa, n, b_or_square ? pb : pa, b_count,
         [&] {
+            fmpz* res = resize();
             parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
                 for (std::size_t i = begin; i < end; ++i) fmpz_mul(res + i, *a.start + i, *b.start + (b_count == 1 ? 0 : i));
             });
         },
-        [&](ConstBatchView r) { adapters::unpack_fmpz_vec(r, res); });
+        [&](ConstBatchView r) { adapters::unpack_fmpz_vec(r, resize()); });
 }
 
 // res[i] +-= vec[i] * c, c copied first (it may be an entry of res).
@@ -72,14 +76,14 @@ void fmpz_vec_mul(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len)
     check_vec_arguments(res, vec1, vec2, len, "fmpz_vec_mul");
     const char* names[2] = {"vec1", "vec2"};
     const FmpzArray b{&vec2, std::size_t(len)};
-    multiply(res, {&vec1, std::size_t(len)}, std::size_t(len), vec1 == vec2 ? nullptr : &b, std::size_t(len), names);
+    multiply([res] { return res; }, {&vec1, std::size_t(len)}, std::size_t(len), vec1 == vec2 ? nullptr : &b, std::size_t(len), names);
 }
 
 void fmpz_vec_sqr(fmpz* res, const fmpz* vec, slong len)
 {
     check_vec_arguments(res, vec, vec, len, "fmpz_vec_sqr", "vec", "vec");
     const char* names[2] = {"vec", "vec"};
-    multiply(res, {&vec, std::size_t(len)}, std::size_t(len), nullptr, std::size_t(len), names);
+    multiply([res] { return res; }, {&vec, std::size_t(len)}, std::size_t(len), nullptr, std::size_t(len), names);
 }
 
 void fmpz_vec_scalar_mul_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t c)
@@ -90,7 +94,28 @@ void fmpz_vec_scalar_mul_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_
     const FmpzCopy copy(c);
     const fmpz* scalar = copy.get();
     const FmpzArray b{&scalar, 1};
-    multiply(res, {&vec, std::size_t(len)}, std::size_t(len), &b, 1, names);
+    multiply([res] { return res; }, {&vec, std::size_t(len)}, std::size_t(len), &b, 1, names);
+}
+
+void fmpz_poly_scalar_mul_fmpz(fmpz_poly_t res, const fmpz_poly_t poly, const fmpz_t x)
+{
+    const std::string name = "fmpz_poly_scalar_mul_fmpz";
+    if (!res) throw Error(name + ": res is NULL");
+    if (!poly) throw Error(name + ": poly is NULL");
+    if (!x) throw Error(name + ": x is NULL");
+    const FmpzCopy copy(x);  // x may be a coefficient of res
+    const fmpz* scalar = copy.get();
+    const std::size_t n = std::size_t(poly->length);
+    const char* names[2] = {"poly", "x"};
+    const FmpzArray b{&scalar, 1};
+    multiply(
+        [&] {
+            fmpz_poly_fit_length(res, slong(n));
+            return res->coeffs;
+        },
+        {&poly->coeffs, n}, n, &b, 1, names);
+    _fmpz_poly_set_length(res, slong(n));
+    _fmpz_poly_normalise(res);  // x = 0 leaves zero coefficients
 }
 
 }  // namespace zgpu

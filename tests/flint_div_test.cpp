@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include <flint/fmpz_poly.h>
 #include <flint/fmpz_vec.h>
 #include <gtest/gtest.h>
 
@@ -216,6 +217,45 @@ TEST_F(Division, ZeroDivisorsAndBadArgumentsWriteNothing)
     EXPECT_EQ(zgpu_fmpz_vec_fdiv_qr(res.v, nullptr, a.v, b.v, 3), -1);
     fmpz_clear(zero);
     EXPECT_EQ(zgpu_fmpz_vec_divexact(nullptr, nullptr, nullptr, 0), 0) << "empty vectors";
+}
+
+TEST_F(Division, PolynomialContentRemovalAndModulusMatchFlint)
+{
+    fmpz_poly_t poly, ours, theirs;
+    fmpz_poly_init(poly);
+    fmpz_poly_init(ours);
+    fmpz_poly_init(theirs);
+    fmpz_t x;
+    fmpz_init(x);
+    for (const slong length : {slong(0), slong(1), slong(60), slong(2000)}) {
+        for (slong k = 0; k < 5; ++k) {
+            random_divisor(x, 1 + 300 * k, k);
+            fmpz_poly_randtest(poly, state_, length, 2000);
+            fmpz_poly_scalar_mul_fmpz(poly, poly, x);  // x divides every coefficient
+            fmpz_poly_scalar_divexact_fmpz(theirs, poly, x);
+            ASSERT_EQ(zgpu_fmpz_poly_scalar_divexact_fmpz(ours, poly, x), 0) << zgpu_last_error();
+            EXPECT_TRUE(fmpz_poly_equal(ours, theirs)) << "length " << length;
+            fmpz_poly_set(ours, poly);
+            ASSERT_EQ(zgpu_fmpz_poly_scalar_divexact_fmpz(ours, ours, x), 0) << zgpu_last_error();  // res == poly
+            EXPECT_TRUE(fmpz_poly_equal(ours, theirs)) << "res == poly";
+
+            fmpz_abs(x, x);
+            fmpz_poly_randtest(poly, state_, length, 2000);
+            fmpz_poly_scalar_mod_fmpz(theirs, poly, x);
+            ASSERT_EQ(zgpu_fmpz_poly_scalar_mod_fmpz(ours, poly, x), 0) << zgpu_last_error();
+            EXPECT_TRUE(fmpz_poly_equal(ours, theirs)) << "mod, length " << length;
+        }
+    }
+    fmpz_zero(x);
+    fmpz_poly_set(ours, poly);
+    EXPECT_EQ(zgpu_fmpz_poly_scalar_divexact_fmpz(ours, poly, x), -1);
+    EXPECT_EQ(zgpu_fmpz_poly_scalar_mod_fmpz(ours, poly, x), -1);
+    EXPECT_TRUE(fmpz_poly_equal(ours, poly)) << "nothing written";
+    EXPECT_EQ(zgpu_fmpz_poly_scalar_mod_fmpz(ours, nullptr, x), -1);
+    fmpz_clear(x);
+    fmpz_poly_clear(poly);
+    fmpz_poly_clear(ours);
+    fmpz_poly_clear(theirs);
 }
 
 TEST_F(Division, ForcingTheGpuIsRefusedForNow)

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include <NTL/ZZ.h>
+#include <flint/fmpz_poly.h>
 #include <flint/fmpz_vec.h>
 #include <gtest/gtest.h>
 
@@ -117,6 +118,38 @@ TEST_P(MulEntryPoints, NtlScalarAndPointwiseMatchNtl)
     a.SetLength(2);
     b.SetLength(3);
     EXPECT_THROW(zgpu::mul(x, a, b), Error);
+}
+
+TEST_P(MulEntryPoints, PolyScalarMulMatchesFlint)
+{
+    for (const slong length : {slong(0), slong(1), slong(40), slong(3000)}) {
+        fmpz_poly_t poly, ours, theirs;
+        fmpz_poly_init(poly);
+        fmpz_poly_init(ours);
+        fmpz_poly_init(theirs);
+        fmpz_poly_randtest(poly, state_, length, 3000);
+        fmpz_t x;
+        fmpz_init(x);
+        for (const flint_bitcnt_t bits : {flint_bitcnt_t(0), flint_bitcnt_t(1), flint_bitcnt_t(64), flint_bitcnt_t(5000)}) {
+            fmpz_randtest(x, state_, bits);  // 0 among them
+            fmpz_poly_scalar_mul_fmpz(theirs, poly, x);
+            ASSERT_EQ(zgpu_fmpz_poly_scalar_mul_fmpz(ours, poly, x), 0) << zgpu_last_error();
+            EXPECT_TRUE(fmpz_poly_equal(ours, theirs)) << "length " << length << ", " << bits << "-bit x";
+            fmpz_poly_set(ours, poly);
+            ASSERT_EQ(zgpu_fmpz_poly_scalar_mul_fmpz(ours, ours, x), 0) << zgpu_last_error();  // res == poly
+            EXPECT_TRUE(fmpz_poly_equal(ours, theirs)) << "res == poly";
+        }
+        if (poly->length > 0) {  // x a coefficient of res
+            fmpz_poly_set(ours, poly);
+            fmpz_poly_scalar_mul_fmpz(theirs, poly, poly->coeffs);
+            ASSERT_EQ(zgpu_fmpz_poly_scalar_mul_fmpz(ours, ours, ours->coeffs), 0) << zgpu_last_error();
+            EXPECT_TRUE(fmpz_poly_equal(ours, theirs)) << "x aliasing a coefficient";
+        }
+        fmpz_clear(x);
+        fmpz_poly_clear(poly);
+        fmpz_poly_clear(ours);
+        fmpz_poly_clear(theirs);
+    }
 }
 
 TEST_P(MulEntryPoints, NtlPolynomialTimesScalarMatchesNtl)

@@ -14,6 +14,7 @@ void fmpz_poly_sub(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly_t p
 void fmpz_vec_mul(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len);
 void fmpz_vec_sqr(fmpz* res, const fmpz* vec, slong len);
 void fmpz_vec_scalar_mul_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t c);
+void fmpz_poly_scalar_mul_fmpz(fmpz_poly_t res, const fmpz_poly_t poly, const fmpz_t x);
 void fmpz_vec_scalar_addmul_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t c);
 void fmpz_vec_scalar_submul_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t c);
 void fmpz_vec_divexact(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len);
@@ -23,5 +24,7 @@ void fmpz_vec_scalar_divexact_fmpz_checked(fmpz* res, const fmpz* vec, slong len
 void fmpz_vec_fdiv_qr(fmpz* q, fmpz* r, const fmpz* vec1, const fmpz* vec2, slong len);
 void fmpz_vec_tdiv_qr(fmpz* q, fmpz* r, const fmpz* vec1, const fmpz* vec2, slong len);
 void fmpz_vec_scalar_mod_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t p);
+void fmpz_poly_scalar_divexact_fmpz(fmpz_poly_t res, const fmpz_poly_t poly, const fmpz_t x);
+void fmpz_poly_scalar_mod_fmpz(fmpz_poly_t res, const fmpz_poly_t poly, const fmpz_t x);
 
 }  // namespace zgpu

@@ -34,6 +34,10 @@ int zgpu_fmpz_vec_sqr(fmpz * res, const fmpz * vec, slong len);
    once, before res changes: when c is an entry of res, every res[i] uses its old value. */
 int zgpu_fmpz_vec_scalar_mul_fmpz(fmpz * res, const fmpz * vec, slong len, const fmpz_t c);
 
+/* res = poly * x, as fmpz_poly_scalar_mul_fmpz (coefficient by coefficient, on the GPU like
+   zgpu_fmpz_vec_scalar_mul_fmpz). */
+int zgpu_fmpz_poly_scalar_mul_fmpz(fmpz_poly_t res, const fmpz_poly_t poly, const fmpz_t x);
+
 /* res[i] += vec[i] * c and res[i] -= vec[i] * c, as _fmpz_vec_scalar_addmul_fmpz and
    _fmpz_vec_scalar_submul_fmpz. */
 int zgpu_fmpz_vec_scalar_addmul_fmpz(fmpz * res, const fmpz * vec, slong len, const fmpz_t c);
@@ -61,6 +65,11 @@ int zgpu_fmpz_vec_tdiv_qr(fmpz * q, fmpz * r, const fmpz * vec1, const fmpz * ve
 
 /* res[i] = vec[i] mod p in [0, p), as _fmpz_vec_scalar_mod_fmpz; p must be positive. */
 int zgpu_fmpz_vec_scalar_mod_fmpz(fmpz * res, const fmpz * vec, slong len, const fmpz_t p);
+
+/* res = poly / x and res = poly mod x (x > 0), coefficient by coefficient, as
+   fmpz_poly_scalar_divexact_fmpz (content removal) and fmpz_poly_scalar_mod_fmpz. */
+int zgpu_fmpz_poly_scalar_divexact_fmpz(fmpz_poly_t res, const fmpz_poly_t poly, const fmpz_t x);
+int zgpu_fmpz_poly_scalar_mod_fmpz(fmpz_poly_t res, const fmpz_poly_t poly, const fmpz_t x);
 
 /* Why the last call on this thread failed ("" if it succeeded). */
 const char * zgpu_last_error(void);
