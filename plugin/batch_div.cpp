@@ -1,5 +1,7 @@
 #include "zgpu/batch_div.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <utility>
 
@@ -24,11 +26,21 @@ bool check_division(const std::string& name, const DeviceBatch& a, const DeviceB
     return b.count() == 1;
 }
 
+// The quotient's stride: |a| / |b| has at most |a| - |b| + 1 limbs, one more when floor
+// rounding adds 1 to a magnitude just below a power of 2^64, and never more than |a|.
+std::uint32_t quotient_stride(const DeviceBatch& a, const DeviceBatch& b, bool floor)
+{
+    const ConstBatchView divisors = b.view();
+    std::uint32_t smallest = a.stride();
+    for (std::size_t i = 0; i < divisors.count; ++i) smallest = std::min<std::uint32_t>(smallest, std::abs(divisors.sizes[i]));
+    return size_class(std::min(a.stride(), a.stride() + (floor ? 2 : 1) - std::max<std::uint32_t>(smallest, 1)));
+}
+
 void divexact(DeviceBatch& q, const DeviceBatch& a, const DeviceBatch& b, bool checked)
 {
     const std::string name = checked ? "divexact_checked" : "divexact";
     const bool shared = check_division(name, a, b);
-    DeviceBatch result(a.backend(), a.count(), a.stride(), DeviceBatch::Uninitialized{});
+    DeviceBatch result(a.backend(), a.count(), quotient_stride(a, b, false), DeviceBatch::Uninitialized{});
     if (const std::size_t i = cpu::divexact(a.view(), b.view(), result.view(), shared, checked); i < a.count())
         throw Error(name + ": element " + std::to_string(i) + " does not divide exactly");
     q = std::move(result);
@@ -40,7 +52,7 @@ void div_qr(DeviceBatch& q, DeviceBatch& r, const DeviceBatch& a, const DeviceBa
     const std::string name = floor ? "fdiv_qr" : "tdiv_qr";
     if (&q == &r) throw Error(name + ": q and r are the same batch");
     const bool shared = check_division(name, a, b);
-    DeviceBatch quotients(a.backend(), a.count(), a.stride(), DeviceBatch::Uninitialized{});
+    DeviceBatch quotients(a.backend(), a.count(), quotient_stride(a, b, floor), DeviceBatch::Uninitialized{});
     DeviceBatch remainders(a.backend(), a.count(), b.stride(), DeviceBatch::Uninitialized{});
     cpu::div_qr(a.view(), b.view(), quotients.view(), remainders.view(), shared, floor);
     q = std::move(quotients);

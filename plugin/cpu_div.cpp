@@ -17,13 +17,16 @@ mpz_srcptr element(ConstBatchView batch, std::size_t i, mpz_t holder)
     return mpz_roinit_n(holder, batch.element(i), batch.sizes[i]);
 }
 
-// Writes `value` as element i: limbs, zeros up to the stride, signed size. The caller's bounds
-// guarantee that it fits.
+// Writes `value` as element i: limbs, zeros up to the stride, signed size. The strides hold
+// every true quotient and remainder; only the unspecified quotient of an inexact unchecked
+// exact division could be longer, and it is cut to the stride (still a valid element).
 void store(BatchView out, std::size_t i, mpz_srcptr value)
 {
-    const std::size_t n = mpz_size(value);
+    const limb_t* source = mpz_limbs_read(value);
+    std::size_t n = std::min<std::size_t>(mpz_size(value), out.stride);
+    while (n > 0 && source[n - 1] == 0) --n;
     limb_t* limbs = out.element(i);
-    std::copy_n(mpz_limbs_read(value), n, limbs);
+    std::copy_n(source, n, limbs);
     std::fill(limbs + n, limbs + out.stride, limb_t(0));
     out.sizes[i] = std::int32_t(mpz_sgn(value) < 0 ? -std::int64_t(n) : std::int64_t(n));
 }

@@ -12,13 +12,13 @@ namespace zgpu::cpu {
 // The first i with b[i] = 0, or b.count if none.
 std::size_t first_zero(ConstBatchView b);
 
-// q[i] = a[i] / b[i] (or b[0]), for nonzero divisors. q.stride >= a.stride. With `checked`,
+// q[i] = a[i] / b[i] (or b[0]), for nonzero divisors; q.stride holds every quotient. With `checked`,
 // returns the first i whose division is not exact (a.count if all are), and q's contents are
 // then unspecified; unchecked, a non-exact pair gives an unspecified q[i] and it returns a.count.
 std::size_t divexact(ConstBatchView a, ConstBatchView b, BatchView q, bool broadcast_b, bool checked);
 
 // q[i], r[i] = quotient and remainder rounded toward -infinity (floor) or zero, for nonzero
-// divisors. q.stride >= a.stride, r.stride >= b.stride.
+// divisors; q.stride holds every quotient, r.stride >= b.stride.
 void div_qr(ConstBatchView a, ConstBatchView b, BatchView q, BatchView r, bool broadcast_b, bool floor);
 
 // r[i] = a[i] mod m[0] in [0, m), for m positive. r.stride >= m.stride.

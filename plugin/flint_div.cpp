@@ -61,8 +61,8 @@ template <class Resize, class Dividend, class Divisor>
 void divexact(Resize resize, std::size_t n, Dividend a, Divisor divisor, bool checked, const std::string& name,
               const char* divisor_name)
 {
-    choose_cpu(name);
     require_nonzero(name, divisor_name, n, divisor);
+    choose_cpu(name);
     if (!checked) {
         fmpz* res = resize();
         parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
@@ -91,12 +91,13 @@ enum class Rounding { floor, truncate };
 
 void div_qr(fmpz* q, fmpz* r, const fmpz* a, const fmpz* b, slong len, Rounding rounding, const char* name)
 {
-    check_vec_arguments(q, a, b, len, name);
+    if (len > 0 && !q) throw Error(std::string(name) + ": q is NULL with len = " + std::to_string(len));
     if (len > 0 && !r) throw Error(std::string(name) + ": r is NULL with len = " + std::to_string(len));
+    check_vec_arguments(q, a, b, len, name);
     if (len > 0 && q == r) throw Error(std::string(name) + ": q and r are the same vector");
-    choose_cpu(name);
     const std::size_t n = std::size_t(len);
     require_nonzero(name, "vec2", n, [&](std::size_t i) { return b + i; });
+    choose_cpu(name);
     parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
             if (rounding == Rounding::floor) fmpz_fdiv_qr(q + i, r + i, a + i, b + i);

@@ -1,7 +1,8 @@
 // NTL-style division of Vec<ZZ> and ZZX by a scalar: div, rem, DivRem and divide as NTL's on
 // ZZ, entry by entry (floor rounding), and ZZX's exact div and divide. On the host threads for
-// now, like the FLINT-style division. b is read once, before any output changes; a zero b and
-// an inexact exact division throw zgpu::Error with the outputs untouched.
+// now, like the FLINT-style division. b is read once, before any output changes; a zero b
+// (where NTL raises an error), an inexact exact division and a fixed-length output of the wrong
+// length throw zgpu::Error with the outputs untouched.
 #include <string>
 
 #include "parallel.hpp"
@@ -14,14 +15,21 @@ namespace {
 
 constexpr std::size_t kMinParallel = 64;  // see flint_div.cpp
 
-NTL::ZZ checked_divisor(const NTL::ZZ& b, const std::string& name)
+// b, copied (it may be an entry of an output), once the backend is settled: the host threads.
+NTL::ZZ backend_checked(const NTL::ZZ& b, const std::string& name)
 {
-    if (NTL::IsZero(b)) throw Error(name + ": division by zero (b is 0)");
     const Backend requested = requested_backend();  // rejects unknown ZGPU_BACKEND values
     if (backend_forced() && requested == Backend::gpu)
         throw Error(name + ": division does not run on the GPU yet (ZGPU_BACKEND=gpu)");
     set_last_backend(Backend::cpu);
-    return b;  // a copy: b may be an entry of an output
+    return b;
+}
+
+// The same, for the functions that NTL does not define for b = 0.
+NTL::ZZ checked_divisor(const NTL::ZZ& b, const std::string& name)
+{
+    if (NTL::IsZero(b)) throw Error(name + ": division by zero (b is 0)");
+    return backend_checked(b, name);
 }
 
 // body(i) for every entry, on the host threads.
@@ -33,18 +41,35 @@ void each(std::size_t n, Body body)
     });
 }
 
-// q[i] = a[i] / b for every entry if all divide exactly (returns -1), else the first index
-// that does not, with q untouched.
-long divide_all(NTL::Vec<NTL::ZZ>& q, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b)
+// An output must be able to take n entries: a fixed-length vector (a row of a Mat<ZZ>) of
+// another length cannot, and NTL would abort.
+void require_resizable(const NTL::Vec<NTL::ZZ>& x, long n, const std::string& name, const char* argument)
 {
+    if (x.fixed() && x.length() != n)
+        throw Error(name + ": " + argument + " has the fixed length " + std::to_string(x.length()) + ", " +
+                    std::to_string(n) + " entries needed");
+}
+
+// Moves the computed entries into x entry by entry (x keeps its own storage, fixed or not).
+void move_into(NTL::Vec<NTL::ZZ>& x, NTL::Vec<NTL::ZZ>& computed)
+{
+    x.SetLength(computed.length());
+    for (long i = 0; i < computed.length(); ++i) NTL::swap(x[i], computed[i]);
+}
+
+// q[i] = a[i] / b for every entry if all divide exactly (returns -1), else the first index
+// that does not, with q untouched. As NTL's divide, b = 0 divides 0 only (the quotient is 0).
+long divide_all(NTL::Vec<NTL::ZZ>& q, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b, const std::string& name)
+{
+    require_resizable(q, a.length(), name, "q");
     NTL::Vec<NTL::ZZ> quotients;
     quotients.SetLength(a.length());
     NTL::Vec<char> exact;
     exact.SetLength(a.length());
-    each(a.length(), [&](long i) { exact[i] = char(NTL::divide(quotients[i], a[i], b)); });
+    each(a.length(), [&](long i) { exact[i] = char(NTL::IsZero(b) ? NTL::IsZero(a[i]) : NTL::divide(quotients[i], a[i], b)); });
     for (long i = 0; i < a.length(); ++i)
         if (!exact[i]) return i;
-    q.swap(quotients);
+    move_into(q, quotients);
     return -1;
 }
 
@@ -52,6 +77,7 @@ long divide_all(NTL::Vec<NTL::ZZ>& q, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ&
 
 void div(NTL::Vec<NTL::ZZ>& q, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b)
 {
+    require_resizable(q, a.length(), "div", "q");
     const NTL::ZZ d = checked_divisor(b, "div");
     q.SetLength(a.length());
     each(a.length(), [&](long i) { NTL::div(q[i], a[i], d); });
@@ -59,6 +85,7 @@ void div(NTL::Vec<NTL::ZZ>& q, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b)
 
 void rem(NTL::Vec<NTL::ZZ>& r, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b)
 {
+    require_resizable(r, a.length(), "rem", "r");
     const NTL::ZZ d = checked_divisor(b, "rem");
     r.SetLength(a.length());
     each(a.length(), [&](long i) { NTL::rem(r[i], a[i], d); });
@@ -67,29 +94,31 @@ void rem(NTL::Vec<NTL::ZZ>& r, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b)
 void DivRem(NTL::Vec<NTL::ZZ>& q, NTL::Vec<NTL::ZZ>& r, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b)
 {
     if (&q == &r) throw Error("DivRem: q and r are the same vector");
+    require_resizable(q, a.length(), "DivRem", "q");
+    require_resizable(r, a.length(), "DivRem", "r");
     const NTL::ZZ d = checked_divisor(b, "DivRem");
     NTL::Vec<NTL::ZZ> quotients, remainders;  // a may be q or r
     quotients.SetLength(a.length());
     remainders.SetLength(a.length());
     each(a.length(), [&](long i) { NTL::DivRem(quotients[i], remainders[i], a[i], d); });
-    q.swap(quotients);
-    r.swap(remainders);
+    move_into(q, quotients);
+    move_into(r, remainders);
 }
 
 bool divide(NTL::Vec<NTL::ZZ>& q, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b)
 {
-    return divide_all(q, a, checked_divisor(b, "divide")) < 0;
+    return divide_all(q, a, backend_checked(b, "divide"), "divide") < 0;
 }
 
 void div(NTL::ZZX& q, const NTL::ZZX& a, const NTL::ZZ& b)
 {
-    if (const long i = divide_all(q.rep, a.rep, checked_divisor(b, "div")); i >= 0)
+    if (const long i = divide_all(q.rep, a.rep, checked_divisor(b, "div"), "div"); i >= 0)
         throw Error("div: b does not divide coefficient " + std::to_string(i));
 }
 
 bool divide(NTL::ZZX& q, const NTL::ZZX& a, const NTL::ZZ& b)
 {
-    return divide_all(q.rep, a.rep, checked_divisor(b, "divide")) < 0;
+    return divide_all(q.rep, a.rep, backend_checked(b, "divide"), "divide") < 0;
 }
 
 }  // namespace zgpu

@@ -117,8 +117,38 @@ TEST(BatchDiv, QuotientAndRemainderMatchGmpForEverySign)
             expect_batch_equals(y.download(), er, "r, " + context);
         }
     }
-    DeviceBatch q, a = upload(MpzArray(2)), b;
-    EXPECT_THROW(fdiv_qr(q, q, a, a), Error);
+    MpzArray ones(2);
+    mpz_set_si(ones[0], 5);
+    mpz_set_si(ones[1], -3);
+    DeviceBatch q, d = upload(ones);
+    EXPECT_THROW(fdiv_qr(q, q, d, d), Error) << "q and r the same batch";
+}
+
+TEST(BatchDiv, QuotientStridesAreTightAndHoldTheFloorEdge)
+{
+    // |a| = 2^(64*40) - 1 and b = -2^(64*29): the floor quotient's magnitude is exactly
+    // 2^(64*11), one limb more than |a| - |b| + 1 = 11 limbs.
+    MpzArray a(2), b(2), eq(2), er(2);
+    IntegerSource source(46);
+    source.set(a[0], 40, Shape::all_ones, false);
+    mpz_set_ui(b[0], 1);
+    mpz_mul_2exp(b[0], b[0], 64 * 29);
+    mpz_neg(b[0], b[0]);
+    source.set(a[1], 40, Shape::random, true);
+    source.set(b[1], 30, Shape::random, false);
+    for (std::size_t i = 0; i < 2; ++i) mpz_fdiv_qr(eq[i], er[i], a[i], b[i]);
+    EXPECT_EQ(mpz_size(eq[0]), 12u);
+    DeviceBatch q, r;
+    fdiv_qr(q, r, upload(a), upload(b));
+    EXPECT_EQ(q.stride(), size_class(12));
+    expect_batch_equals(q.download(), eq, "floor quotients");
+    expect_batch_equals(r.download(), er, "floor remainders");
+    MpzArray exact(2);
+    for (std::size_t i = 0; i < 2; ++i) mpz_mul(exact[i], b[i], eq[i]);
+    const DeviceBatch da = upload(exact);
+    divexact(q, da, upload(b));
+    EXPECT_EQ(q.stride(), size_class(da.stride() - 30 + 1)) << "a's stride less the smallest divisor's size, plus one";
+    expect_batch_equals(q.download(), eq, "exact quotients");
 }
 
 TEST(BatchDiv, ModulusMatchesGmp)

@@ -6,6 +6,7 @@
 
 #include <flint/fmpz_poly.h>
 #include <flint/fmpz_vec.h>
+#include <flint/ulong_extras.h>
 #include <gtest/gtest.h>
 
 #include "flint_fixture.hpp"
@@ -53,10 +54,19 @@ protected:
         fmpz_clear(q);
     }
 
-    // Random dividends (zero among them) and divisors.
+    // Random dividends of up to `bits` bits, every size and sign, zero among them.
+    void random_dividends(fmpz* a, slong n, flint_bitcnt_t bits)
+    {
+        for (slong i = 0; i < n; ++i) {
+            fmpz_randbits(a + i, state_, i % 17 == 3 ? 0 : 1 + n_randint(state_, bits));
+            if (i % 2) fmpz_neg(a + i, a + i);
+        }
+    }
+
+    // Random dividends and divisors.
     void random_vec_pairs(Vec& a, Vec& b, flint_bitcnt_t dividend_bits, flint_bitcnt_t divisor_bits)
     {
-        _fmpz_vec_randtest(a.v, state_, a.n, dividend_bits);
+        random_dividends(a.v, a.n, dividend_bits);
         for (slong i = 0; i < b.n; ++i) random_divisor(b.v + i, divisor_bits, i);
     }
 
@@ -167,6 +177,12 @@ TEST_F(Division, QuotientAndRemainderMatchFlintForEverySign)
     fmpz_one(b.v + 1);
     EXPECT_EQ(zgpu_fmpz_vec_fdiv_qr(a.v, a.v, a.v, b.v, 2), -1);
     EXPECT_NE(std::string(zgpu_last_error()).find("the same vector"), std::string::npos) << zgpu_last_error();
+    EXPECT_EQ(zgpu_fmpz_vec_fdiv_qr(nullptr, b.v, a.v, b.v, 2), -1);
+    EXPECT_NE(std::string(zgpu_last_error()).find("q is NULL"), std::string::npos) << zgpu_last_error();
+    EXPECT_EQ(zgpu_fmpz_vec_tdiv_qr(nullptr, nullptr, nullptr, nullptr, 0), 0) << "empty vectors";
+    fmpz_zero(b.v + 1);
+    EXPECT_EQ(zgpu_fmpz_vec_fdiv_qr(a.v, b.v, a.v, b.v, 2), -1);
+    EXPECT_NE(std::string(zgpu_last_error()).find("vec2[1] is 0"), std::string::npos) << zgpu_last_error();
 }
 
 TEST_F(Division, ScalarModMatchesFlint)
@@ -177,7 +193,7 @@ TEST_F(Division, ScalarModMatchesFlint)
         fmpz_randtest_not_zero(p, state_, bits);
         fmpz_abs(p, p);
         Vec a(1500), ours(1500), theirs(1500);
-        _fmpz_vec_randtest(a.v, state_, a.n, 3 * bits);
+        random_dividends(a.v, a.n, 3 * bits);
         _fmpz_vec_scalar_mod_fmpz(theirs.v, a.v, a.n, p);
         ASSERT_EQ(zgpu_fmpz_vec_scalar_mod_fmpz(ours.v, a.v, a.n, p), 0) << zgpu_last_error();
         EXPECT_TRUE(_fmpz_vec_equal(ours.v, theirs.v, a.n)) << bits << "-bit modulus";
@@ -185,6 +201,12 @@ TEST_F(Division, ScalarModMatchesFlint)
         EXPECT_TRUE(_fmpz_vec_equal(a.v, theirs.v, a.n)) << "res == vec";
         fmpz_clear(p);
     }
+    Vec v(3);  // p an entry of res: read once
+    fmpz_set_si(v.v + 0, 17);
+    fmpz_set_si(v.v + 1, 5);
+    fmpz_set_si(v.v + 2, -4);
+    ASSERT_EQ(zgpu_fmpz_vec_scalar_mod_fmpz(v.v, v.v, 3, v.v + 1), 0) << zgpu_last_error();
+    EXPECT_TRUE(fmpz_equal_si(v.v + 0, 2) && fmpz_is_zero(v.v + 1) && fmpz_equal_si(v.v + 2, 1)) << "p aliasing res[1]";
     Vec a(2), res(2);
     fmpz_set_si(a.v, 5);
     fmpz_t p;
@@ -230,7 +252,10 @@ TEST_F(Division, PolynomialContentRemovalAndModulusMatchFlint)
     for (const slong length : {slong(0), slong(1), slong(60), slong(2000)}) {
         for (slong k = 0; k < 5; ++k) {
             random_divisor(x, 1 + 300 * k, k);
-            fmpz_poly_randtest(poly, state_, length, 2000);
+            fmpz_poly_fit_length(poly, length);
+            random_dividends(poly->coeffs, length, 2000);
+            _fmpz_poly_set_length(poly, length);
+            _fmpz_poly_normalise(poly);
             fmpz_poly_scalar_mul_fmpz(poly, poly, x);  // x divides every coefficient
             fmpz_poly_scalar_divexact_fmpz(theirs, poly, x);
             ASSERT_EQ(zgpu_fmpz_poly_scalar_divexact_fmpz(ours, poly, x), 0) << zgpu_last_error();
@@ -240,12 +265,38 @@ TEST_F(Division, PolynomialContentRemovalAndModulusMatchFlint)
             EXPECT_TRUE(fmpz_poly_equal(ours, theirs)) << "res == poly";
 
             fmpz_abs(x, x);
-            fmpz_poly_randtest(poly, state_, length, 2000);
+            fmpz_poly_fit_length(poly, length);
+            random_dividends(poly->coeffs, length, 2000);
+            _fmpz_poly_set_length(poly, length);
+            _fmpz_poly_normalise(poly);
             fmpz_poly_scalar_mod_fmpz(theirs, poly, x);
             ASSERT_EQ(zgpu_fmpz_poly_scalar_mod_fmpz(ours, poly, x), 0) << zgpu_last_error();
             EXPECT_TRUE(fmpz_poly_equal(ours, theirs)) << "mod, length " << length;
         }
     }
+    // x a coefficient of res, in place and with res reallocated (res shorter than poly).
+    fmpz_poly_zero(poly);
+    for (slong i = 0; i < 50; ++i) fmpz_set_si(poly->coeffs + (fmpz_poly_fit_length(poly, i + 1), i), 6 * (i + 1));
+    _fmpz_poly_set_length(poly, 50);
+    fmpz_poly_scalar_divexact_fmpz(theirs, poly, poly->coeffs);
+    fmpz_poly_set(ours, poly);
+    ASSERT_EQ(zgpu_fmpz_poly_scalar_divexact_fmpz(ours, ours, ours->coeffs), 0) << zgpu_last_error();
+    EXPECT_TRUE(fmpz_poly_equal(ours, theirs)) << "x aliasing res's coefficient, res == poly";
+    fmpz_poly_set_coeff_si(ours, 0, 12);  // res of length 1, x its only coefficient: res grows
+    fmpz_poly_truncate(ours, 1);
+    fmpz_poly_scalar_divexact_fmpz(theirs, poly, ours->coeffs);
+    ASSERT_EQ(zgpu_fmpz_poly_scalar_divexact_fmpz(ours, poly, ours->coeffs), 0) << zgpu_last_error();
+    EXPECT_TRUE(fmpz_poly_equal(ours, theirs)) << "x aliasing res's coefficient, res reallocated";
+    fmpz_poly_set_coeff_si(ours, 0, 7);
+    fmpz_poly_truncate(ours, 1);
+    fmpz_poly_scalar_mod_fmpz(theirs, poly, ours->coeffs);
+    ASSERT_EQ(zgpu_fmpz_poly_scalar_mod_fmpz(ours, poly, ours->coeffs), 0) << zgpu_last_error();
+    EXPECT_TRUE(fmpz_poly_equal(ours, theirs)) << "mod, x aliasing res's coefficient";
+    fmpz_poly_set(ours, poly);
+    fmpz_poly_scalar_mod_fmpz(theirs, poly, x);
+    ASSERT_EQ(zgpu_fmpz_poly_scalar_mod_fmpz(ours, ours, x), 0) << zgpu_last_error();
+    EXPECT_TRUE(fmpz_poly_equal(ours, theirs)) << "mod, res == poly";
+
     fmpz_zero(x);
     fmpz_poly_set(ours, poly);
     EXPECT_EQ(zgpu_fmpz_poly_scalar_divexact_fmpz(ours, poly, x), -1);
@@ -267,9 +318,17 @@ TEST_F(Division, ForcingTheGpuIsRefusedForNow)
         fmpz_set_si(b.v + i, 3);
         fmpz_set_si(res.v + i, 77);
     }
+    fmpz_t c;
+    fmpz_init_set_si(c, 3);
     EXPECT_EQ(zgpu_fmpz_vec_divexact(res.v, a.v, b.v, 3), -1);
     EXPECT_NE(std::string(zgpu_last_error()).find("ZGPU_BACKEND=gpu"), std::string::npos) << zgpu_last_error();
+    EXPECT_EQ(zgpu_fmpz_vec_scalar_divexact_fmpz_checked(res.v, a.v, 3, c), -1);
+    EXPECT_EQ(zgpu_fmpz_vec_tdiv_qr(res.v, b.v, a.v, b.v, 3), -1);
+    EXPECT_EQ(zgpu_fmpz_vec_scalar_mod_fmpz(res.v, a.v, 3, c), -1);
+    EXPECT_NE(std::string(zgpu_last_error()).find("ZGPU_BACKEND=gpu"), std::string::npos) << zgpu_last_error();
     EXPECT_EQ(fmpz_get_si(res.v + 1), 77) << "nothing written";
+    EXPECT_EQ(fmpz_get_si(b.v + 1), 3) << "nothing written";
+    fmpz_clear(c);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <NTL/ZZ.h>
 #include <flint/fmpz_poly.h>
 #include <flint/fmpz_vec.h>
+#include <flint/ulong_extras.h>
 #include <gtest/gtest.h>
 
 #include "flint_fixture.hpp"
@@ -127,7 +128,12 @@ TEST_P(MulEntryPoints, PolyScalarMulMatchesFlint)
         fmpz_poly_init(poly);
         fmpz_poly_init(ours);
         fmpz_poly_init(theirs);
-        fmpz_poly_randtest(poly, state_, length, 3000);
+        fmpz_poly_fit_length(poly, length);  // dense: every coefficient random, of random size and sign
+        for (slong i = 0; i < length; ++i) {
+            fmpz_randbits(poly->coeffs + i, state_, 1 + n_randint(state_, 3000));
+            if (i % 3 == 1) fmpz_neg(poly->coeffs + i, poly->coeffs + i);
+        }
+        _fmpz_poly_set_length(poly, length);
         fmpz_t x;
         fmpz_init(x);
         for (const flint_bitcnt_t bits : {flint_bitcnt_t(0), flint_bitcnt_t(1), flint_bitcnt_t(64), flint_bitcnt_t(5000)}) {
@@ -143,7 +149,12 @@ TEST_P(MulEntryPoints, PolyScalarMulMatchesFlint)
             fmpz_poly_set(ours, poly);
             fmpz_poly_scalar_mul_fmpz(theirs, poly, poly->coeffs);
             ASSERT_EQ(zgpu_fmpz_poly_scalar_mul_fmpz(ours, ours, ours->coeffs), 0) << zgpu_last_error();
-            EXPECT_TRUE(fmpz_poly_equal(ours, theirs)) << "x aliasing a coefficient";
+            EXPECT_TRUE(fmpz_poly_equal(ours, theirs)) << "x aliasing a coefficient, res == poly";
+            fmpz_poly_zero(ours);  // res of length 1, grown (reallocated) to poly's length
+            fmpz_poly_set_coeff_si(ours, 0, -12345);
+            fmpz_poly_scalar_mul_fmpz(theirs, poly, ours->coeffs);
+            ASSERT_EQ(zgpu_fmpz_poly_scalar_mul_fmpz(ours, poly, ours->coeffs), 0) << zgpu_last_error();
+            EXPECT_TRUE(fmpz_poly_equal(ours, theirs)) << "x aliasing a coefficient of a reallocated res";
         }
         fmpz_clear(x);
         fmpz_poly_clear(poly);

@@ -3,6 +3,7 @@
 
 #include <NTL/ZZ.h>
 #include <NTL/ZZX.h>
+#include <NTL/mat_ZZ.h>
 #include <gtest/gtest.h>
 
 #include "zgpu/error.hpp"
@@ -41,6 +42,12 @@ TEST(NtlDivision, DivRemAndDivRemMatchNtl)
             EXPECT_TRUE(q == eq && r == er) << "DivRem, q == a";
         }
     }
+    NTL::Vec<NTL::ZZ> v = random_vector(40, 500), ev = v;  // b an entry of the output: read once
+    v[0] = 7;
+    ev[0] = 7;
+    for (long i = 0; i < ev.length(); ++i) NTL::div(ev[i], ev[i], NTL::ZZ(7));
+    zgpu::div(v, v, v[0]);
+    EXPECT_EQ(v, ev) << "b aliasing q[0]";
     NTL::Vec<NTL::ZZ> q = random_vector(3, 10);
     const NTL::Vec<NTL::ZZ> before = q;
     EXPECT_THROW(zgpu::div(q, q, NTL::ZZ(0)), Error);
@@ -82,6 +89,45 @@ TEST(NtlDivision, DivideIsExactOrLeavesTheResultAlone)
     EXPECT_EQ(x, expected_poly) << "nothing written";
     EXPECT_FALSE(zgpu::divide(x, p, b));
     EXPECT_EQ(x, expected_poly) << "nothing written";
+}
+
+TEST(NtlDivision, ZeroDivisorsAsNtl)
+{
+    // divide: b = 0 divides zeros only (NTL returns 1 with q = 0); div, rem, DivRem throw.
+    NTL::Vec<NTL::ZZ> zeros, q = random_vector(2, 10);
+    zeros.SetLength(3);
+    EXPECT_TRUE(zgpu::divide(q, zeros, NTL::ZZ(0)));
+    EXPECT_EQ(q, zeros);
+    NTL::Vec<NTL::ZZ> some = zeros;
+    some[1] = 5;
+    EXPECT_FALSE(zgpu::divide(q, some, NTL::ZZ(0)));
+    NTL::ZZX zero_poly, p, x;
+    NTL::SetCoeff(p, 2, 9);
+    EXPECT_TRUE(zgpu::divide(x, zero_poly, NTL::ZZ(0)));
+    EXPECT_TRUE(NTL::IsZero(x));
+    EXPECT_FALSE(zgpu::divide(x, p, NTL::ZZ(0)));
+    EXPECT_THROW(zgpu::div(x, p, NTL::ZZ(0)), Error);
+    EXPECT_THROW(zgpu::rem(q, some, NTL::ZZ(0)), Error);
+}
+
+TEST(NtlDivision, RowsOfAMatrixAreOutputsOfFixedLength)
+{
+    NTL::Mat<NTL::ZZ> m;
+    m.SetDims(2, 4);
+    NTL::Vec<NTL::ZZ> a = random_vector(4, 300), eq, er;
+    eq.SetLength(4);
+    er.SetLength(4);
+    for (long i = 0; i < 4; ++i) NTL::DivRem(eq[i], er[i], a[i], NTL::ZZ(3));
+    zgpu::DivRem(m[0], m[1], a, NTL::ZZ(3));
+    EXPECT_TRUE(m[0] == eq && m[1] == er);
+    const NTL::Vec<NTL::ZZ> tenths = a;
+    for (long i = 0; i < 4; ++i) a[i] *= 10;
+    EXPECT_TRUE(zgpu::divide(m[0], a, NTL::ZZ(10)));
+    EXPECT_EQ(m[0], tenths);
+    const NTL::Vec<NTL::ZZ> longer = random_vector(5, 10), row = m[1];
+    EXPECT_THROW(zgpu::div(m[1], longer, NTL::ZZ(3)), Error);
+    EXPECT_THROW(zgpu::DivRem(m[0], m[1], longer, NTL::ZZ(3)), Error);
+    EXPECT_EQ(m[1], row) << "nothing written";
 }
 
 }  // namespace

@@ -27,7 +27,8 @@ void mul(NTL::ZZX& x, const NTL::ZZX& a, const NTL::ZZ& b);
 void div(NTL::Vec<NTL::ZZ>& q, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b);
 void rem(NTL::Vec<NTL::ZZ>& r, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b);
 void DivRem(NTL::Vec<NTL::ZZ>& q, NTL::Vec<NTL::ZZ>& r, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b);
-// q = a / b and true if b divides every entry; else false, with q untouched.
+// q = a / b and true if b divides every entry; else false, with q untouched. As NTL's divide,
+// b = 0 divides only zeros.
 bool divide(NTL::Vec<NTL::ZZ>& q, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b);
 
 // A polynomial divided exactly by a scalar, as NTL's div(ZZX&, const ZZX&, const ZZ&), which
