@@ -36,6 +36,7 @@ void vec_add_sub(NTL::Vec<NTL::ZZ>& x, const NTL::Vec<NTL::ZZ>& a, const NTL::Ve
         throw Error(std::string(subtract ? "sub" : "add") + ": vector lengths differ (a has " +
                     std::to_string(a.length()) + " entries, b has " + std::to_string(b.length()) + ")");
     const std::size_t n = a.length();
+    require_resizable(x, n, subtract ? "sub" : "add", "x");
     add_sub(x, {&a, n}, {&b, n}, n, subtract);
 }
 

@@ -9,6 +9,7 @@
 #include "zgpu/backend.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/ntl.hpp"
+#include "zz_array.hpp"
 
 namespace zgpu {
 namespace {
@@ -41,15 +42,6 @@ void each(std::size_t n, Body body)
     });
 }
 
-// An output must be able to take n entries: a fixed-length vector (a row of a Mat<ZZ>) of
-// another length cannot, and NTL would abort.
-void require_resizable(const NTL::Vec<NTL::ZZ>& x, long n, const std::string& name, const char* argument)
-{
-    if (x.fixed() && x.length() != n)
-        throw Error(name + ": " + argument + " has the fixed length " + std::to_string(x.length()) + ", " +
-                    std::to_string(n) + " entries needed");
-}
-
 // Moves the computed entries into x entry by entry (x keeps its own storage, fixed or not).
 void move_into(NTL::Vec<NTL::ZZ>& x, NTL::Vec<NTL::ZZ>& computed)
 {
@@ -61,7 +53,7 @@ void move_into(NTL::Vec<NTL::ZZ>& x, NTL::Vec<NTL::ZZ>& computed)
 // that does not, with q untouched. As NTL's divide, b = 0 divides 0 only (the quotient is 0).
 long divide_all(NTL::Vec<NTL::ZZ>& q, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b, const std::string& name)
 {
-    require_resizable(q, a.length(), name, "q");
+    require_resizable(q, std::size_t(a.length()), name, "q");
     NTL::Vec<NTL::ZZ> quotients;
     quotients.SetLength(a.length());
     NTL::Vec<char> exact;
@@ -77,7 +69,7 @@ long divide_all(NTL::Vec<NTL::ZZ>& q, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ&
 
 void div(NTL::Vec<NTL::ZZ>& q, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b)
 {
-    require_resizable(q, a.length(), "div", "q");
+    require_resizable(q, std::size_t(a.length()), "div", "q");
     const NTL::ZZ d = checked_divisor(b, "div");
     q.SetLength(a.length());
     each(a.length(), [&](long i) { NTL::div(q[i], a[i], d); });
@@ -85,7 +77,7 @@ void div(NTL::Vec<NTL::ZZ>& q, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b)
 
 void rem(NTL::Vec<NTL::ZZ>& r, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b)
 {
-    require_resizable(r, a.length(), "rem", "r");
+    require_resizable(r, std::size_t(a.length()), "rem", "r");
     const NTL::ZZ d = checked_divisor(b, "rem");
     r.SetLength(a.length());
     each(a.length(), [&](long i) { NTL::rem(r[i], a[i], d); });
@@ -94,8 +86,8 @@ void rem(NTL::Vec<NTL::ZZ>& r, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b)
 void DivRem(NTL::Vec<NTL::ZZ>& q, NTL::Vec<NTL::ZZ>& r, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b)
 {
     if (&q == &r) throw Error("DivRem: q and r are the same vector");
-    require_resizable(q, a.length(), "DivRem", "q");
-    require_resizable(r, a.length(), "DivRem", "r");
+    require_resizable(q, std::size_t(a.length()), "DivRem", "q");
+    require_resizable(r, std::size_t(a.length()), "DivRem", "r");
     const NTL::ZZ d = checked_divisor(b, "DivRem");
     NTL::Vec<NTL::ZZ> quotients, remainders;  // a may be q or r
     quotients.SetLength(a.length());

@@ -15,6 +15,7 @@ constexpr std::size_t kMinParallel = 64;  // see flint_mul.cpp
 // x[i] = a[i] * b[i], or a[i] * b[0] with b of one element; x resized once all checks passed.
 void multiply(NTL::Vec<NTL::ZZ>& x, const ZZArray& a, std::size_t n, const ZZArray& b, std::size_t b_count)
 {
+    require_resizable(x, n, "mul", "x");
     const HostOperand pa = host_operand(a, n, "a");
     const HostOperand pb = host_operand(b, b_count, "b");
     mul_host(

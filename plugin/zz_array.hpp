@@ -3,8 +3,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "ntl_adapter.hpp"
+#include "zgpu/error.hpp"
 
 namespace zgpu {
 
@@ -21,5 +23,14 @@ struct ZZArray {
     }
     const NTL::ZZ& at(std::size_t i) const { return i < length ? (*vec)[long(i)] : NTL::ZZ::zero(); }
 };
+
+// An output must be able to take n entries: a fixed-length vector (a row of a Mat<ZZ>) of
+// another length cannot, and NTL would abort on resizing it.
+inline void require_resizable(const NTL::Vec<NTL::ZZ>& x, std::size_t n, const std::string& name, const char* argument)
+{
+    if (x.fixed() && std::size_t(x.length()) != n)
+        throw Error(name + ": " + argument + " has the fixed length " + std::to_string(x.length()) + ", " +
+                    std::to_string(n) + " entries needed");
+}
 
 }  // namespace zgpu

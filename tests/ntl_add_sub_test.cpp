@@ -2,6 +2,7 @@
 #include <string>
 
 #include <NTL/ZZX.h>
+#include <NTL/mat_ZZ.h>
 #include <gtest/gtest.h>
 
 #include "backend_env.hpp"
@@ -91,6 +92,21 @@ TEST_P(NtlEntryPoints, LengthMismatchThrowsAndLeavesXAlone)
         EXPECT_NE(std::string(e.what()).find("lengths differ"), std::string::npos) << e.what();
     }
     EXPECT_EQ(x, before);
+}
+
+TEST_P(NtlEntryPoints, RowsOfAMatrixAreOutputsOfFixedLength)
+{
+    NTL::Mat<NTL::ZZ> m;
+    m.SetDims(2, 3);
+    const NTL::Vec<NTL::ZZ> a = random_vec(3, 3000), b = random_vec(3, 3000), longer = random_vec(4, 10);
+    zgpu::add(m[0], a, b);
+    EXPECT_EQ(m[0], a + b);
+    zgpu::mul(m[1], a, b[0]);
+    EXPECT_EQ(m[1], a * b[0]);
+    const NTL::Vec<NTL::ZZ> row = m[0];
+    EXPECT_THROW(zgpu::sub(m[0], longer, longer), Error) << "a fixed length of 3 cannot take 4 entries";
+    EXPECT_THROW(zgpu::mul(m[0], longer, longer), Error);
+    EXPECT_EQ(m[0], row) << "nothing written";
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, NtlEntryPoints, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
