@@ -91,23 +91,22 @@ void mul(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b)
 
 void sqr(DeviceBatch& r, const DeviceBatch& a) { mul(r, a, a); }
 
-void addmul(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b)
+namespace {
+
+void addmul_submul(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b, bool subtract)
 {
     if (r.count() != a.count())
-        throw Error("addmul: r has " + std::to_string(r.count()) + " elements, a has " + std::to_string(a.count()));
+        throw Error(std::string(subtract ? "submul" : "addmul") + ": r has " + std::to_string(r.count()) +
+                    " elements, a has " + std::to_string(a.count()));
     DeviceBatch product(a.backend(), 0, 1);
     mul(product, a, b);
-    add(r, r, product);
+    add_sub(r, r, product, subtract);
 }
 
-void submul(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b)
-{
-    if (r.count() != a.count())
-        throw Error("submul: r has " + std::to_string(r.count()) + " elements, a has " + std::to_string(a.count()));
-    DeviceBatch product(a.backend(), 0, 1);
-    mul(product, a, b);
-    sub(r, r, product);
-}
+}  // namespace
+
+void addmul(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b) { addmul_submul(r, a, b, false); }
+void submul(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b) { addmul_submul(r, a, b, true); }
 
 void synchronize(Backend backend)
 {

@@ -53,12 +53,8 @@ void poly_add_sub(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly_t po
     const char* names[2] = {"poly1", "poly2"};
     const fmpz* const* coeffs1 = &poly1->coeffs;
     const fmpz* const* coeffs2 = &poly2->coeffs;
-    add_sub({coeffs1, len1}, {coeffs2, len2}, n, subtract, names, [&] {
-        fmpz_poly_fit_length(res, slong(n));
-        return res->coeffs;
-    });
-    _fmpz_poly_set_length(res, slong(n));
-    _fmpz_poly_normalise(res);
+    add_sub({coeffs1, len1}, {coeffs2, len2}, n, subtract, names, poly_output(res, n));
+    finish_poly(res, n);
 }
 
 }  // namespace

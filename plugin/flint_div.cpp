@@ -175,30 +175,6 @@ void scalar_mod(Resize resize, std::size_t n, Dividend a, const fmpz_t p, const 
     });
 }
 
-// The checks of the fmpz_poly scalar entry points; returns poly's length.
-std::size_t check_poly_arguments(const fmpz_poly_t res, const fmpz_poly_t poly, const fmpz_t x, const std::string& name)
-{
-    if (!res) throw Error(name + ": res is NULL");
-    if (!poly) throw Error(name + ": poly is NULL");
-    if (!x) throw Error(name + ": x is NULL");
-    return std::size_t(poly->length);
-}
-
-// fit_length, then the coefficients to write: poly's own when res is poly (they do not move).
-auto poly_output(fmpz_poly_t res, std::size_t n)
-{
-    return [res, n] {
-        fmpz_poly_fit_length(res, slong(n));
-        return res->coeffs;
-    };
-}
-
-void finish_poly(fmpz_poly_t res, std::size_t n)
-{
-    _fmpz_poly_set_length(res, slong(n));
-    _fmpz_poly_normalise(res);
-}
-
 }  // namespace
 
 void fmpz_vec_scalar_mod_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t p)

@@ -99,23 +99,13 @@ void fmpz_vec_scalar_mul_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_
 
 void fmpz_poly_scalar_mul_fmpz(fmpz_poly_t res, const fmpz_poly_t poly, const fmpz_t x)
 {
-    const std::string name = "fmpz_poly_scalar_mul_fmpz";
-    if (!res) throw Error(name + ": res is NULL");
-    if (!poly) throw Error(name + ": poly is NULL");
-    if (!x) throw Error(name + ": x is NULL");
+    const std::size_t n = check_poly_arguments(res, poly, x, "fmpz_poly_scalar_mul_fmpz");
     const FmpzCopy copy(x);  // x may be a coefficient of res
     const fmpz* scalar = copy.get();
-    const std::size_t n = std::size_t(poly->length);
     const char* names[2] = {"poly", "x"};
     const FmpzArray b{&scalar, 1};
-    multiply(
-        [&] {
-            fmpz_poly_fit_length(res, slong(n));
-            return res->coeffs;
-        },
-        {&poly->coeffs, n}, n, &b, 1, names);
-    _fmpz_poly_set_length(res, slong(n));
-    _fmpz_poly_normalise(res);  // x = 0 leaves zero coefficients
+    multiply(poly_output(res, n), {&poly->coeffs, n}, n, &b, 1, names);
+    finish_poly(res, n);  // x = 0 leaves zero coefficients
 }
 
 }  // namespace zgpu

@@ -6,6 +6,7 @@
 #include <string>
 
 #include <flint/fmpz.h>
+#include <flint/fmpz_poly.h>
 
 #include "fmpz_adapter.hpp"
 #include "zgpu/error.hpp"
@@ -50,6 +51,34 @@ inline void check_vec_arguments(const fmpz* res, const fmpz* vec1, const fmpz* v
     if (!res) throw Error(f + ": res is NULL with len = " + std::to_string(len));
     if (!vec1) throw Error(f + ": " + first + " is NULL with len = " + std::to_string(len));
     if (!vec2) throw Error(f + ": " + second + " is NULL with len = " + std::to_string(len));
+}
+
+// The checks of the fmpz_poly-by-scalar entry points (res = poly op x); returns poly's length.
+inline std::size_t check_poly_arguments(const fmpz_poly_t res, const fmpz_poly_t poly, const fmpz_t x,
+                                        const std::string& name)
+{
+    if (!res) throw Error(name + ": res is NULL");
+    if (!poly) throw Error(name + ": poly is NULL");
+    if (!x) throw Error(name + ": x is NULL");
+    return std::size_t(poly->length);
+}
+
+// Where an fmpz_poly entry point writes n coefficients, as a resize hook that runs once every
+// check has passed: fit_length, then res's coefficients. When res is an input, fit_length may
+// move them; the readers (FmpzArray) look them up at each access. finish_poly sets the length
+// and normalises.
+inline auto poly_output(fmpz_poly_t res, std::size_t n)
+{
+    return [res, n] {
+        fmpz_poly_fit_length(res, slong(n));
+        return res->coeffs;
+    };
+}
+
+inline void finish_poly(fmpz_poly_t res, std::size_t n)
+{
+    _fmpz_poly_set_length(res, slong(n));
+    _fmpz_poly_normalise(res);
 }
 
 }  // namespace zgpu
