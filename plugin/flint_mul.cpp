@@ -11,9 +11,6 @@
 namespace zgpu {
 namespace {
 
-// Products cost far more than additions: threads pay from a few dozen elements on.
-constexpr std::size_t kMinParallel = 64;
-
 // res[i] = a[i] * b[i], or a[i] * b[0] with b of one element; squares with b == nullptr.
 // resize() runs once every check has passed and returns where to write (see flint_add_sub.cpp).
 template <class Resize>
@@ -27,7 +24,7 @@ void multiply(Resize resize, const FmpzArray& a, std::size_t n, const FmpzArray*
         pa, n, b_or_square ? pb : pa, b_count,
         [&] {
             fmpz* res = resize();
-            parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
+            parallel_for(n, product_min_parallel(pa, b_or_square ? pb : pa), [&](std::size_t begin, std::size_t end) {
                 for (std::size_t i = begin; i < end; ++i) fmpz_mul(res + i, *a.start + i, *b.start + (b_count == 1 ? 0 : i));
             });
         },
@@ -49,7 +46,7 @@ void scalar_addmul(fmpz* res, const fmpz* vec, slong len, const fmpz_t c, bool s
     addmul_host(
         pr, pa, n, pb, 1, subtract,
         [&] {
-            parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
+            parallel_for(n, product_min_parallel(pa, pb), [&](std::size_t begin, std::size_t end) {
                 for (std::size_t i = begin; i < end; ++i) {
                     if (subtract) fmpz_submul(res + i, vec + i, scalar);
                     else fmpz_addmul(res + i, vec + i, scalar);

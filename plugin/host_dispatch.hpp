@@ -4,6 +4,7 @@
 // resized before the result is written (fmpz_poly_fit_length, Vec::SetLength) stays valid.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -23,6 +24,14 @@ struct HostOperand {
     // Throws the too_large error, if any: batches hold at most kMaxLimbs limbs an element.
     void require_packable() const;
 };
+
+// The element count from which products of such operands pay for the host threads: about 2^16
+// limb products of work (the CPU backend's threshold too).
+inline std::size_t product_min_parallel(const HostOperand& a, const HostOperand& b)
+{
+    const std::uint64_t work = std::max<std::uint64_t>(1, a.max_limbs) * std::max<std::uint64_t>(1, b.max_limbs);
+    return std::size_t(std::max<std::uint64_t>(2, (std::uint64_t(1) << 16) / work));
+}
 
 // Wraps an adapter reader over `count` elements and measures them now.
 template <class Reader>

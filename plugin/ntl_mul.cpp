@@ -10,8 +10,6 @@
 namespace zgpu {
 namespace {
 
-constexpr std::size_t kMinParallel = 64;  // see flint_mul.cpp
-
 // x[i] = a[i] * b[i], or a[i] * b[0] with b of one element; x resized once all checks passed.
 void multiply(NTL::Vec<NTL::ZZ>& x, const ZZArray& a, std::size_t n, const ZZArray& b, std::size_t b_count)
 {
@@ -22,7 +20,7 @@ void multiply(NTL::Vec<NTL::ZZ>& x, const ZZArray& a, std::size_t n, const ZZArr
         pa, n, pb, b_count,
         [&] {
             x.SetLength(long(n));
-            parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
+            parallel_for(n, product_min_parallel(pa, pb), [&](std::size_t begin, std::size_t end) {
                 for (std::size_t i = begin; i < end; ++i) NTL::mul(x[long(i)], a.at(i), b.at(b_count == 1 ? 0 : i));
             });
         },
