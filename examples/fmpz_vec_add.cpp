@@ -4,50 +4,22 @@
 //   2. the same vectors kept on the backend (DeviceBatch, the GPU where there is one) for a
 //      chain of operations, converted once each way.
 //   fmpz_vec_add_example [count] [bits]      (defaults: 1000000 elements of up to 1024 bits)
-#include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
 #include <string>
 
 #include <flint/fmpz.h>
 #include <flint/fmpz_vec.h>
 
+#include "example_support.hpp"
 #include "fmpz_adapter.hpp"
 #include "zgpu/batch_ops.hpp"
 #include "zgpu/zgpu.h"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point start)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-bool host_call(const char* name, int (*zgpu_op)(fmpz*, const fmpz*, const fmpz*, slong),
-               void (*flint_op)(fmpz*, const fmpz*, const fmpz*, slong), const fmpz* a, const fmpz* b, slong n)
-{
-    fmpz* ours = _fmpz_vec_init(n);
-    fmpz* theirs = _fmpz_vec_init(n);
-    const auto start = Clock::now();
-    const int status = zgpu_op(ours, a, b, n);
-    const double ours_ms = ms_since(start);
-    if (status != 0) {
-        std::fprintf(stderr, "%s failed: %s\n", name, zgpu_last_error());
-        return false;
-    }
-    const auto flint_start = Clock::now();
-    flint_op(theirs, a, b, n);
-    const double flint_ms = ms_since(flint_start);
-    const bool same = _fmpz_vec_equal(ours, theirs, n);
-    std::printf("%s: backend %s, %ld elements in %.2f ms (FLINT on one thread: %.2f ms), %s\n", name,
-                zgpu_last_backend(), long(n), ours_ms, flint_ms, same ? "matches FLINT" : "MISMATCH");
-    _fmpz_vec_clear(ours, n);
-    _fmpz_vec_clear(theirs, n);
-    return same;
-}
+using example::Clock;
+using example::ms_since;
 
 // (a + b) - b and a - b on the backend, checked against FLINT.
 bool device_chain(const fmpz* a, const fmpz* b, slong n)
@@ -92,12 +64,9 @@ bool device_chain(const fmpz* a, const fmpz* b, slong n)
 
 int main(int argc, char** argv)
 {
-    const slong n = argc > 1 ? std::atol(argv[1]) : 1000000;
-    const flint_bitcnt_t bits = argc > 2 ? std::atol(argv[2]) : 1024;
-    if (n < 0 || bits < 1) {
-        std::fprintf(stderr, "usage: %s [count >= 0] [bits >= 1]\n", argv[0]);
-        return 2;
-    }
+    const auto arguments = example::parse_arguments(argc, argv, 1000000, 1024);
+    if (!arguments) return 2;
+    const auto [n, bits] = *arguments;
     flint_rand_t state;
     flint_randinit(state);
     fmpz* a = _fmpz_vec_init(n);
@@ -105,8 +74,10 @@ int main(int argc, char** argv)
     _fmpz_vec_randtest(a, state, n, bits);  // mixed sizes and signs, zeros, carry-heavy limbs
     _fmpz_vec_randtest(b, state, n, bits);
 
-    bool ok = host_call("zgpu_fmpz_vec_add", zgpu_fmpz_vec_add, _fmpz_vec_add, a, b, n);
-    ok = host_call("zgpu_fmpz_vec_sub", zgpu_fmpz_vec_sub, _fmpz_vec_sub, a, b, n) && ok;
+    bool ok = example::compare("zgpu_fmpz_vec_add", n, [&](fmpz* r) { return zgpu_fmpz_vec_add(r, a, b, n); },
+                               [&](fmpz* r) { _fmpz_vec_add(r, a, b, n); });
+    ok = example::compare("zgpu_fmpz_vec_sub", n, [&](fmpz* r) { return zgpu_fmpz_vec_sub(r, a, b, n); },
+                          [&](fmpz* r) { _fmpz_vec_sub(r, a, b, n); }) && ok;
     try {
         ok = device_chain(a, b, n) && ok;
     } catch (const std::exception& e) {

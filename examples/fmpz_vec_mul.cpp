@@ -4,62 +4,16 @@
 //   2. a vector scaled by c and divided by c again (zgpu_fmpz_vec_scalar_mul_fmpz, then
 //      zgpu_fmpz_vec_scalar_divexact_fmpz_checked), as in content removal.
 //   fmpz_vec_mul_example [count] [bits]      (defaults: 100000 elements of up to 4096 bits)
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
-
-#include <flint/fmpz.h>
-#include <flint/fmpz_vec.h>
-
+#include "example_support.hpp"
 #include "zgpu/batch_ops.hpp"
-#include "zgpu/zgpu.h"
 
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point start)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-// Runs a zgpu call, prints its backend and time next to FLINT's, and checks the results.
-template <class Ours, class Theirs>
-bool compare(const char* name, slong n, Ours ours_op, Theirs flint_op)
-{
-    fmpz* ours = _fmpz_vec_init(n);
-    fmpz* theirs = _fmpz_vec_init(n);
-    const auto start = Clock::now();
-    const int status = ours_op(ours);
-    const double ours_ms = ms_since(start);
-    if (status != 0) {
-        std::fprintf(stderr, "%s failed: %s\n", name, zgpu_last_error());
-        _fmpz_vec_clear(ours, n);
-        _fmpz_vec_clear(theirs, n);
-        return false;
-    }
-    const char* backend = zgpu_last_backend();
-    const auto flint_start = Clock::now();
-    flint_op(theirs);
-    const double flint_ms = ms_since(flint_start);
-    const bool same = _fmpz_vec_equal(ours, theirs, n);
-    std::printf("%s: backend %s, %ld elements in %.2f ms (FLINT on one thread: %.2f ms), %s\n", name, backend, long(n),
-                ours_ms, flint_ms, same ? "matches FLINT" : "MISMATCH");
-    _fmpz_vec_clear(ours, n);
-    _fmpz_vec_clear(theirs, n);
-    return same;
-}
-
-}  // namespace
+using example::compare;
 
 int main(int argc, char** argv)
 {
-    const slong n = argc > 1 ? std::atol(argv[1]) : 100000;
-    const flint_bitcnt_t bits = argc > 2 ? std::atol(argv[2]) : 4096;
-    if (n < 0 || bits < 1) {
-        std::fprintf(stderr, "usage: %s [count >= 0] [bits >= 1]\n", argv[0]);
-        return 2;
-    }
+    const auto arguments = example::parse_arguments(argc, argv, 100000, 4096);
+    if (!arguments) return 2;
+    const auto [n, bits] = *arguments;
     flint_rand_t state;
     flint_randinit(state);
     fmpz* a = _fmpz_vec_init(n);

@@ -1,0 +1,68 @@
+// What the examples share: timing, their two arguments, and running a zgpu call next to
+// FLINT's with the backend, the times and the check printed.
+#pragma once
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+
+#include <flint/fmpz.h>
+#include <flint/fmpz_vec.h>
+
+#include "zgpu/zgpu.h"
+
+namespace example {
+
+using Clock = std::chrono::steady_clock;
+
+inline double ms_since(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+struct Arguments {
+    slong count;
+    flint_bitcnt_t bits;
+};
+
+// [count] [bits] with the example's defaults; prints the usage and returns nothing if invalid.
+inline std::optional<Arguments> parse_arguments(int argc, char** argv, slong default_count, flint_bitcnt_t default_bits)
+{
+    const slong n = argc > 1 ? std::atol(argv[1]) : default_count;
+    const long bits = argc > 2 ? std::atol(argv[2]) : long(default_bits);
+    if (n < 0 || bits < 1) {
+        std::fprintf(stderr, "usage: %s [count >= 0] [bits >= 1]\n", argv[0]);
+        return std::nullopt;
+    }
+    return Arguments{n, flint_bitcnt_t(bits)};
+}
+
+// ours(res) (a zgpu call returning its status) and theirs(res) (FLINT's) into fresh vectors of
+// n entries: prints the backend and both times, and whether the results agree.
+template <class Ours, class Theirs>
+bool compare(const char* name, slong n, Ours ours_op, Theirs flint_op)
+{
+    fmpz* ours = _fmpz_vec_init(n);
+    fmpz* theirs = _fmpz_vec_init(n);
+    const auto start = Clock::now();
+    const int status = ours_op(ours);
+    const double ours_ms = ms_since(start);
+    bool same = false;
+    if (status != 0) {
+        std::fprintf(stderr, "%s failed: %s\n", name, zgpu_last_error());
+    } else {
+        const char* backend = zgpu_last_backend();
+        const auto flint_start = Clock::now();
+        flint_op(theirs);
+        const double flint_ms = ms_since(flint_start);
+        same = _fmpz_vec_equal(ours, theirs, n);
+        std::printf("%s: backend %s, %ld elements in %.2f ms (FLINT on one thread: %.2f ms), %s\n", name, backend,
+                    long(n), ours_ms, flint_ms, same ? "matches FLINT" : "MISMATCH");
+    }
+    _fmpz_vec_clear(ours, n);
+    _fmpz_vec_clear(theirs, n);
+    return same;
+}
+
+}  // namespace example
