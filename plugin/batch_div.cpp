@@ -2,17 +2,27 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "cpu_div.hpp"
 #include "zgpu/error.hpp"
+#ifdef ZGPU_WITH_CUDA
+#include "gpu_div.hpp"
+#include "gpu_runtime.hpp"
+#endif
 
 namespace zgpu {
 namespace {
 
-// The checks every division shares; returns whether b is shared by all of a.
-bool check_division(const std::string& name, const DeviceBatch& a, const DeviceBatch& b)
+// What every division checks first: the shapes, the backends, and no zero divisor.
+struct Divisors {
+    bool shared;             // one divisor for all of a
+    std::uint32_t smallest;  // the smallest |b[i]|, in limbs
+};
+
+Divisors check_division(const std::string& name, const DeviceBatch& a, const DeviceBatch& b)
 {
     if (a.count() != b.count() && b.count() != 1)
         throw Error(name + ": a has " + std::to_string(a.count()) + " elements, b has " + std::to_string(b.count()) +
@@ -20,43 +30,103 @@ bool check_division(const std::string& name, const DeviceBatch& a, const DeviceB
     if (a.backend() != b.backend())
         throw Error(name + ": a is on the " + std::string(backend_name(a.backend())) + " backend, b on the " +
                     std::string(backend_name(b.backend())));
-    if (a.backend() == Backend::gpu) throw Error(name + ": division does not run on the GPU yet");
-    if (const std::size_t i = cpu::first_zero(b.view()); i < b.count())
-        throw Error(name + ": division by zero (b[" + std::to_string(i) + "] is 0)");
-    return b.count() == 1;
+    std::size_t first_zero = b.count();
+    std::uint32_t smallest = kMaxLimbs;
+#ifdef ZGPU_WITH_CUDA
+    if (b.backend() == Backend::gpu) {
+        auto& runtime = gpu::Runtime::get();
+        const gpu::Runtime::Lease lease(runtime);
+        const gpu::DivisorSummary summary = gpu::summarize_divisors(runtime, b.view(), runtime.stream());
+        first_zero = summary.first_zero;
+        smallest = std::min(smallest, summary.min_size);
+    }
+#endif
+    if (b.backend() == Backend::cpu) {
+        const ConstBatchView divisors = b.view();
+        first_zero = cpu::first_zero(divisors);
+        for (std::size_t i = 0; i < divisors.count; ++i) smallest = std::min<std::uint32_t>(smallest, std::abs(divisors.sizes[i]));
+    }
+    if (first_zero < b.count()) throw Error(name + ": division by zero (b[" + std::to_string(first_zero) + "] is 0)");
+    return {b.count() == 1, smallest};
 }
 
 // The quotient's stride: |a| / |b| has at most |a| - |b| + 1 limbs, one more when floor
 // rounding adds 1 to a magnitude just below a power of 2^64, and never more than |a|.
-std::uint32_t quotient_stride(const DeviceBatch& a, const DeviceBatch& b, bool floor)
+std::uint32_t quotient_stride(const DeviceBatch& a, const Divisors& divisors, bool floor)
 {
-    const ConstBatchView divisors = b.view();
-    std::uint32_t smallest = a.stride();
-    for (std::size_t i = 0; i < divisors.count; ++i) smallest = std::min<std::uint32_t>(smallest, std::abs(divisors.sizes[i]));
-    return size_class(std::min(a.stride(), a.stride() + (floor ? 2 : 1) - std::max<std::uint32_t>(smallest, 1)));
+    return size_class(std::min(a.stride(), a.stride() + (floor ? 2 : 1) - std::max<std::uint32_t>(divisors.smallest, 1)));
 }
+
+// A batch's contents in host memory: its own storage on the CPU backend, a copy from the GPU.
+class OnHost {
+public:
+    explicit OnHost(const DeviceBatch& batch)
+    {
+        if (batch.backend() == Backend::gpu) copy_ = batch.download();
+        view_ = copy_ ? copy_->view() : batch.view();
+    }
+    ConstBatchView view() const { return view_; }
+
+private:
+    std::optional<LimbBatch> copy_;
+    ConstBatchView view_;
+};
+
+// A result computed on the host into `result` (CPU backend), moved to `where`.
+DeviceBatch to_backend(DeviceBatch result, Backend where)
+{
+    return where == Backend::cpu ? std::move(result) : DeviceBatch::upload(std::as_const(result).view(), where);
+}
+
+#ifdef ZGPU_WITH_CUDA
+// The 2-adic GPU division multiplies quotients of the quotient's stride by inverses of that
+// stride, and checks them with products by b: both products must fit kMaxLimbs.
+bool gpu_divexact_fits(std::uint32_t quotient, const DeviceBatch& b)
+{
+    return 2 * quotient <= kMaxLimbs && quotient + b.stride() <= kMaxLimbs;
+}
+#endif
 
 void divexact(DeviceBatch& q, const DeviceBatch& a, const DeviceBatch& b, bool checked)
 {
     const std::string name = checked ? "divexact_checked" : "divexact";
-    const bool shared = check_division(name, a, b);
-    DeviceBatch result(a.backend(), a.count(), quotient_stride(a, b, false), DeviceBatch::Uninitialized{});
-    if (const std::size_t i = cpu::divexact(a.view(), b.view(), result.view(), shared, checked); i < a.count())
-        throw Error(name + ": element " + std::to_string(i) + " does not divide exactly");
-    q = std::move(result);
+    const Divisors divisors = check_division(name, a, b);
+    const std::uint32_t stride = quotient_stride(a, divisors, false);
+    std::size_t inexact = a.count();
+#ifdef ZGPU_WITH_CUDA
+    if (a.backend() == Backend::gpu && gpu_divexact_fits(stride, b)) {
+        DeviceBatch result(Backend::gpu, a.count(), stride, DeviceBatch::Uninitialized{});
+        auto& runtime = gpu::Runtime::get();
+        const gpu::Runtime::Lease lease(runtime);
+        gpu::divexact(runtime, a.view(), b.view(), result.view(), divisors.shared, runtime.stream());
+        if (checked) inexact = gpu::first_inexact(runtime, a.view(), b.view(), result.view(), divisors.shared, runtime.stream());
+        if (inexact < a.count()) throw Error(name + ": element " + std::to_string(inexact) + " does not divide exactly");
+        q = std::move(result);
+        set_last_backend(Backend::gpu);
+        return;
+    }
+#endif
+    // The CPU backend, and GPU batches too long for the GPU's products (through the host).
+    DeviceBatch result(Backend::cpu, a.count(), stride, DeviceBatch::Uninitialized{});
+    inexact = cpu::divexact(OnHost(a).view(), OnHost(b).view(), result.view(), divisors.shared, checked);
+    if (inexact < a.count()) throw Error(name + ": element " + std::to_string(inexact) + " does not divide exactly");
+    q = to_backend(std::move(result), a.backend());
     set_last_backend(Backend::cpu);
 }
 
+// Division with remainder runs on the host threads; GPU batches go through host memory until
+// its GPU kernels exist.
 void div_qr(DeviceBatch& q, DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b, bool floor)
 {
     const std::string name = floor ? "fdiv_qr" : "tdiv_qr";
     if (&q == &r) throw Error(name + ": q and r are the same batch");
-    const bool shared = check_division(name, a, b);
-    DeviceBatch quotients(a.backend(), a.count(), quotient_stride(a, b, floor), DeviceBatch::Uninitialized{});
-    DeviceBatch remainders(a.backend(), a.count(), b.stride(), DeviceBatch::Uninitialized{});
-    cpu::div_qr(a.view(), b.view(), quotients.view(), remainders.view(), shared, floor);
-    q = std::move(quotients);
-    r = std::move(remainders);
+    const Divisors divisors = check_division(name, a, b);
+    DeviceBatch quotients(Backend::cpu, a.count(), quotient_stride(a, divisors, floor), DeviceBatch::Uninitialized{});
+    DeviceBatch remainders(Backend::cpu, a.count(), b.stride(), DeviceBatch::Uninitialized{});
+    cpu::div_qr(OnHost(a).view(), OnHost(b).view(), quotients.view(), remainders.view(), divisors.shared, floor);
+    DeviceBatch q_out = to_backend(std::move(quotients), a.backend()), r_out = to_backend(std::move(remainders), a.backend());
+    q = std::move(q_out);
+    r = std::move(r_out);
     set_last_backend(Backend::cpu);
 }
 
@@ -71,10 +141,11 @@ void mod(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& m)
 {
     if (m.count() != 1) throw Error("mod: m has " + std::to_string(m.count()) + " elements, one expected");
     check_division("mod", a, m);
-    if (m.view().sizes[0] < 0) throw Error("mod: m is negative; m > 0 is required");
-    DeviceBatch result(a.backend(), a.count(), m.stride(), DeviceBatch::Uninitialized{});
-    cpu::mod(a.view(), m.view(), result.view());
-    r = std::move(result);
+    const OnHost modulus(m);
+    if (modulus.view().sizes[0] < 0) throw Error("mod: m is negative; m > 0 is required");
+    DeviceBatch result(Backend::cpu, a.count(), m.stride(), DeviceBatch::Uninitialized{});
+    cpu::mod(OnHost(a).view(), modulus.view(), result.view());
+    r = to_backend(std::move(result), a.backend());
     set_last_backend(Backend::cpu);
 }
 

@@ -1,6 +1,7 @@
 #include "gpu_runtime.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <utility>
@@ -84,6 +85,12 @@ Runtime::Runtime()
     const DeviceGuard on(device_);
     check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "creating the zgpu stream");
     check(cudaStreamCreateWithFlags(&upload_stream_, cudaStreamNonBlocking), "creating the zgpu upload stream");
+    // Temporaries of one operation (gpu_temporary.hpp) come from the stream-ordered pool; it
+    // keeps up to 1 GiB between operations instead of returning it at every synchronization.
+    cudaMemPool_t pool = nullptr;
+    check(cudaDeviceGetDefaultMemPool(&pool, device_), "getting the device's memory pool");
+    std::uint64_t keep = std::uint64_t(1) << 30;
+    check(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep), "setting the memory pool's threshold");
 }
 
 Runtime::~Runtime()

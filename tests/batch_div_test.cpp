@@ -1,10 +1,11 @@
-// Device-resident division (DeviceBatch) against GMP. Division runs on the CPU backend for now,
-// so these tests use it; the GPU kernels will be checked against the same expectations.
+// Device-resident division (DeviceBatch) against GMP, on each backend.
+#include <algorithm>
 #include <string>
 #include <utility>
 
 #include <gtest/gtest.h>
 
+#include "backend_param.hpp"
 #include "batch_checks.hpp"
 #include "mpz_adapter.hpp"
 #include "zgpu/batch_div.hpp"
@@ -13,10 +14,15 @@
 namespace zgpu::testing {
 namespace {
 
-DeviceBatch upload(const MpzArray& values)
-{
-    return DeviceBatch::upload(adapters::pack_mpz_array(values.data(), values.size()).view(), Backend::cpu);
-}
+class BatchDiv : public ::testing::TestWithParam<Backend> {
+protected:
+    void SetUp() override { ZGPU_SKIP_WITHOUT(GetParam()); }
+
+    DeviceBatch upload(const MpzArray& values) const
+    {
+        return DeviceBatch::upload(adapters::pack_mpz_array(values.data(), values.size()).view(), GetParam());
+    }
+};
 
 // A nonzero divisor of `limbs` limbs: random shape and sign, sometimes shifted by many zero
 // bits, sometimes +-1.
@@ -30,7 +36,7 @@ void set_divisor(IntegerSource& source, mpz_ptr d, std::uint32_t limbs, std::siz
 // Size pairs (quotient limbs, divisor limbs): one-limb and full-size quotients, unbalanced.
 const std::pair<std::uint32_t, std::uint32_t> kShapes[] = {{1, 1}, {1, 40}, {40, 1}, {3, 7}, {64, 64}, {300, 17}, {17, 300}};
 
-TEST(BatchDiv, ExactDivisionMatchesGmp)
+TEST_P(BatchDiv, ExactDivisionMatchesGmp)
 {
     IntegerSource source(41);
     for (const auto& [qlimbs, dlimbs] : kShapes) {
@@ -56,7 +62,80 @@ TEST(BatchDiv, ExactDivisionMatchesGmp)
     }
 }
 
-TEST(BatchDiv, SharedDivisor)
+// At least 10^6 random exact divisions on the GPU (a sixteenth on the CPU), elementwise and by
+// a shared divisor, checked and not, in every size class up to dividends of 2^20 bits; a few
+// elements of each checked batch are made inexact by one unit in the last place.
+TEST_P(BatchDiv, ManyRandomExactDivisionsAcrossSizeClasses)
+{
+    IntegerSource source(47);
+    const std::pair<std::uint32_t, std::uint32_t> shapes[] = {
+        {1, 1},   {2, 1},     {1, 2},     {4, 4},     {8, 8},     {9, 7},    {16, 16}, {32, 32}, {33, 31},
+        {64, 64}, {128, 128}, {256, 256}, {700, 300}, {1024, 1024}, {4096, 4096}, {8192, 8192}, {16383, 1}};
+    std::size_t divisions = 0;
+    for (const auto& [qlimbs, dlimbs] : shapes) {
+        const std::size_t count = std::max<std::size_t>(
+            scaled(std::min<std::size_t>(std::size_t(1) << 18, (std::size_t(1) << 23) / (qlimbs * dlimbs)), GetParam()), 3);
+        for (const bool shared : {false, true}) {
+            MpzArray a(count), b(shared ? 1 : count), expected(count);
+            for (std::size_t i = 0; i < b.size(); ++i) set_divisor(source, b[i], dlimbs, i + 1);
+            for (std::size_t i = 0; i < count; ++i) {
+                if (i % 97 == 5) mpz_set_ui(expected[i], 0);
+                else source.set(expected[i], qlimbs - (i % 3 == 1 && qlimbs > 1), i % 11 == 3 ? Shape::all_ones : Shape::random, i % 2);
+                mpz_mul(a[i], expected[i], b[shared ? 0 : i]);
+            }
+            const std::string context = std::to_string(qlimbs) + "-limb quotients by " + std::to_string(dlimbs) +
+                                        "-limb divisors" + (shared ? ", shared" : "");
+            const DeviceBatch da = upload(a), db = upload(b);
+            DeviceBatch q;
+            divexact(q, da, db);
+            expect_batch_equals(q.download(), expected, context);
+            divexact_checked(q, da, db);
+            expect_batch_equals(q.download(), expected, "checked, " + context);
+            divisions += 2 * count;
+
+            // Off by one in the last place: inexact unless the divisor is +-1.
+            std::size_t first_bad = count;
+            for (const std::size_t i : {count / 2, count - 1}) {
+                if (i % 2) mpz_add_ui(a[i], a[i], 1);
+                else mpz_sub_ui(a[i], a[i], 1);
+                if (!mpz_divisible_p(a[i], b[shared ? 0 : i])) first_bad = std::min(first_bad, i);
+            }
+            if (first_bad == count) continue;
+            try {
+                divexact_checked(q, upload(a), db);
+                ADD_FAILURE() << "no error, " << context;
+            } catch (const Error& e) {
+                EXPECT_NE(std::string(e.what()).find("element " + std::to_string(first_bad) + " does"), std::string::npos)
+                    << e.what() << ", " << context;
+            }
+            expect_batch_equals(q.download(), expected, "left untouched, " + context);
+        }
+    }
+    if (GetParam() == Backend::gpu) EXPECT_GE(divisions, 1000000u);
+}
+
+// The largest operands with the longest carry chains: all-ones quotients and divisors making
+// dividends of 2^20 bits, a one-limb divisor, and divisors with thousands of low zero bits.
+TEST_P(BatchDiv, AllOnesAtTheLargestSize)
+{
+    IntegerSource source(48);
+    MpzArray a(4), b(4), expected(4);
+    source.set(expected[0], 8192, Shape::all_ones, false);
+    source.set(b[0], 8192, Shape::all_ones, true);
+    source.set(expected[1], 16383, Shape::all_ones, true);
+    mpz_set_si(b[1], -1);
+    source.set(expected[2], 8000, Shape::all_ones, true);
+    source.set(b[2], 100, Shape::all_ones, false);
+    mpz_mul_2exp(b[2], b[2], 64 * 90 + 13);
+    source.set(expected[3], 1, Shape::all_ones, false);
+    source.set(b[3], 16383, Shape::all_ones, false);
+    for (std::size_t i = 0; i < 4; ++i) mpz_mul(a[i], expected[i], b[i]);
+    DeviceBatch q;
+    divexact_checked(q, upload(a), upload(b));
+    expect_batch_equals(q.download(), expected, "2^20-bit all-ones");
+}
+
+TEST_P(BatchDiv, SharedDivisor)
 {
     IntegerSource source(42);
     for (const std::uint32_t dlimbs : {1u, 2u, 33u, 200u}) {
@@ -73,7 +152,7 @@ TEST(BatchDiv, SharedDivisor)
     }
 }
 
-TEST(BatchDiv, CheckedDivisionNamesTheFirstInexactElementAndWritesNothing)
+TEST_P(BatchDiv, CheckedDivisionNamesTheFirstInexactElementAndWritesNothing)
 {
     IntegerSource source(43);
     MpzArray a(200), b(200), poison(200);
@@ -95,7 +174,7 @@ TEST(BatchDiv, CheckedDivisionNamesTheFirstInexactElementAndWritesNothing)
     expect_batch_equals(q.download(), poison, "q untouched");
 }
 
-TEST(BatchDiv, QuotientAndRemainderMatchGmpForEverySign)
+TEST_P(BatchDiv, QuotientAndRemainderMatchGmpForEverySign)
 {
     IntegerSource source(44);
     for (const bool floor : {true, false}) {
@@ -124,7 +203,7 @@ TEST(BatchDiv, QuotientAndRemainderMatchGmpForEverySign)
     EXPECT_THROW(fdiv_qr(q, q, d, d), Error) << "q and r the same batch";
 }
 
-TEST(BatchDiv, QuotientStridesAreTightAndHoldTheFloorEdge)
+TEST_P(BatchDiv, QuotientStridesAreTightAndHoldTheFloorEdge)
 {
     // |a| = 2^(64*40) - 1 and b = -2^(64*29): the floor quotient's magnitude is exactly
     // 2^(64*11), one limb more than |a| - |b| + 1 = 11 limbs.
@@ -151,7 +230,7 @@ TEST(BatchDiv, QuotientStridesAreTightAndHoldTheFloorEdge)
     expect_batch_equals(q.download(), eq, "exact quotients");
 }
 
-TEST(BatchDiv, ModulusMatchesGmp)
+TEST_P(BatchDiv, ModulusMatchesGmp)
 {
     IntegerSource source(45);
     for (const std::uint32_t mlimbs : {1u, 2u, 40u}) {
@@ -171,7 +250,7 @@ TEST(BatchDiv, ModulusMatchesGmp)
     EXPECT_THROW(mod(r, upload(a), upload(negative)), Error);
 }
 
-TEST(BatchDiv, ZeroDivisorsAndShapesAreRefusedWithNothingWritten)
+TEST_P(BatchDiv, ZeroDivisorsAndShapesAreRefusedWithNothingWritten)
 {
     MpzArray a(4), b(4), poison(4);
     for (std::size_t i = 0; i < 4; ++i) {
@@ -195,6 +274,8 @@ TEST(BatchDiv, ZeroDivisorsAndShapesAreRefusedWithNothingWritten)
     expect_batch_equals(q.download(), poison, "q untouched");
     expect_batch_equals(r.download(), poison, "r untouched");
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, BatchDiv, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
 
 }  // namespace
 }  // namespace zgpu::testing

@@ -1,8 +1,9 @@
 // Device-resident division on DeviceBatch, with FLINT's semantics element by element.
 // b holds a.count() elements, or one that divides them all. A zero divisor throws zgpu::Error
 // naming the first one, with every output untouched; so do mismatched shapes or backends.
-// Outputs may be inputs. For now division runs on the CPU backend only: batches on the GPU
-// throw zgpu::Error (the GPU kernels are the next step).
+// Outputs may be inputs. Exact division of GPU batches runs on the GPU (2-adic, with products
+// of up to kMaxLimbs limbs; longer ones go through the host). Division with remainder and mod
+// run on the host threads for now: GPU batches are copied there and back.
 #pragma once
 
 #include "zgpu/device_batch.hpp"

@@ -1,0 +1,104 @@
+// Exact division, device-resident (DeviceBatch divexact), in million divisions per second:
+// elementwise, by a shared divisor, and checked, with the dividend twice the divisor's size
+// and an exact quotient; next to zgpu's own full product of two dividend-size operands and
+// FLINT's fmpz_divexact on one and on all host threads. All from this one run; markdown.
+//   bench_div [max_bits] [min_bits]    (dividend bits; defaults 2^18, 256)
+#include <string>
+
+#include "bench_support.cuh"
+#include "zgpu/batch_div.hpp"
+#include "zgpu/batch_ops.hpp"
+
+namespace {
+
+using zgpu::Backend, zgpu::DeviceBatch;
+
+// FLINT's fmpz_divexact over [0, n) on `threads` threads, in divisions per second.
+double flint_rate(const fmpz* a, const fmpz* b, fmpz* q, slong n, unsigned threads)
+{
+    const double t = median_seconds(5, [&] {
+        on_threads(n, threads, [&](slong begin, slong end) {
+            for (slong i = begin; i < end; ++i) fmpz_divexact(q + i, a + i, b + i);
+        });
+    }, [] {});
+    return n / t;
+}
+
+double per_second(std::size_t count, const std::function<void()>& op)
+{
+    return count / median_seconds(10, op, [] { zgpu::synchronize(Backend::gpu); });
+}
+
+// Stops the benchmark unless x and y hold the same elements: no rate of a wrong result.
+void require_equal(const DeviceBatch& x, const DeviceBatch& y, const char* what)
+{
+    const zgpu::LimbBatch hx = x.download(), hy = y.download();
+    for (std::size_t i = 0; i < hx.count(); ++i) {
+        const int n = std::abs(hx.sizes()[i]);
+        if (hx.sizes()[i] != hy.sizes()[i] || !std::equal(hx.element(i).begin(), hx.element(i).begin() + n, hy.element(i).begin())) {
+            std::fprintf(stderr, "%s: element %zu differs\n", what, i);
+            std::exit(1);
+        }
+    }
+}
+
+void device_resident(std::uint32_t min_bits, std::uint32_t max_bits)
+{
+    const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    std::printf("\n### Exact division, dividend twice the divisor, device-resident (DeviceBatch), median of 10\n\n");
+    std::printf("bits: the dividend's. Product: zgpu mul of two operands of that size. Every quotient was compared "
+                "with the one multiplied in.\n\n");
+    std::printf("| bits | count | elementwise Mdiv/s | shared divisor Mdiv/s | checked Mdiv/s | product Mprod/s | "
+                "FLINT 1 thread Mdiv/s | FLINT %u threads Mdiv/s | elementwise / FLINT-%u |\n", threads, threads);
+    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (std::uint32_t bits = min_bits; bits <= max_bits; bits *= 2) {
+        const std::uint32_t n = bits / 64, half = n / 2;
+        const std::size_t count = std::max<std::size_t>(64, (std::size_t(1) << 24) / n);  // 128 MiB of dividends
+        DeviceBatch q(Backend::gpu, count, zgpu::size_class(half), DeviceBatch::Uninitialized{});
+        DeviceBatch b(Backend::gpu, count, zgpu::size_class(half), DeviceBatch::Uninitialized{});
+        DeviceBatch c(Backend::gpu, 1, zgpu::size_class(half), DeviceBatch::Uninitialized{});
+        fill_random<<<1024, 256>>>(q.view(), half, 1);
+        fill_random<<<1024, 256>>>(b.view(), half, 2);
+        fill_random<<<1, 256>>>(c.view(), half, 3);
+        check(cudaDeviceSynchronize(), "fill");
+        DeviceBatch a, a_shared, quotient;
+        zgpu::mul(a, q, b);
+        zgpu::mul(a_shared, q, c);
+        const double elementwise = per_second(count, [&] { zgpu::divexact(quotient, a, b); });
+        require_equal(quotient, q, "elementwise quotients");
+        const double shared = per_second(count, [&] { zgpu::divexact(quotient, a_shared, c); });
+        require_equal(quotient, q, "shared-divisor quotients");
+        const double checked = per_second(count, [&] { zgpu::divexact_checked(quotient, a, b); });
+        DeviceBatch x(Backend::gpu, count, zgpu::size_class(n), DeviceBatch::Uninitialized{}), product;
+        fill_random<<<1024, 256>>>(x.view(), n, 4);
+        const double products = per_second(count, [&] { zgpu::mul(product, x, a); });
+
+        const slong cpu_count = slong(std::min<std::size_t>(count, (std::size_t(1) << 21) / n));
+        fmpz *fq = _fmpz_vec_init(cpu_count), *fb = _fmpz_vec_init(cpu_count), *fa = _fmpz_vec_init(cpu_count);
+        fill_fmpz(fq, cpu_count, half, 5);
+        fill_fmpz(fb, cpu_count, half, 6);
+        for (slong i = 0; i < cpu_count; ++i) fmpz_mul(fa + i, fq + i, fb + i);
+        const double one = flint_rate(fa, fb, fq, cpu_count, 1), all = flint_rate(fa, fb, fq, cpu_count, threads);
+        _fmpz_vec_clear(fq, cpu_count);
+        _fmpz_vec_clear(fb, cpu_count);
+        _fmpz_vec_clear(fa, cpu_count);
+        std::printf("| %u | %zu | %.2f | %.2f | %.2f | %.2f | %.3f | %.3f | %.1f |\n", bits, count, elementwise / 1e6,
+                    shared / 1e6, checked / 1e6, products / 1e6, one / 1e6, all / 1e6, elementwise / all);
+        std::fflush(stdout);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    const std::uint32_t max_bits = argc > 1 ? std::atoi(argv[1]) : 1u << 18;
+    const std::uint32_t min_bits = argc > 2 ? std::atoi(argv[2]) : 256;
+    cudaDeviceProp prop;
+    check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+    std::printf("## zgpu exact division benchmark\n\ndevice: %s, %d SMs; host threads: %u\n", prop.name,
+                prop.multiProcessorCount, std::thread::hardware_concurrency());
+    device_resident(min_bits, max_bits);
+    flint_cleanup_master();
+    return 0;
+}
