@@ -7,6 +7,7 @@
 #include <string>
 
 #include "thread_group.cuh"
+#include "word_inverse.cuh"
 #include "zgpu/error.hpp"
 
 namespace zgpu::kernels {
@@ -86,10 +87,7 @@ __global__ void word_inverse_kernel(ConstBatchView odd, BatchView x)
 {
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >= odd.count) return;
-    const limb_t b = odd.element(i)[0];
-    limb_t inverse = b;  // b b = 1 mod 8: 3 bits, doubled by each step to 96
-    for (int step = 0; step < 5; ++step) inverse *= 2 - b * inverse;
-    x.element(i)[0] = inverse;
+    x.element(i)[0] = inverse_mod_word(odd.element(i)[0]);
     x.sizes[i] = 1;
 }
 
@@ -100,7 +98,8 @@ __global__ void newton_lift_kernel(ConstBatchView x, ConstBatchView w, BatchView
     const std::uint32_t p = x.stride, d = out.stride - p;
     const limb_t* low = x.element(i);
     const limb_t* product = w.element(i);
-    // -w mod B^d in two's complement: zeros below w's lowest nonzero limb z, -w[z] at z, ~w above.
+    // -w mod B^d in two's complement: zeros below w's lowest nonzero limb z, -w[z] at z, ~w
+    // above; all zeros if w = 0 mod B^d (z = wn).
     const std::uint32_t wn = ::min(magnitude(w.sizes[i]), d);
     const std::uint32_t z = lowest_nonzero(product, wn);
     limb_t* y = out.element(i);
@@ -111,7 +110,7 @@ __global__ void newton_lift_kernel(ConstBatchView x, ConstBatchView w, BatchView
         else {
             const std::uint32_t j = k - p;
             const limb_t wj = j < wn ? product[j] : 0;
-            v = j < z ? 0 : j == z ? limb_t(0) - wj : ~wj;
+            v = j < z || z == wn ? 0 : j == z ? limb_t(0) - wj : ~wj;
         }
         y[k] = v;
         if (v) top = k + 1;

@@ -98,8 +98,7 @@ void divexact(DeviceBatch& q, const DeviceBatch& a, const DeviceBatch& b, bool c
         DeviceBatch result(Backend::gpu, a.count(), stride, DeviceBatch::Uninitialized{});
         auto& runtime = gpu::Runtime::get();
         const gpu::Runtime::Lease lease(runtime);
-        gpu::divexact(runtime, a.view(), b.view(), result.view(), divisors.shared, runtime.stream());
-        if (checked) inexact = gpu::first_inexact(runtime, a.view(), b.view(), result.view(), divisors.shared, runtime.stream());
+        inexact = gpu::divexact(runtime, a.view(), b.view(), result.view(), divisors.shared, checked, runtime.stream());
         if (inexact < a.count()) throw Error(name + ": element " + std::to_string(inexact) + " does not divide exactly");
         q = std::move(result);
         set_last_backend(Backend::gpu);

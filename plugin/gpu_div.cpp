@@ -1,4 +1,5 @@
-// Exact division by the 2-adic method (Hensel; Jebelean), for a = q b exactly:
+// Exact division by the 2-adic method (Hensel; Jebelean). Short operands go to one thread an
+// element (kernels/divexact_hensel.cu); longer ones, for a = q b exactly:
 //   1. Remove the t low zero bits of b from both: a' = |a| / 2^t, b' = |b| / 2^t, b' odd.
 //   2. x = b'^-1 mod B^Q (B = 2^64, Q = q.stride) by Newton's iteration x <- x (2 - b' x),
 //      which doubles the correct limbs each step, from the inverse of b's lowest word.
@@ -13,6 +14,7 @@
 #include <algorithm>
 
 #include "../kernels/div_steps.hpp"
+#include "../kernels/divexact_hensel.hpp"
 #include "gpu_mul.hpp"
 #include "gpu_temporary.hpp"
 
@@ -45,6 +47,20 @@ TemporaryBatch inverse(Runtime& runtime, ConstBatchView odd, std::uint32_t preci
     return x;
 }
 
+void divexact_newton(Runtime& runtime, ConstBatchView a, ConstBatchView b, BatchView q, bool broadcast, cudaStream_t stream)
+{
+    const std::uint32_t precision = q.stride;
+    TemporaryBatch b_odd(b.count, b.stride, stream), a_odd(a.count, precision, stream);
+    kernels::slice({.in = b, .twos_of = b, .out = b_odd.view()}, stream);
+    const TemporaryBatch x = inverse(runtime, b_odd.view(), precision, stream);
+    // Only a' mod B^Q matters; it carries the quotient's sign into the product.
+    kernels::slice({.in = a, .twos_of = b, .keep_sign = true, .sign_of = b, .broadcast = broadcast, .out = a_odd.view()},
+                   stream);
+    TemporaryBatch product(a.count, size_class(2 * precision), stream);
+    mul(runtime, a_odd.view(), x.view(), product.view(), broadcast, stream);
+    kernels::slice({.in = product.view(), .keep_sign = true, .out = q}, stream);
+}
+
 }  // namespace
 
 DivisorSummary summarize_divisors(Runtime& runtime, ConstBatchView b, cudaStream_t stream)
@@ -58,33 +74,28 @@ DivisorSummary summarize_divisors(Runtime& runtime, ConstBatchView b, cudaStream
     return {std::size_t(result.first_zero), result.min_size, result.max_size};
 }
 
-void divexact(Runtime& runtime, ConstBatchView a, ConstBatchView b, BatchView q, bool broadcast, cudaStream_t stream)
-{
-    if (a.count == 0) return;
-    const std::uint32_t precision = q.stride;
-    TemporaryBatch b_odd(b.count, b.stride, stream), a_odd(a.count, precision, stream);
-    kernels::slice({.in = b, .twos_of = b, .out = b_odd.view()}, stream);
-    const TemporaryBatch x = inverse(runtime, b_odd.view(), precision, stream);
-    // Only a' mod B^Q matters; it carries the quotient's sign into the product.
-    kernels::slice({.in = a, .twos_of = b, .keep_sign = true, .sign_of = b, .broadcast = broadcast, .out = a_odd.view()},
-                   stream);
-    TemporaryBatch product(a.count, size_class(2 * precision), stream);
-    mul(runtime, a_odd.view(), x.view(), product.view(), broadcast, stream);
-    kernels::slice({.in = product.view(), .keep_sign = true, .out = q}, stream);
-}
-
-std::size_t first_inexact(Runtime& runtime, ConstBatchView a, ConstBatchView b, ConstBatchView q, bool broadcast,
-                          cudaStream_t stream)
+std::size_t divexact(Runtime& runtime, ConstBatchView a, ConstBatchView b, BatchView q, bool broadcast, bool checked,
+                     cudaStream_t stream)
 {
     if (a.count == 0) return 0;
-    TemporaryBatch product(a.count, size_class(q.stride + b.stride), stream);
-    mul(runtime, q, b, product.view(), broadcast, stream);
     StreamMemory first(sizeof(unsigned long long), stream);
-    auto* index = static_cast<unsigned long long*>(first.data());
+    auto* first_inexact = checked ? static_cast<unsigned long long*>(first.data()) : nullptr;
     unsigned long long result = a.count;
-    check(cudaMemcpyAsync(index, &result, sizeof result, cudaMemcpyHostToDevice, stream), "starting the exactness check");
-    kernels::first_difference(product.view(), a, index, stream);
-    check(cudaMemcpyAsync(&result, index, sizeof result, cudaMemcpyDeviceToHost, stream), "reading the exactness check");
+    if (checked)
+        check(cudaMemcpyAsync(first_inexact, &result, sizeof result, cudaMemcpyHostToDevice, stream), "starting the exactness check");
+    if (std::max(a.stride, b.stride) <= kernels::kDivexactHenselMaxLimbs) {
+        kernels::divexact_hensel(a, b, broadcast, q, first_inexact, stream);
+    } else {
+        divexact_newton(runtime, a, b, q, broadcast, stream);
+        if (checked) {
+            // Exact exactly when q b = a.
+            TemporaryBatch product(a.count, size_class(q.stride + b.stride), stream);
+            mul(runtime, q, b, product.view(), broadcast, stream);
+            kernels::first_difference(product.view(), a, first_inexact, stream);
+        }
+    }
+    if (!checked) return a.count;
+    check(cudaMemcpyAsync(&result, first_inexact, sizeof result, cudaMemcpyDeviceToHost, stream), "reading the exactness check");
     runtime.synchronize("checking exactness");
     return std::size_t(result);
 }

@@ -20,11 +20,10 @@ DivisorSummary summarize_divisors(Runtime& runtime, ConstBatchView b, cudaStream
 
 // q[i] = a[i] / b[i] (b[0] if broadcast) for nonzero divisors that divide exactly, as
 // fmpz_divexact; for a pair that does not, q[i] is some element within the stride. Every
-// quotient must fit q.stride limbs, and 2 q.stride <= kMaxLimbs. Enqueues on `stream`.
-void divexact(Runtime& runtime, ConstBatchView a, ConstBatchView b, BatchView q, bool broadcast, cudaStream_t stream);
-
-// The first i with q[i] b[i] != a[i] (b[0] if broadcast), or a.count (waits for the GPU).
-std::size_t first_inexact(Runtime& runtime, ConstBatchView a, ConstBatchView b, ConstBatchView q, bool broadcast,
-                          cudaStream_t stream);
+// quotient must fit q.stride limbs, and q.stride + max(q.stride, b.stride) <= kMaxLimbs.
+// Checked, returns the first i whose division is not exact (waiting for the GPU); otherwise,
+// and when all are exact, a.count.
+std::size_t divexact(Runtime& runtime, ConstBatchView a, ConstBatchView b, BatchView q, bool broadcast, bool checked,
+                     cudaStream_t stream);
 
 }  // namespace zgpu::gpu
