@@ -6,7 +6,7 @@
 #include <climits>
 #include <string>
 
-#include "thread_group.cuh"
+#include "warp_limbs.cuh"
 #include "word_inverse.cuh"
 #include "zgpu/error.hpp"
 
@@ -15,26 +15,7 @@ namespace {
 
 constexpr int kWarpsPerBlock = 8;
 
-__device__ int lane() { return threadIdx.x % 32; }
 __device__ std::size_t warp_element() { return std::size_t(blockIdx.x) * kWarpsPerBlock + threadIdx.x / 32; }
-__device__ std::uint32_t magnitude(std::int32_t size) { return size < 0 ? std::uint32_t(-size) : std::uint32_t(size); }
-
-// The index of the lowest nonzero limb among x[0..n), or n; the same in every lane.
-__device__ std::uint32_t lowest_nonzero(const limb_t* x, std::uint32_t n)
-{
-    for (std::uint32_t base = 0; base < n; base += 32) {
-        const std::uint32_t k = base + lane();
-        if (const unsigned found = __ballot_sync(kFullWarp, k < n && x[k] != 0)) return base + __ffs(found) - 1;
-    }
-    return n;
-}
-
-// The size of an element whose lanes saw `top` (one past their highest nonzero limb).
-__device__ std::uint32_t warp_top(std::uint32_t top)
-{
-    for (int offset = 16; offset > 0; offset /= 2) top = ::max(top, __shfl_xor_sync(kFullWarp, top, offset));
-    return top;
-}
 
 __global__ void summarize_kernel(ConstBatchView b, DivisorSummary* summary)
 {
@@ -47,7 +28,7 @@ __global__ void summarize_kernel(ConstBatchView b, DivisorSummary* summary)
         smallest = ::min(smallest, __shfl_xor_sync(kFullWarp, smallest, offset));
         largest = ::max(largest, __shfl_xor_sync(kFullWarp, largest, offset));
     }
-    if (lane() != 0) return;
+    if (warp_lane() != 0) return;
     if (zeros) atomicMin(&summary->first_zero, (unsigned long long)(i + __ffs(zeros) - 1));
     atomicMin(&summary->min_size, smallest);
     atomicMax(&summary->max_size, largest);
@@ -69,15 +50,15 @@ __global__ void slice_kernel(SliceArgs args)
     const std::uint32_t n = magnitude(args.in.sizes[i]);
     limb_t* y = args.out.element(i);
     std::uint32_t top = 0;
-    for (std::uint32_t k = lane(); k < args.out.stride; k += 32) {
+    for (std::uint32_t k = warp_lane(); k < args.out.stride; k += 32) {
         const std::uint64_t from = std::uint64_t(k) + skip;
         const limb_t low = from < n ? x[from] : 0, high = from + 1 < n ? x[from + 1] : 0;
         const limb_t v = bits ? low >> bits | high << (64 - bits) : low;
         y[k] = v;
         if (v) top = k + 1;
     }
-    top = warp_top(top);
-    if (lane() == 0) {
+    top = warp_max(top);
+    if (warp_lane() == 0) {
         const bool negative = args.keep_sign && (args.in.sizes[i] < 0) != (args.sign_of.count > 0 && args.sign_of.sizes[other] < 0);
         args.out.sizes[i] = negative ? -std::int32_t(top) : std::int32_t(top);
     }
@@ -104,7 +85,7 @@ __global__ void newton_lift_kernel(ConstBatchView x, ConstBatchView w, BatchView
     const std::uint32_t z = lowest_nonzero(product, wn);
     limb_t* y = out.element(i);
     std::uint32_t top = 0;
-    for (std::uint32_t k = lane(); k < out.stride; k += 32) {
+    for (std::uint32_t k = warp_lane(); k < out.stride; k += 32) {
         limb_t v;
         if (k < p) v = low[k];
         else {
@@ -115,8 +96,8 @@ __global__ void newton_lift_kernel(ConstBatchView x, ConstBatchView w, BatchView
         y[k] = v;
         if (v) top = k + 1;
     }
-    top = warp_top(top);
-    if (lane() == 0) out.sizes[i] = std::int32_t(top);
+    top = warp_max(top);
+    if (warp_lane() == 0) out.sizes[i] = std::int32_t(top);
 }
 
 __global__ void first_difference_kernel(ConstBatchView x, ConstBatchView y, unsigned long long* first)
@@ -127,10 +108,10 @@ __global__ void first_difference_kernel(ConstBatchView x, ConstBatchView y, unsi
     bool differs = size != y.sizes[i];
     const std::uint32_t n = magnitude(size);
     for (std::uint32_t base = 0; base < n && !differs; base += 32) {
-        const std::uint32_t k = base + lane();
+        const std::uint32_t k = base + warp_lane();
         differs = __any_sync(kFullWarp, k < n && x.element(i)[k] != y.element(i)[k]);
     }
-    if (differs && lane() == 0) atomicMin(first, (unsigned long long)i);
+    if (differs && warp_lane() == 0) atomicMin(first, (unsigned long long)i);
 }
 
 void check_launch(const char* kernel)

@@ -12,6 +12,7 @@
 #include <bit>
 #include <string>
 
+#include "warp_limbs.cuh"
 #include "word_inverse.cuh"
 #include "zgpu/error.hpp"
 
@@ -19,8 +20,6 @@ namespace zgpu::kernels {
 namespace {
 
 constexpr int kBlockThreads = 128;
-
-__device__ std::uint32_t magnitude(std::int32_t size) { return size < 0 ? std::uint32_t(-size) : std::uint32_t(size); }
 
 // out = floor(x / 2^(64 z + bits)) mod B^N for the n-limb magnitude x.
 template <int N>

@@ -1,5 +1,6 @@
 // Exact division by the 2-adic method (Hensel; Jebelean). Short operands go to one thread an
-// element (kernels/divexact_hensel.cu); longer ones, for a = q b exactly:
+// element (kernels/divexact_hensel.cu), divisors up to 512 limbs to one warp an element
+// (kernels/divexact_hensel_warp.cu), both quadratic; longer divisors, for a = q b exactly:
 //   1. Remove the t low zero bits of b from both: a' = |a| / 2^t, b' = |b| / 2^t, b' odd.
 //   2. x = b'^-1 mod B^Q (B = 2^64, Q = q.stride) by Newton's iteration x <- x (2 - b' x),
 //      which doubles the correct limbs each step, from the inverse of b's lowest word.
@@ -15,6 +16,7 @@
 
 #include "../kernels/div_steps.hpp"
 #include "../kernels/divexact_hensel.hpp"
+#include "../kernels/divexact_hensel_warp.hpp"
 #include "gpu_mul.hpp"
 #include "gpu_temporary.hpp"
 
@@ -85,6 +87,8 @@ std::size_t divexact(Runtime& runtime, ConstBatchView a, ConstBatchView b, Batch
         check(cudaMemcpyAsync(first_inexact, &result, sizeof result, cudaMemcpyHostToDevice, stream), "starting the exactness check");
     if (std::max(a.stride, b.stride) <= kernels::kDivexactHenselMaxLimbs) {
         kernels::divexact_hensel(a, b, broadcast, q, first_inexact, stream);
+    } else if (b.stride <= kernels::kDivexactWarpMaxDivisorLimbs) {
+        kernels::divexact_hensel_warp(a, b, broadcast, q, first_inexact, stream);
     } else {
         divexact_newton(runtime, a, b, q, broadcast, stream);
         if (checked) {

@@ -1,0 +1,34 @@
+// Small helpers of kernels that give each element one warp (or one thread): sizes as limb
+// counts, and scans of an element's limbs by ballot.
+#pragma once
+
+#include <cstdint>
+
+#include "thread_group.cuh"
+#include "zgpu/limb_batch.hpp"
+
+namespace zgpu::kernels {
+
+__device__ inline std::uint32_t magnitude(std::int32_t size) { return size < 0 ? std::uint32_t(-size) : std::uint32_t(size); }
+
+__device__ inline int warp_lane() { return threadIdx.x % 32; }
+
+// The index of the lowest nonzero limb among x[0..n), or n; the same in every lane.
+__device__ inline std::uint32_t lowest_nonzero(const limb_t* x, std::uint32_t n)
+{
+    for (std::uint32_t base = 0; base < n; base += 32) {
+        const std::uint32_t k = base + warp_lane();
+        if (const unsigned found = __ballot_sync(kFullWarp, k < n && x[k] != 0)) return base + __ffs(found) - 1;
+    }
+    return n;
+}
+
+// The largest of the lanes' values: an element's size from each lane's one-past-highest
+// nonzero limb.
+__device__ inline std::uint32_t warp_max(std::uint32_t value)
+{
+    for (int offset = 16; offset > 0; offset /= 2) value = ::max(value, __shfl_xor_sync(kFullWarp, value, offset));
+    return value;
+}
+
+}  // namespace zgpu::kernels
