@@ -1,5 +1,5 @@
 // Exact division by Hensel's schoolbook method (2-adic, from the lowest limb), one thread an
-// element with the dividend and divisor in registers:
+// element with the dividend (and up to 32 limbs, the divisor) in registers:
 //   strip the divisor's t low zero bits from both: a' = |a| / 2^t, b' = |b| / 2^t, b' odd;
 //   for j = 0, 1, ...: q_j = r_j b'^-1 mod B, then r -= q_j b' B^j (r_j becomes 0).
 // Only the quotient's k limbs of r need updating; checked, all of them do, and the division
@@ -34,17 +34,16 @@ __device__ void shift_down(const limb_t* x, std::uint32_t n, std::uint32_t z, in
     }
 }
 
-template <int N>
-__device__ std::uint32_t top(const limb_t (&x)[N])
+// A limb read each time it is used: volatile, so the compiler keeps no copies of the divisor
+// alive next to the dividend's registers (it would spill them).
+__device__ limb_t load_each_time(const limb_t* p)
 {
-    std::uint32_t n = 0;
-#pragma unroll
-    for (int l = 0; l < N; ++l)
-        if (x[l]) n = l + 1;
-    return n;
+    limb_t v;
+    asm volatile("ld.global.nc.u64 %0, [%1];" : "=l"(v) : "l"(p));
+    return v;
 }
 
-template <int N>
+template <int N, bool kDivisorInRegisters>
 __global__ void __launch_bounds__(kBlockThreads)
     divexact_hensel_kernel(ConstBatchView a, ConstBatchView b, bool broadcast, BatchView q, unsigned long long* first_inexact)
 {
@@ -55,8 +54,21 @@ __global__ void __launch_bounds__(kBlockThreads)
     std::uint32_t z = 0;
     while (divisor[z] == 0) ++z;
     const int bits = __ffsll(divisor[z]) - 1;
-    limb_t d[N], r[N];
-    shift_down(divisor, magnitude(b.sizes[other]), z, bits, d);
+    const std::uint32_t nb = magnitude(b.sizes[other]);
+    // r holds the low N limbs of a', all of them when checked, the quotient's when not. b'
+    // sits in registers next to it up to 32 limbs; above, it is read limb by limb (from L1).
+    limb_t d[kDivisorInRegisters ? N : 1], r[N];
+    if constexpr (kDivisorInRegisters) shift_down(divisor, nb, z, bits, d);
+    const std::uint32_t m = nb - z - ((divisor[nb - 1] >> bits) == 0);
+    const auto divisor_limb = [&](int l) -> limb_t {
+        if constexpr (kDivisorInRegisters) return d[l];
+        else {
+            if (l >= m) return 0;
+            const limb_t low = load_each_time(divisor + z + l);
+            const limb_t high = z + l + 1 < nb ? load_each_time(divisor + z + l + 1) : 0;
+            return bits ? low >> bits | high << (64 - bits) : low;
+        }
+    };
     const limb_t* dividend = a.element(i);
     const std::uint32_t na = magnitude(a.sizes[i]);
     shift_down(dividend, na, z, bits, r);
@@ -67,10 +79,10 @@ __global__ void __launch_bounds__(kBlockThreads)
         if (z < na) inexact |= (dividend[z] & ((limb_t(1) << bits) - 1)) != 0;
     }
     // An exact quotient has at most n - m + 1 limbs and fits q's stride; more would be inexact.
-    const std::uint32_t n = top(r), m = top(d);
+    const std::uint32_t n = na <= z ? 0 : na - z - ((dividend[na - 1] >> bits) == 0);
     const std::uint32_t k = n >= m ? ::min(n - m + 1, q.stride) : 0;
     const std::uint32_t kept = checked ? N : k;  // the positions of r kept up to date
-    const limb_t inverse = inverse_mod_word(d[0]);
+    const limb_t inverse = inverse_mod_word(divisor_limb(0));
 #pragma unroll
     for (int j = 0; j < N; ++j) {
         if (j >= k) break;
@@ -79,8 +91,8 @@ __global__ void __launch_bounds__(kBlockThreads)
 #pragma unroll
         for (int l = 0; j + l < N; ++l) {
             if (j + l >= kept) break;
-            const limb_t low = qj * d[l], t = low + carry;
-            const limb_t high = __umul64hi(qj, d[l]) + (t < low);
+            const limb_t dl = divisor_limb(l), low = qj * dl, t = low + carry;
+            const limb_t high = __umul64hi(qj, dl) + (t < low);
             const limb_t x = r[j + l];
             r[j + l] = x - t;
             carry = high + (x < t);
@@ -114,17 +126,20 @@ void divexact_hensel(ConstBatchView a, ConstBatchView b, bool broadcast, BatchVi
     if (a.count == 0) return;
     const std::size_t blocks = (a.count + kBlockThreads - 1) / kBlockThreads;
     if (blocks > 0x7fffffffu) throw Error("divexact: " + std::to_string(a.count) + " elements exceed one launch");
-    const std::uint32_t n = std::bit_ceil(std::max({a.stride, b.stride, 2u}));
+    const std::uint32_t need = first_inexact ? a.stride : q.stride;
     const auto launch = [&](auto kernel) { kernel<<<unsigned(blocks), kBlockThreads, 0, stream>>>(a, b, broadcast, q, first_inexact); };
-    switch (n) {
-    case 2: launch(divexact_hensel_kernel<2>); break;
-    case 4: launch(divexact_hensel_kernel<4>); break;
-    case 8: launch(divexact_hensel_kernel<8>); break;
-    case 16: launch(divexact_hensel_kernel<16>); break;
-    case 32: launch(divexact_hensel_kernel<32>); break;
-    default: throw Error("divexact: internal error: strides " + std::to_string(a.stride) + ", " + std::to_string(b.stride) +
-                         " exceed the one-thread kernel");
-    }
+    if (b.stride <= 32 && need <= 32) {
+        switch (std::bit_ceil(std::max({need, b.stride, 2u}))) {
+        case 2: launch(divexact_hensel_kernel<2, true>); break;
+        case 4: launch(divexact_hensel_kernel<4, true>); break;
+        case 8: launch(divexact_hensel_kernel<8, true>); break;
+        case 16: launch(divexact_hensel_kernel<16, true>); break;
+        default: launch(divexact_hensel_kernel<32, true>); break;
+        }
+    } else if (need <= 32) launch(divexact_hensel_kernel<32, false>);
+    else if (need <= 40) launch(divexact_hensel_kernel<40, false>);
+    else if (need <= kDivexactHenselMaxLimbs) launch(divexact_hensel_kernel<48, false>);
+    else throw Error("divexact: internal error: " + std::to_string(need) + " limbs exceed the one-thread kernel");
     if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
         throw Error(std::string("divexact kernel launch: ") + cudaGetErrorString(e));
 }

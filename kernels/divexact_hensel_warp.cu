@@ -49,14 +49,6 @@ struct Sum3 {
     }
 };
 
-// Limb l of floor(x / 2^(64 z + bits)) for the n-limb magnitude x.
-__device__ limb_t shifted_limb(const limb_t* x, std::uint32_t n, std::uint32_t z, int bits, std::uint32_t l)
-{
-    const std::uint64_t from = std::uint64_t(z) + l;
-    const limb_t low = from < n ? x[from] : 0, high = from + 1 < n ? x[from + 1] : 0;
-    return bits ? low >> bits | high << (64 - bits) : low;
-}
-
 template <int R>
 __global__ void __launch_bounds__(32 * kWarpsPerBlock)
     divexact_warp_kernel(ConstBatchView a, ConstBatchView b, bool broadcast, BatchView q, unsigned long long* first_inexact)

@@ -1,5 +1,5 @@
-// Small helpers of kernels that give each element one warp (or one thread): sizes as limb
-// counts, and scans of an element's limbs by ballot.
+// Small helpers of the division kernels, which give each element one warp or one thread:
+// sizes as limb counts, shifted limbs, and scans of an element's limbs by ballot.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +12,14 @@ namespace zgpu::kernels {
 __device__ inline std::uint32_t magnitude(std::int32_t size) { return size < 0 ? std::uint32_t(-size) : std::uint32_t(size); }
 
 __device__ inline int warp_lane() { return threadIdx.x % 32; }
+
+// Limb l of floor(x / 2^(64 z + bits)) for the n-limb magnitude x, bits < 64.
+__device__ inline limb_t shifted_limb(const limb_t* x, std::uint32_t n, std::uint32_t z, int bits, std::uint32_t l)
+{
+    const std::uint64_t from = std::uint64_t(z) + l;
+    const limb_t low = from < n ? x[from] : 0, high = from + 1 < n ? x[from + 1] : 0;
+    return bits ? low >> bits | high << (64 - bits) : low;
+}
 
 // The index of the lowest nonzero limb among x[0..n), or n; the same in every lane.
 __device__ inline std::uint32_t lowest_nonzero(const limb_t* x, std::uint32_t n)

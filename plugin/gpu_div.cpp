@@ -13,15 +13,44 @@
 #include "gpu_div.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 
 #include "../kernels/div_steps.hpp"
 #include "../kernels/divexact_hensel.hpp"
 #include "../kernels/divexact_hensel_warp.hpp"
 #include "gpu_mul.hpp"
 #include "gpu_temporary.hpp"
+#include "zgpu/error.hpp"
 
 namespace zgpu::gpu {
 namespace {
+
+enum class DivAlgorithm { automatic, hensel, newton };
+
+// ZGPU_DIV_ALGORITHM=hensel|newton|auto (default auto) forces an exact division method where
+// it applies, to compare them; other values are rejected.
+DivAlgorithm requested_algorithm()
+{
+    const char* value = std::getenv("ZGPU_DIV_ALGORITHM");
+    const std::string name = value ? value : "auto";
+    if (name == "auto") return DivAlgorithm::automatic;
+    if (name == "hensel") return DivAlgorithm::hensel;
+    if (name == "newton") return DivAlgorithm::newton;
+    throw Error("ZGPU_DIV_ALGORITHM=" + name + ": expected hensel, newton or auto");
+}
+
+// Hensel's quadratic kernels where they apply, except that a shared divisor of dividends
+// over 32 limbs has its inverse computed once and then costs one product an element, which
+// measured faster on an H200 (bench/results/).
+bool use_hensel(ConstBatchView a, bool broadcast, bool applies)
+{
+    switch (requested_algorithm()) {
+    case DivAlgorithm::hensel: return applies;
+    case DivAlgorithm::newton: return false;
+    default: return applies && !(broadcast && a.stride > 32);
+    }
+}
 
 // odd[i]^-1 mod B^precision for odd odd[i], by Newton steps from one limb.
 TemporaryBatch inverse(Runtime& runtime, ConstBatchView odd, std::uint32_t precision, cudaStream_t stream)
@@ -85,10 +114,11 @@ std::size_t divexact(Runtime& runtime, ConstBatchView a, ConstBatchView b, Batch
     unsigned long long result = a.count;
     if (checked)
         check(cudaMemcpyAsync(first_inexact, &result, sizeof result, cudaMemcpyHostToDevice, stream), "starting the exactness check");
-    if (std::max(a.stride, b.stride) <= kernels::kDivexactHenselMaxLimbs) {
-        kernels::divexact_hensel(a, b, broadcast, q, first_inexact, stream);
-    } else if (b.stride <= kernels::kDivexactWarpMaxDivisorLimbs) {
-        kernels::divexact_hensel_warp(a, b, broadcast, q, first_inexact, stream);
+    const bool one_thread = (checked ? a.stride : q.stride) <= kernels::kDivexactHenselMaxLimbs;
+    const bool one_warp = !one_thread && b.stride <= kernels::kDivexactWarpMaxDivisorLimbs;
+    if (use_hensel(a, broadcast, one_thread || one_warp)) {
+        if (one_thread) kernels::divexact_hensel(a, b, broadcast, q, first_inexact, stream);
+        else kernels::divexact_hensel_warp(a, b, broadcast, q, first_inexact, stream);
     } else {
         divexact_newton(runtime, a, b, q, broadcast, stream);
         if (checked) {

@@ -1,5 +1,7 @@
 // Device-resident division (DeviceBatch) against GMP, on each backend.
 #include <algorithm>
+#include <cstdlib>
+#include <ostream>
 #include <string>
 #include <utility>
 
@@ -14,13 +16,28 @@
 namespace zgpu::testing {
 namespace {
 
-class BatchDiv : public ::testing::TestWithParam<Backend> {
-protected:
-    void SetUp() override { ZGPU_SKIP_WITHOUT(GetParam()); }
+// A backend, and on the GPU which exact division method (ZGPU_DIV_ALGORITHM): the automatic
+// choice, and each method forced where it applies.
+struct DivCase {
+    Backend backend;
+    const char* algorithm;
+};
 
+void PrintTo(const DivCase& c, std::ostream* os) { *os << backend_name(c.backend) << "/" << c.algorithm; }
+
+class BatchDiv : public ::testing::TestWithParam<DivCase> {
+protected:
+    void SetUp() override
+    {
+        ZGPU_SKIP_WITHOUT(backend());
+        setenv("ZGPU_DIV_ALGORITHM", GetParam().algorithm, 1);
+    }
+    void TearDown() override { unsetenv("ZGPU_DIV_ALGORITHM"); }
+
+    Backend backend() const { return GetParam().backend; }
     DeviceBatch upload(const MpzArray& values) const
     {
-        return DeviceBatch::upload(adapters::pack_mpz_array(values.data(), values.size()).view(), GetParam());
+        return DeviceBatch::upload(adapters::pack_mpz_array(values.data(), values.size()).view(), backend());
     }
 };
 
@@ -74,7 +91,7 @@ TEST_P(BatchDiv, ManyRandomExactDivisionsAcrossSizeClasses)
     std::size_t divisions = 0;
     for (const auto& [qlimbs, dlimbs] : shapes) {
         const std::size_t count = std::max<std::size_t>(
-            scaled(std::min<std::size_t>(std::size_t(1) << 18, (std::size_t(1) << 23) / (qlimbs * dlimbs)), GetParam()), 3);
+            scaled(std::min<std::size_t>(std::size_t(1) << 18, (std::size_t(1) << 23) / (qlimbs * dlimbs)), backend()), 3);
         for (const bool shared : {false, true}) {
             MpzArray a(count), b(shared ? 1 : count), expected(count);
             for (std::size_t i = 0; i < b.size(); ++i) set_divisor(source, b[i], dlimbs, i + 1);
@@ -111,7 +128,7 @@ TEST_P(BatchDiv, ManyRandomExactDivisionsAcrossSizeClasses)
             expect_batch_equals(q.download(), expected, "left untouched, " + context);
         }
     }
-    if (GetParam() == Backend::gpu) EXPECT_GE(divisions, 1000000u);
+    if (backend() == Backend::gpu) EXPECT_GE(divisions, 1000000u);
 }
 
 // The largest operands with the longest carry chains: all-ones quotients and divisors making
@@ -275,7 +292,12 @@ TEST_P(BatchDiv, ZeroDivisorsAndShapesAreRefusedWithNothingWritten)
     expect_batch_equals(r.download(), poison, "r untouched");
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, BatchDiv, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
+INSTANTIATE_TEST_SUITE_P(Backends, BatchDiv,
+                         ::testing::Values(DivCase{Backend::cpu, "auto"}, DivCase{Backend::gpu, "auto"},
+                                           DivCase{Backend::gpu, "hensel"}, DivCase{Backend::gpu, "newton"}),
+                         [](const ::testing::TestParamInfo<DivCase>& info) {
+                             return std::string(backend_name(info.param.backend)) + "_" + info.param.algorithm;
+                         });
 
 }  // namespace
 }  // namespace zgpu::testing
