@@ -40,15 +40,16 @@ DivAlgorithm requested_algorithm()
     throw Error("ZGPU_DIV_ALGORITHM=" + name + ": expected hensel, newton or auto");
 }
 
-// Hensel's quadratic kernels where they apply, except that a shared divisor of dividends
-// over 32 limbs has its inverse computed once and then costs one product an element, which
-// measured faster on an H200 (bench/results/).
-bool use_hensel(ConstBatchView a, bool broadcast, bool applies)
+// Hensel's quadratic kernels where they apply, except that a shared divisor too long for the
+// one-thread kernel has its inverse computed once, then costs one product an element: on an
+// H200 that ran 47 against the one-warp kernel's 36 M/s at 8192 bits, while the one-thread
+// kernel ran 264 against 142 at 4096 bits (bench/results/2026-11-22-h200-div-*).
+bool use_hensel(bool broadcast, bool one_thread, bool one_warp)
 {
     switch (requested_algorithm()) {
-    case DivAlgorithm::hensel: return applies;
+    case DivAlgorithm::hensel: return one_thread || one_warp;
     case DivAlgorithm::newton: return false;
-    default: return applies && !(broadcast && a.stride > 32);
+    default: return one_thread || (one_warp && !broadcast);
     }
 }
 
@@ -116,7 +117,7 @@ std::size_t divexact(Runtime& runtime, ConstBatchView a, ConstBatchView b, Batch
         check(cudaMemcpyAsync(first_inexact, &result, sizeof result, cudaMemcpyHostToDevice, stream), "starting the exactness check");
     const bool one_thread = (checked ? a.stride : q.stride) <= kernels::kDivexactHenselMaxLimbs;
     const bool one_warp = !one_thread && b.stride <= kernels::kDivexactWarpMaxDivisorLimbs;
-    if (use_hensel(a, broadcast, one_thread || one_warp)) {
+    if (use_hensel(broadcast, one_thread, one_warp)) {
         if (one_thread) kernels::divexact_hensel(a, b, broadcast, q, first_inexact, stream);
         else kernels::divexact_hensel_warp(a, b, broadcast, q, first_inexact, stream);
     } else {
