@@ -1,4 +1,5 @@
-// Exact division of short operands, one thread an element (launcher).
+// Launchers of exact division by Hensel's method: one thread an element for short quotients
+// (divexact_hensel.cu), one warp an element for divisors up to 512 limbs (divexact_hensel_warp.cu).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -18,5 +19,13 @@ inline constexpr std::uint32_t kDivexactHenselMaxLimbs = 48;
 // holds every exact quotient and is at most a.stride. Only enqueues work on `stream`.
 void divexact_hensel(ConstBatchView a, ConstBatchView b, bool broadcast, BatchView q, unsigned long long* first_inexact,
                      cudaStream_t stream);
+
+// The longest divisor stride the one-warp kernel takes: 16 limbs a lane.
+inline constexpr std::uint32_t kDivexactWarpMaxDivisorLimbs = 512;
+
+// The same contract as divexact_hensel, for b.stride <= kDivexactWarpMaxDivisorLimbs and any
+// dividend length.
+void divexact_hensel_warp(ConstBatchView a, ConstBatchView b, bool broadcast, BatchView q, unsigned long long* first_inexact,
+                          cudaStream_t stream);
 
 }  // namespace zgpu::kernels

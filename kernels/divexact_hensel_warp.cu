@@ -10,7 +10,7 @@
 // quotient (q_j = 0) to the end of q b' and a', each S_j must equal a'_j, and the last carry
 // must be zero. Cost: k columns of 2 m/32 limb products a lane and one reduction of three
 // words, for k quotient limbs and an m-limb divisor.
-#include "divexact_hensel_warp.hpp"
+#include "divexact_hensel.hpp"
 
 #include <bit>
 #include <string>

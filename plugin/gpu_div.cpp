@@ -18,7 +18,6 @@
 
 #include "../kernels/div_steps.hpp"
 #include "../kernels/divexact_hensel.hpp"
-#include "../kernels/divexact_hensel_warp.hpp"
 #include "gpu_mul.hpp"
 #include "gpu_temporary.hpp"
 #include "zgpu/error.hpp"
