@@ -36,7 +36,7 @@ Divisors check_division(const std::string& name, const DeviceBatch& a, const Dev
     if (b.backend() == Backend::gpu) {
         auto& runtime = gpu::Runtime::get();
         const gpu::Runtime::Lease lease(runtime);
-        const gpu::DivisorSummary summary = gpu::summarize_divisors(runtime, b.view(), runtime.stream());
+        const kernels::DivisorSummary summary = gpu::summarize_divisors(runtime, b.view(), runtime.stream());
         first_zero = summary.first_zero;
         smallest = std::min(smallest, summary.min_size);
     }

@@ -94,7 +94,7 @@ void divexact_newton(Runtime& runtime, ConstBatchView a, ConstBatchView b, Batch
 
 }  // namespace
 
-DivisorSummary summarize_divisors(Runtime& runtime, ConstBatchView b, cudaStream_t stream)
+kernels::DivisorSummary summarize_divisors(Runtime& runtime, ConstBatchView b, cudaStream_t stream)
 {
     StreamMemory on_device(sizeof(kernels::DivisorSummary), stream);
     auto* summary = static_cast<kernels::DivisorSummary*>(on_device.data());
@@ -102,7 +102,7 @@ DivisorSummary summarize_divisors(Runtime& runtime, ConstBatchView b, cudaStream
     kernels::DivisorSummary result{};
     check(cudaMemcpyAsync(&result, summary, sizeof result, cudaMemcpyDeviceToHost, stream), "reading the divisor summary");
     runtime.synchronize("summarizing divisors");
-    return {std::size_t(result.first_zero), result.min_size, result.max_size};
+    return result;
 }
 
 std::size_t divexact(Runtime& runtime, ConstBatchView a, ConstBatchView b, BatchView q, bool broadcast, bool checked,

@@ -5,18 +5,14 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "../kernels/div_steps.hpp"
 #include "gpu_runtime.hpp"
 #include "zgpu/limb_batch.hpp"
 
 namespace zgpu::gpu {
 
-struct DivisorSummary {
-    std::size_t first_zero;            // the first zero divisor's index, or b.count if none
-    std::uint32_t min_size, max_size;  // of |b[i]|, in limbs
-};
-
 // Reads what a division needs of its divisors (waits for the GPU).
-DivisorSummary summarize_divisors(Runtime& runtime, ConstBatchView b, cudaStream_t stream);
+kernels::DivisorSummary summarize_divisors(Runtime& runtime, ConstBatchView b, cudaStream_t stream);
 
 // q[i] = a[i] / b[i] (b[0] if broadcast) for nonzero divisors that divide exactly, as
 // fmpz_divexact; for a pair that does not, q[i] is some element within the stride. Every
