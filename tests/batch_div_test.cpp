@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "backend_param.hpp"
+#include "algorithm_param.hpp"
 #include "batch_checks.hpp"
 #include "mpz_adapter.hpp"
 #include "zgpu/batch_div.hpp"
@@ -18,27 +18,9 @@ namespace {
 
 // A backend, and on the GPU which exact division method (ZGPU_DIV_ALGORITHM): the automatic
 // choice, and each method forced where it applies.
-struct DivCase {
-    Backend backend;
-    const char* algorithm;
-};
-
-void PrintTo(const DivCase& c, std::ostream* os) { *os << backend_name(c.backend) << "/" << c.algorithm; }
-
-class BatchDiv : public ::testing::TestWithParam<DivCase> {
+class BatchDiv : public OnAlgorithm {
 protected:
-    void SetUp() override
-    {
-        ZGPU_SKIP_WITHOUT(backend());
-        setenv("ZGPU_DIV_ALGORITHM", GetParam().algorithm, 1);
-    }
-    void TearDown() override { unsetenv("ZGPU_DIV_ALGORITHM"); }
-
-    Backend backend() const { return GetParam().backend; }
-    DeviceBatch upload(const MpzArray& values) const
-    {
-        return DeviceBatch::upload(adapters::pack_mpz_array(values.data(), values.size()).view(), backend());
-    }
+    BatchDiv() : OnAlgorithm("ZGPU_DIV_ALGORITHM") {}
 };
 
 // A nonzero divisor of `limbs` limbs: random shape and sign, sometimes shifted by many zero
@@ -293,11 +275,9 @@ TEST_P(BatchDiv, ZeroDivisorsAndShapesAreRefusedWithNothingWritten)
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, BatchDiv,
-                         ::testing::Values(DivCase{Backend::cpu, "auto"}, DivCase{Backend::gpu, "auto"},
-                                           DivCase{Backend::gpu, "hensel"}, DivCase{Backend::gpu, "newton"}),
-                         [](const ::testing::TestParamInfo<DivCase>& info) {
-                             return std::string(backend_name(info.param.backend)) + "_" + info.param.algorithm;
-                         });
+                         ::testing::Values(AlgorithmCase{Backend::cpu, "auto"}, AlgorithmCase{Backend::gpu, "auto"},
+                                           AlgorithmCase{Backend::gpu, "hensel"}, AlgorithmCase{Backend::gpu, "newton"}),
+                         algorithm_case_name);
 
 }  // namespace
 }  // namespace zgpu::testing

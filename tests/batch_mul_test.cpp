@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "backend_param.hpp"
+#include "algorithm_param.hpp"
 #include "batch_checks.hpp"
 #include "mpz_adapter.hpp"
 #include "zgpu/batch_ops.hpp"
@@ -27,27 +27,9 @@ const std::vector<std::uint32_t> kSizes = {1,   2,   3,    4,    5,    7,    8, 
 
 // A backend, and on the GPU which product algorithm (ZGPU_MUL_ALGORITHM): every test runs
 // with the automatic choice and with each algorithm forced where it applies.
-struct MulCase {
-    Backend backend;
-    const char* algorithm;
-};
-
-void PrintTo(const MulCase& c, std::ostream* os) { *os << backend_name(c.backend) << "/" << c.algorithm; }
-
-class BatchMul : public ::testing::TestWithParam<MulCase> {
+class BatchMul : public OnAlgorithm {
 protected:
-    void SetUp() override
-    {
-        ZGPU_SKIP_WITHOUT(backend());
-        setenv("ZGPU_MUL_ALGORITHM", GetParam().algorithm, 1);
-    }
-    void TearDown() override { unsetenv("ZGPU_MUL_ALGORITHM"); }
-
-    Backend backend() const { return GetParam().backend; }
-    DeviceBatch upload(const MpzArray& values)
-    {
-        return DeviceBatch::upload(adapters::pack_mpz_array(values.data(), values.size()).view(), backend());
-    }
+    BatchMul() : OnAlgorithm("ZGPU_MUL_ALGORITHM") {}
 
     // r = a * b (b of a.size() elements, or of one), into a poisoned r of the result's shape.
     void check(const MpzArray& a, const MpzArray& b, const std::string& context)
@@ -253,11 +235,9 @@ TEST_P(BatchMul, AddmulAndSubmul)
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, BatchMul,
-                         ::testing::Values(MulCase{Backend::cpu, "auto"}, MulCase{Backend::gpu, "auto"},
-                                           MulCase{Backend::gpu, "classical"}, MulCase{Backend::gpu, "ntt"}),
-                         [](const ::testing::TestParamInfo<MulCase>& info) {
-                             return std::string(backend_name(info.param.backend)) + "_" + info.param.algorithm;
-                         });
+                         ::testing::Values(AlgorithmCase{Backend::cpu, "auto"}, AlgorithmCase{Backend::gpu, "auto"},
+                                           AlgorithmCase{Backend::gpu, "classical"}, AlgorithmCase{Backend::gpu, "ntt"}),
+                         algorithm_case_name);
 
 }  // namespace
 }  // namespace zgpu::testing
