@@ -113,14 +113,28 @@ void divexact(DeviceBatch& q, const DeviceBatch& a, const DeviceBatch& b, bool c
     set_last_backend(Backend::cpu);
 }
 
-// Division with remainder runs on the host threads; GPU batches go through host memory until
-// its GPU kernels exist.
+// Division with remainder of GPU batches runs on the GPU where the one-warp kernel takes the
+// divisors; the CPU backend, and longer divisors, on the host threads.
 void div_qr(DeviceBatch& q, DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b, bool floor)
 {
     const std::string name = floor ? "fdiv_qr" : "tdiv_qr";
     if (&q == &r) throw Error(name + ": q and r are the same batch");
     const Divisors divisors = check_division(name, a, b);
-    DeviceBatch quotients(Backend::cpu, a.count(), quotient_stride(a, divisors, floor), DeviceBatch::Uninitialized{});
+    const std::uint32_t stride = quotient_stride(a, divisors, floor);
+#ifdef ZGPU_WITH_CUDA
+    if (a.backend() == Backend::gpu && b.stride() <= kernels::kDivremWarpMaxDivisorLimbs) {
+        DeviceBatch quotients(Backend::gpu, a.count(), stride, DeviceBatch::Uninitialized{});
+        DeviceBatch remainders(Backend::gpu, a.count(), b.stride(), DeviceBatch::Uninitialized{});
+        auto& runtime = gpu::Runtime::get();
+        const gpu::Runtime::Lease lease(runtime);
+        kernels::divrem_warp(a.view(), b.view(), divisors.shared, floor, quotients.view(), remainders.view(), runtime.stream());
+        q = std::move(quotients);
+        r = std::move(remainders);
+        set_last_backend(Backend::gpu);
+        return;
+    }
+#endif
+    DeviceBatch quotients(Backend::cpu, a.count(), stride, DeviceBatch::Uninitialized{});
     DeviceBatch remainders(Backend::cpu, a.count(), b.stride(), DeviceBatch::Uninitialized{});
     cpu::div_qr(OnHost(a).view(), OnHost(b).view(), quotients.view(), remainders.view(), divisors.shared, floor);
     DeviceBatch q_out = to_backend(std::move(quotients), a.backend()), r_out = to_backend(std::move(remainders), a.backend());
@@ -142,6 +156,18 @@ void mod(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& m)
     check_division("mod", a, m);
     const OnHost modulus(m);
     if (modulus.view().sizes[0] < 0) throw Error("mod: m is negative; m > 0 is required");
+#ifdef ZGPU_WITH_CUDA
+    // The floor remainder by a positive m, without the quotient.
+    if (a.backend() == Backend::gpu && m.stride() <= kernels::kDivremWarpMaxDivisorLimbs) {
+        DeviceBatch result(Backend::gpu, a.count(), m.stride(), DeviceBatch::Uninitialized{});
+        auto& runtime = gpu::Runtime::get();
+        const gpu::Runtime::Lease lease(runtime);
+        kernels::divrem_warp(a.view(), m.view(), true, true, BatchView{}, result.view(), runtime.stream());
+        r = std::move(result);
+        set_last_backend(Backend::gpu);
+        return;
+    }
+#endif
     DeviceBatch result(Backend::cpu, a.count(), m.stride(), DeviceBatch::Uninitialized{});
     cpu::mod(OnHost(a).view(), modulus.view(), result.view());
     r = to_backend(std::move(result), a.backend());

@@ -1,11 +1,13 @@
 // Division on the GPU: 2-adic exact division built from kernels::mul and the elementwise steps
-// of kernels/div_steps.hpp. Only built with the GPU backend; the caller holds a Lease.
+// of kernels/div_steps.hpp; division with remainder is kernels/divrem.hpp's. Only built with
+// the GPU backend; the caller holds a Lease.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
 #include "../kernels/div_steps.hpp"
+#include "../kernels/divrem.hpp"
 #include "gpu_runtime.hpp"
 #include "zgpu/limb_batch.hpp"
 

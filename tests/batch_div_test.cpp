@@ -21,6 +21,32 @@ namespace {
 class BatchDiv : public OnAlgorithm {
 protected:
     BatchDiv() : OnAlgorithm("ZGPU_DIV_ALGORITHM") {}
+
+    // fdiv_qr and tdiv_qr of a and b against GMP, and mod where b is one divisor for all.
+    void expect_divisions_match_gmp(const MpzArray& a, const MpzArray& b, const std::string& context)
+    {
+        const bool shared = b.size() == 1 && a.size() != 1;
+        MpzArray eq(a.size()), er(a.size());
+        const DeviceBatch da = upload(a), db = upload(b);
+        DeviceBatch q, r;
+        for (const bool floor : {true, false}) {
+            for (std::size_t i = 0; i < a.size(); ++i) {
+                if (floor) mpz_fdiv_qr(eq[i], er[i], a[i], b[shared ? 0 : i]);
+                else mpz_tdiv_qr(eq[i], er[i], a[i], b[shared ? 0 : i]);
+            }
+            if (floor) fdiv_qr(q, r, da, db);
+            else tdiv_qr(q, r, da, db);
+            const std::string what = std::string(floor ? "fdiv" : "tdiv") + ", " + context;
+            expect_batch_equals(q.download(), eq, "q, " + what);
+            expect_batch_equals(r.download(), er, "r, " + what);
+        }
+        if (!shared) return;
+        MpzArray m(1);
+        mpz_abs(m[0], b[0]);
+        for (std::size_t i = 0; i < a.size(); ++i) mpz_fdiv_r(er[i], a[i], m[0]);
+        mod(r, da, upload(m));
+        expect_batch_equals(r.download(), er, "mod, " + context);
+    }
 };
 
 // A nonzero divisor of `limbs` limbs: random shape and sign, sometimes shifted by many zero
@@ -200,6 +226,88 @@ TEST_P(BatchDiv, QuotientAndRemainderMatchGmpForEverySign)
     mpz_set_si(ones[1], -3);
     DeviceBatch q, d = upload(ones);
     EXPECT_THROW(fdiv_qr(q, q, d, d), Error) << "q and r the same batch";
+}
+
+// At least 10^6 random divisions with remainder on the GPU for each of fdiv_qr, tdiv_qr and mod
+// (a sixteenth on the CPU), elementwise and by a shared divisor: dividends shorter than the
+// divisor up to 2^20 bits, divisors on both sides of the GPU kernel's 512 limbs, every sign.
+TEST_P(BatchDiv, ManyRandomDivisionsWithRemainder)
+{
+    if (GetParam().algorithm != std::string("auto")) GTEST_SKIP() << "ZGPU_DIV_ALGORITHM only chooses exact division methods";
+    IntegerSource source(49);
+    const std::pair<std::uint32_t, std::uint32_t> shapes[] = {  // (dividend limbs, divisor limbs)
+        {1, 1},    {2, 1},     {1, 2},     {3, 2},      {8, 4},      {8, 8},       {16, 8},     {17, 9},
+        {64, 32},  {40, 33},   {96, 64},   {256, 128},  {512, 256},  {1024, 512},  {1025, 513}, {16384, 1},
+        {16384, 512}};
+    std::size_t divisions = 0;  // of each of fdiv_qr, tdiv_qr and mod
+    for (const auto& [alimbs, dlimbs] : shapes) {
+        const std::size_t work = std::max<std::size_t>(alimbs, std::size_t(alimbs - std::min(alimbs, dlimbs) + 1) * dlimbs);
+        const std::size_t count = std::max<std::size_t>(scaled(std::min<std::size_t>(std::size_t(1) << 18, (std::size_t(1) << 23) / work), backend()), 3);
+        for (const bool shared : {false, true}) {
+            MpzArray a(count), b(shared ? 1 : count);
+            for (std::size_t i = 0; i < b.size(); ++i) set_divisor(source, b[i], dlimbs, i + 1);
+            for (std::size_t i = 0; i < count; ++i) {
+                if (i % 101 == 7) mpz_set_ui(a[i], 0);
+                else source.set(a[i], alimbs - (i % 3 == 1 && alimbs > 1), i % 11 == 3 ? Shape::all_ones : Shape::random, i % 2);
+            }
+            expect_divisions_match_gmp(a, b, std::to_string(alimbs) + " by " + std::to_string(dlimbs) + " limbs" + (shared ? ", shared" : ""));
+        }
+        divisions += count;
+    }
+    if (backend() == Backend::gpu) EXPECT_GE(divisions, 1000000u);
+}
+
+// Inputs where schoolbook division's estimated digit is one too large and the divisor is added
+// back: a = d B^(n-2) with d a random digit times the divisor's top two limbs, and the divisor's
+// lower limbs all ones (the estimate from its top two limbs is d, the digit d - 1); and
+// a = b B^k - 1, whose windows repeat the divisor's top limbs (the digit B - 1 without a 3/2
+// division).
+TEST_P(BatchDiv, DivisionsThatAddTheDivisorBack)
+{
+    IntegerSource source(50);
+    const std::size_t n = 400;
+    MpzArray a(n), b(n);
+    mpz_t top, low;
+    mpz_inits(top, low, nullptr);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint32_t limbs = std::uint32_t(3 + i % 7 * (i % 3 == 0 ? 70 : 1)), below = std::uint32_t(i % 5);
+        if (i % 2 == 0) {
+            source.set(top, 2, Shape::random, false);  // top bit set: b is normalized
+            mpz_set_ui(b[i], 1);
+            mpz_mul_2exp(b[i], b[i], 64 * (limbs - 2));
+            mpz_mul(a[i], b[i], top);
+            mpz_mul_ui(a[i], a[i], source.next() | 2);
+            mpz_addmul(b[i], b[i], top);
+            mpz_sub_ui(b[i], b[i], 1);  // top B^(n-2) + B^(n-2) - 1
+            source.set(low, below, Shape::random, false);
+            mpz_mul_2exp(a[i], a[i], 64 * below);
+            mpz_add(a[i], a[i], low);
+        } else {
+            source.set(b[i], limbs, Shape::random, false);
+            mpz_mul_2exp(a[i], b[i], 64 * (below + 1));
+            mpz_sub_ui(a[i], a[i], 1);
+        }
+        if (source.coin()) mpz_neg(a[i], a[i]);
+        if (source.coin()) mpz_neg(b[i], b[i]);
+    }
+    mpz_clears(top, low, nullptr);
+    expect_divisions_match_gmp(a, b, "digits estimated one too large");
+}
+
+// The longest carry chains at the largest sizes: all-ones dividends of 2^20 bits by all-ones
+// divisors of the GPU kernel's largest stride and one limb more, and by one limb.
+TEST_P(BatchDiv, DivisionsWithRemainderOfAllOnesAtTheLargestSize)
+{
+    IntegerSource source(53);
+    for (const std::uint32_t dlimbs : {1u, 512u, 513u}) {
+        MpzArray a(3), b(3);
+        for (std::size_t i = 0; i < 3; ++i) {
+            source.set(a[i], 16384 - std::uint32_t(i), Shape::all_ones, i == 1);
+            source.set(b[i], dlimbs, Shape::all_ones, i == 2);
+        }
+        mpz_sub_ui(b[1], b[1], 1);
+        expect_divisions_match_gmp(a, b, "all ones by " + std::to_string(dlimbs) + " limbs");
+    }
 }
 
 TEST_P(BatchDiv, QuotientStridesAreTightAndHoldTheFloorEdge)

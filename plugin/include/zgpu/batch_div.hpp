@@ -2,8 +2,8 @@
 // b holds a.count() elements, or one that divides them all. A zero divisor throws zgpu::Error
 // naming the first one, with every output untouched; so do mismatched shapes or backends.
 // Outputs may be inputs. Exact division of GPU batches runs on the GPU (2-adic, with products
-// of up to kMaxLimbs limbs; longer ones go through the host). Division with remainder and mod
-// run on the host threads for now: GPU batches are copied there and back.
+// of up to kMaxLimbs limbs; longer ones go through the host). So do division with remainder
+// and mod (schoolbook, one warp an element) for divisor strides up to 512 limbs (32768 bits).
 #pragma once
 
 #include "zgpu/device_batch.hpp"
