@@ -79,6 +79,9 @@ public:
         return value;
     }
 
+    // The group's flags, bit r from the thread of rank r.
+    __device__ std::uint32_t ballot(bool flag) const { return segment(__ballot_sync(kFullWarp, flag)); }
+
 private:
     __device__ static int segment_base() { return (threadIdx.x % 32) & ~(T - 1); }
     __device__ static std::uint32_t segment(std::uint32_t warp_mask)
