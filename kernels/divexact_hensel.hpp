@@ -1,5 +1,6 @@
 // Launchers of exact division by Hensel's method: one thread an element for short quotients
-// (divexact_hensel.cu), one warp an element for divisors up to 512 limbs (divexact_hensel_warp.cu).
+// (divexact_hensel.cu), one warp an element for divisors up to 512 limbs (divexact_hensel_warp.cu),
+// and R quotient limbs a step on T lanes for divisors up to 279 limbs (divexact_block.cu).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -27,5 +28,13 @@ inline constexpr std::uint32_t kDivexactWarpMaxDivisorLimbs = 512;
 // dividend length.
 void divexact_hensel_warp(ConstBatchView a, ConstBatchView b, bool broadcast, BatchView q, unsigned long long* first_inexact,
                           cudaStream_t stream);
+
+// The longest divisor stride the block kernel takes: a window of 32 lanes of 9 limbs, less 9.
+inline constexpr std::uint32_t kDivexactBlockMaxDivisorLimbs = 279;
+
+// The same contract as divexact_hensel, for b.stride <= kDivexactBlockMaxDivisorLimbs and any
+// dividend length.
+void divexact_hensel_block(ConstBatchView a, ConstBatchView b, bool broadcast, BatchView q, unsigned long long* first_inexact,
+                           cudaStream_t stream);
 
 }  // namespace zgpu::kernels

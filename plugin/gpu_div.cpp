@@ -1,6 +1,7 @@
 // Exact division by the 2-adic method (Hensel; Jebelean). Short operands go to one thread an
-// element (kernels/divexact_hensel.cu), divisors up to 512 limbs to one warp an element
-// (kernels/divexact_hensel_warp.cu), both quadratic; longer divisors, for a = q b exactly:
+// element (kernels/divexact_hensel.cu), divisors up to 279 limbs to R quotient limbs a step on
+// T lanes (kernels/divexact_block.cu), up to 512 to one warp an element
+// (kernels/divexact_hensel_warp.cu), all quadratic; longer divisors, for a = q b exactly:
 //   1. Remove the t low zero bits of b from both: a' = |a| / 2^t, b' = |b| / 2^t, b' odd.
 //   2. x = b'^-1 mod B^Q (B = 2^64, Q = q.stride) by Newton's iteration x <- x (2 - b' x),
 //      which doubles the correct limbs each step, from the inverse of b's lowest word.
@@ -25,30 +26,48 @@
 namespace zgpu::gpu {
 namespace {
 
-enum class DivAlgorithm { automatic, hensel, newton };
+enum class DivAlgorithm { automatic, hensel, block, newton };
 
-// ZGPU_DIV_ALGORITHM=hensel|newton|auto (default auto) forces an exact division method where
-// it applies, to compare them; other values are rejected.
+// ZGPU_DIV_ALGORITHM=hensel|block|newton|auto (default auto) forces an exact division method
+// where it applies, to compare them; other values are rejected.
 DivAlgorithm requested_algorithm()
 {
     const char* value = std::getenv("ZGPU_DIV_ALGORITHM");
     const std::string name = value ? value : "auto";
     if (name == "auto") return DivAlgorithm::automatic;
     if (name == "hensel") return DivAlgorithm::hensel;
+    if (name == "block") return DivAlgorithm::block;
     if (name == "newton") return DivAlgorithm::newton;
-    throw Error("ZGPU_DIV_ALGORITHM=" + name + ": expected hensel, newton or auto");
+    throw Error("ZGPU_DIV_ALGORITHM=" + name + ": expected hensel, block, newton or auto");
 }
 
-// Hensel's quadratic kernels where they apply, except that a shared divisor too long for the
-// one-thread kernel has its inverse computed once, then costs one product an element: on an
-// H200 that ran 47 against the one-warp kernel's 36 M/s at 8192 bits, while the one-thread
-// kernel ran 264 against 142 at 4096 bits (bench/results/2026-11-22-h200-div-*).
-bool use_hensel(bool broadcast, bool one_thread, bool one_warp)
+// The kernels of Hensel's method; the Newton inverse and a product where none applies.
+enum class HenselKernel { one_thread, one_warp, block, none };
+
+// What fits each kernel, and the automatic choice among them. Measured on an H200
+// (bench/results/2026-11-23-h200-div-*): one thread is fastest for short quotients (2048 bits:
+// 1056 against the block kernel's 527 M/s) and checked short dividends; the block kernel from
+// quotients of 33 limbs (4096 bits: 234 against 162) and for checked divisions beyond one
+// thread (4096 bits: 217 against the one-warp kernel's 44); a shared divisor stays on one
+// thread up to 48 limbs (257 against 222 at 4096 bits), takes the block kernel up to 96
+// (8192 bits: 75 against 46) and above that its inverse, computed once, and one product an
+// element (16384 bits: 23.5 against 20.3).
+struct Fits {
+    bool one_thread, block, one_warp;
+};
+
+HenselKernel choose_kernel(bool broadcast, bool checked, std::uint32_t quotient_stride, Fits fits)
 {
     switch (requested_algorithm()) {
-    case DivAlgorithm::hensel: return one_thread || one_warp;
-    case DivAlgorithm::newton: return false;
-    default: return one_thread || (one_warp && !broadcast);
+    case DivAlgorithm::hensel:
+        return fits.one_thread ? HenselKernel::one_thread : fits.one_warp ? HenselKernel::one_warp : HenselKernel::none;
+    case DivAlgorithm::block: return fits.block ? HenselKernel::block : HenselKernel::none;
+    case DivAlgorithm::newton: return HenselKernel::none;
+    default:
+        if (fits.one_thread && (checked || broadcast || quotient_stride <= 24)) return HenselKernel::one_thread;
+        if (fits.block && (!broadcast || quotient_stride <= 96)) return HenselKernel::block;
+        if (fits.one_thread) return HenselKernel::one_thread;
+        return fits.one_warp && !broadcast ? HenselKernel::one_warp : HenselKernel::none;
     }
 }
 
@@ -114,12 +133,14 @@ std::size_t divexact(Runtime& runtime, ConstBatchView a, ConstBatchView b, Batch
     unsigned long long result = a.count;
     if (checked)
         check(cudaMemcpyAsync(first_inexact, &result, sizeof result, cudaMemcpyHostToDevice, stream), "starting the exactness check");
-    const bool one_thread = (checked ? a.stride : q.stride) <= kernels::kDivexactHenselMaxLimbs;
-    const bool one_warp = !one_thread && b.stride <= kernels::kDivexactWarpMaxDivisorLimbs;
-    if (use_hensel(broadcast, one_thread, one_warp)) {
-        if (one_thread) kernels::divexact_hensel(a, b, broadcast, q, first_inexact, stream);
-        else kernels::divexact_hensel_warp(a, b, broadcast, q, first_inexact, stream);
-    } else {
+    const Fits fits{.one_thread = (checked ? a.stride : q.stride) <= kernels::kDivexactHenselMaxLimbs,
+                    .block = b.stride <= kernels::kDivexactBlockMaxDivisorLimbs,
+                    .one_warp = b.stride <= kernels::kDivexactWarpMaxDivisorLimbs};
+    switch (choose_kernel(broadcast, checked, q.stride, fits)) {
+    case HenselKernel::one_thread: kernels::divexact_hensel(a, b, broadcast, q, first_inexact, stream); break;
+    case HenselKernel::one_warp: kernels::divexact_hensel_warp(a, b, broadcast, q, first_inexact, stream); break;
+    case HenselKernel::block: kernels::divexact_hensel_block(a, b, broadcast, q, first_inexact, stream); break;
+    case HenselKernel::none:
         divexact_newton(runtime, a, b, q, broadcast, stream);
         if (checked) {
             // Exact exactly when q b = a.

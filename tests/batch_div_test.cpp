@@ -384,7 +384,8 @@ TEST_P(BatchDiv, ZeroDivisorsAndShapesAreRefusedWithNothingWritten)
 
 INSTANTIATE_TEST_SUITE_P(Backends, BatchDiv,
                          ::testing::Values(AlgorithmCase{Backend::cpu, "auto"}, AlgorithmCase{Backend::gpu, "auto"},
-                                           AlgorithmCase{Backend::gpu, "hensel"}, AlgorithmCase{Backend::gpu, "newton"}),
+                                           AlgorithmCase{Backend::gpu, "hensel"}, AlgorithmCase{Backend::gpu, "block"},
+                                           AlgorithmCase{Backend::gpu, "newton"}),
                          algorithm_case_name);
 
 }  // namespace
