@@ -1,15 +1,17 @@
-// Division, device-resident (DeviceBatch), in million divisions per second, the dividend
-// twice the divisor's size. Exact division (divexact): elementwise, by a shared divisor, and
+// Division, in million divisions per second (milliseconds end to end), the dividend twice the
+// divisor's size. Exact division (divexact): elementwise, by a shared divisor, and
 // checked, exact quotients, next to zgpu's own full product of two dividend-size operands and
 // FLINT's fmpz_divexact. Division with remainder (fdiv_qr, tdiv_qr, mod) of random
-// dividends, next to FLINT's fmpz_fdiv_qr. FLINT on one and on all host threads; all from this
-// one run; markdown.
-//   bench_div [max_bits] [min_bits]    (dividend bits; defaults 2^18, 256)
+// dividends, next to FLINT's fmpz_fdiv_qr. End to end (fmpz in, fmpz out): zgpu_fmpz_vec_fdiv_qr
+// and zgpu_fmpz_vec_divexact on each backend and by the automatic choice. FLINT on one and on all
+// host threads; all from this one run; markdown.
+//   bench_div [max_bits] [min_bits]    (dividend bits; defaults 2^18, 256; end to end up to 2^17)
 #include <string>
 
 #include "bench_support.cuh"
 #include "zgpu/batch_div.hpp"
 #include "zgpu/batch_ops.hpp"
+#include "zgpu/zgpu.h"
 
 namespace {
 
@@ -157,6 +159,40 @@ void division_with_remainder(std::uint32_t min_bits, std::uint32_t max_bits)
     }
 }
 
+// The host entry points, fmpz in and fmpz out, transfers and conversions included: the
+// measurements behind the automatic choice's threshold (plugin/host_dispatch.cpp).
+void end_to_end(std::uint32_t min_bits, std::uint32_t max_bits)
+{
+    const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    std::printf("\n### End to end: zgpu_fmpz_vec_fdiv_qr and zgpu_fmpz_vec_divexact (fmpz in, fmpz out), median of 5\n\n");
+    std::printf("| bits | count | fdiv_qr gpu ms | fdiv_qr cpu ms | fdiv_qr auto ms (backend) | FLINT fdiv_qr %u threads ms | "
+                "divexact gpu ms | divexact cpu ms | divexact auto ms (backend) | FLINT divexact %u threads ms |\n", threads, threads);
+    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (std::uint32_t bits = min_bits; bits <= max_bits; bits *= 2) {
+        const std::uint32_t n = bits / 64, half = std::max(1u, n / 2);
+        const slong count = std::max<slong>(64, (slong(1) << 22) / n);  // 32 MiB of dividends
+        fmpz *a = _fmpz_vec_init(count), *b = _fmpz_vec_init(count), *q = _fmpz_vec_init(count), *r = _fmpz_vec_init(count);
+        fmpz* exact = _fmpz_vec_init(count);
+        fill_fmpz(a, count, n, 21);
+        fill_fmpz(b, count, half, 22);
+        fill_fmpz(q, count, n - half, 23);
+        for (slong i = 0; i < count; ++i) fmpz_mul(exact + i, q + i, b + i);
+        const auto fdiv = [&](const char* backend) { return zgpu_seconds(backend, [&] { return zgpu_fmpz_vec_fdiv_qr(q, r, a, b, count); }); };
+        const auto divexact = [&](const char* backend) { return zgpu_seconds(backend, [&] { return zgpu_fmpz_vec_divexact(q, exact, b, count); }); };
+        const double fdiv_gpu = fdiv("gpu"), fdiv_cpu = fdiv("cpu"), fdiv_auto = fdiv("auto");
+        const std::string fdiv_chosen = zgpu_last_backend();
+        const double flint_fdiv = count / flint_rate(a, b, q, r, count, threads);
+        const double exact_gpu = divexact("gpu"), exact_cpu = divexact("cpu"), exact_auto = divexact("auto");
+        const std::string exact_chosen = zgpu_last_backend();
+        const double flint_exact = count / flint_rate(exact, b, q, nullptr, count, threads);
+        std::printf("| %u | %ld | %.2f | %.2f | %.2f (%s) | %.2f | %.2f | %.2f | %.2f (%s) | %.2f |\n", bits, long(count),
+                    1e3 * fdiv_gpu, 1e3 * fdiv_cpu, 1e3 * fdiv_auto, fdiv_chosen.c_str(), 1e3 * flint_fdiv, 1e3 * exact_gpu,
+                    1e3 * exact_cpu, 1e3 * exact_auto, exact_chosen.c_str(), 1e3 * flint_exact);
+        std::fflush(stdout);
+        for (fmpz* v : {a, b, q, r, exact}) _fmpz_vec_clear(v, count);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -169,6 +205,7 @@ int main(int argc, char** argv)
                 prop.multiProcessorCount, std::thread::hardware_concurrency());
     exact_division(min_bits, max_bits);
     division_with_remainder(min_bits, std::min(max_bits, kLargestGpuDivisorBits * 2));
+    end_to_end(std::max(min_bits, 128u), std::min(max_bits, 131072u));
     flint_cleanup_master();
     return 0;
 }

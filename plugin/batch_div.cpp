@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "cpu_div.hpp"
+#include "divide_exactly.hpp"
 #include "zgpu/error.hpp"
 #ifdef ZGPU_WITH_CUDA
 #include "gpu_div.hpp"
@@ -87,9 +88,10 @@ bool gpu_divexact_fits(std::uint32_t quotient, const DeviceBatch& b)
 }
 #endif
 
-void divexact(DeviceBatch& q, const DeviceBatch& a, const DeviceBatch& b, bool checked)
+}  // namespace
+
+std::size_t divide_exactly(DeviceBatch& q, const DeviceBatch& a, const DeviceBatch& b, bool checked, const std::string& name)
 {
-    const std::string name = checked ? "divexact_checked" : "divexact";
     const Divisors divisors = check_division(name, a, b);
     const std::uint32_t stride = quotient_stride(a, divisors, false);
     std::size_t inexact = a.count();
@@ -99,19 +101,22 @@ void divexact(DeviceBatch& q, const DeviceBatch& a, const DeviceBatch& b, bool c
         auto& runtime = gpu::Runtime::get();
         const gpu::Runtime::Lease lease(runtime);
         inexact = gpu::divexact(runtime, a.view(), b.view(), result.view(), divisors.shared, checked, runtime.stream());
-        if (inexact < a.count()) throw Error(name + ": element " + std::to_string(inexact) + " does not divide exactly");
+        if (inexact < a.count()) return inexact;
         q = std::move(result);
         set_last_backend(Backend::gpu);
-        return;
+        return inexact;
     }
 #endif
     // The CPU backend, and GPU batches too long for the GPU's products (through the host).
     DeviceBatch result(Backend::cpu, a.count(), stride, DeviceBatch::Uninitialized{});
     inexact = cpu::divexact(OnHost(a).view(), OnHost(b).view(), result.view(), divisors.shared, checked);
-    if (inexact < a.count()) throw Error(name + ": element " + std::to_string(inexact) + " does not divide exactly");
+    if (inexact < a.count()) return inexact;
     q = to_backend(std::move(result), a.backend());
     set_last_backend(Backend::cpu);
+    return inexact;
 }
+
+namespace {
 
 // Division with remainder of GPU batches runs on the GPU where the one-warp kernel takes the
 // divisors; the CPU backend, and longer divisors, on the host threads.
@@ -145,8 +150,13 @@ void div_qr(DeviceBatch& q, DeviceBatch& r, const DeviceBatch& a, const DeviceBa
 
 }  // namespace
 
-void divexact(DeviceBatch& q, const DeviceBatch& a, const DeviceBatch& b) { divexact(q, a, b, false); }
-void divexact_checked(DeviceBatch& q, const DeviceBatch& a, const DeviceBatch& b) { divexact(q, a, b, true); }
+void divexact(DeviceBatch& q, const DeviceBatch& a, const DeviceBatch& b) { divide_exactly(q, a, b, false, "divexact"); }
+
+void divexact_checked(DeviceBatch& q, const DeviceBatch& a, const DeviceBatch& b)
+{
+    if (const std::size_t i = divide_exactly(q, a, b, true, "divexact_checked"); i < a.count())
+        throw Error("divexact_checked: element " + std::to_string(i) + " does not divide exactly");
+}
 void fdiv_qr(DeviceBatch& q, DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b) { div_qr(q, r, a, b, true); }
 void tdiv_qr(DeviceBatch& q, DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b) { div_qr(q, r, a, b, false); }
 

@@ -1,13 +1,13 @@
 // FLINT-style division of fmpz vectors: exact (elementwise and by a scalar, unchecked or
 // checked), floor and truncating quotient with remainder, and reduction by a scalar modulus.
-// Every check runs before anything is written. Division runs on the host threads for now; the
-// GPU kernels are the next step, so ZGPU_BACKEND=gpu is refused with a clear error.
+// Every check runs before anything is written; the host dispatch chooses the host threads
+// (FLINT's own functions) or the GPU.
 #include <string>
 #include <vector>
 
 #include "fmpz_array.hpp"
+#include "host_dispatch.hpp"
 #include "parallel.hpp"
-#include "zgpu/backend.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/flint.hpp"
 
@@ -16,14 +16,6 @@ namespace {
 
 // Divisions cost about as much as products: threads pay from a few dozen elements on.
 constexpr std::size_t kMinParallel = 64;
-
-void choose_cpu(const std::string& name)
-{
-    const Backend requested = requested_backend();  // rejects unknown ZGPU_BACKEND values
-    if (backend_forced() && requested == Backend::gpu)
-        throw Error(name + ": division does not run on the GPU yet (ZGPU_BACKEND=gpu)");
-    set_last_backend(Backend::cpu);
-}
 
 // The index of the first zero divisor among divisor(0 .. n-1), or n.
 template <class Divisor>
@@ -54,37 +46,43 @@ private:
     std::vector<fmpz> values_;
 };
 
-// res[i] = a(i) / divisor(i), exact, where res = resize(), called once every check has passed.
-// Checked: each quotient is computed aside and verified, the first inexact pair is reported by
-// index, and res is written only if all are exact.
-template <class Resize, class Dividend, class Divisor>
-void divexact(Resize resize, std::size_t n, Dividend a, Divisor divisor, bool checked, const std::string& name,
-              const char* divisor_name)
+// res[i] = a[i] / b[i] (b[0] if b has one entry), exact, where res = resize(), called once
+// every check has passed. Checked: each quotient is computed aside and verified, the first
+// inexact pair is reported by index, and res is written only if all are exact.
+template <class Resize>
+void divexact(Resize resize, const FmpzArray& a, std::size_t n, const FmpzArray& b, std::size_t b_count, bool checked,
+              const std::string& name, const char* names[2])
 {
-    require_nonzero(name, divisor_name, n, divisor);
-    choose_cpu(name);
-    if (!checked) {
-        fmpz* res = resize();
-        parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
-            for (std::size_t i = begin; i < end; ++i) fmpz_divexact(res + i, a(i), divisor(i));
-        });
-        return;
-    }
-    FmpzVec quotients(n);
-    std::vector<char> exact(n);
-    parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
-        fmpz_t remainder;
-        fmpz_init(remainder);
-        for (std::size_t i = begin; i < end; ++i) {
-            fmpz_tdiv_qr(quotients.data() + i, remainder, a(i), divisor(i));
-            exact[i] = fmpz_is_zero(remainder);
+    const auto divisor = [&](std::size_t i) { return *b.start + (b_count == 1 ? 0 : i); };
+    require_nonzero(name, names[1], b_count, divisor);
+    const auto dividend = [&](std::size_t i) { return *a.start + i; };
+    const HostOperand pa = host_operand(a, n, names[0]), pb = host_operand(b, b_count, names[1]);
+    const auto inexact = [&](std::size_t i) { return Error(name + ": entry " + std::to_string(i) + " does not divide exactly"); };
+    const std::size_t first_inexact = div_host(checked ? HostDivision::exact_checked : HostDivision::exact, pa, n, pb, b_count, [&] {
+        if (!checked) {
+            fmpz* res = resize();
+            parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
+                for (std::size_t i = begin; i < end; ++i) fmpz_divexact(res + i, dividend(i), divisor(i));
+            });
+            return;
         }
-        fmpz_clear(remainder);
-    });
-    for (std::size_t i = 0; i < n; ++i)
-        if (!exact[i]) throw Error(name + ": entry " + std::to_string(i) + " does not divide exactly");
-    fmpz* res = resize();
-    for (std::size_t i = 0; i < n; ++i) fmpz_swap(res + i, quotients.data() + i);
+        FmpzVec quotients(n);
+        std::vector<char> exact(n);
+        parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
+            fmpz_t remainder;
+            fmpz_init(remainder);
+            for (std::size_t i = begin; i < end; ++i) {
+                fmpz_tdiv_qr(quotients.data() + i, remainder, dividend(i), divisor(i));
+                exact[i] = fmpz_is_zero(remainder);
+            }
+            fmpz_clear(remainder);
+        });
+        for (std::size_t i = 0; i < n; ++i)
+            if (!exact[i]) throw inexact(i);
+        fmpz* res = resize();
+        for (std::size_t i = 0; i < n; ++i) fmpz_swap(res + i, quotients.data() + i);
+    }, [&](ConstBatchView q, ConstBatchView) { adapters::unpack_fmpz_vec(q, resize()); });
+    if (first_inexact < n) throw inexact(first_inexact);
 }
 
 enum class Rounding { floor, truncate };
@@ -97,29 +95,43 @@ void div_qr(fmpz* q, fmpz* r, const fmpz* a, const fmpz* b, slong len, Rounding 
     if (len > 0 && q == r) throw Error(std::string(name) + ": q and r are the same vector");
     const std::size_t n = std::size_t(len);
     require_nonzero(name, "vec2", n, [&](std::size_t i) { return b + i; });
-    choose_cpu(name);
-    parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
-            if (rounding == Rounding::floor) fmpz_fdiv_qr(q + i, r + i, a + i, b + i);
-            else fmpz_tdiv_qr(q + i, r + i, a + i, b + i);
-        }
+    const FmpzArray dividends{&a, n}, divisors{&b, n};
+    div_host(rounding == Rounding::floor ? HostDivision::floor : HostDivision::truncate,
+             host_operand(dividends, n, "vec1"), n, host_operand(divisors, n, "vec2"), n, [&] {
+        parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) {
+                if (rounding == Rounding::floor) fmpz_fdiv_qr(q + i, r + i, a + i, b + i);
+                else fmpz_tdiv_qr(q + i, r + i, a + i, b + i);
+            }
+        });
+    }, [&](ConstBatchView quotients, ConstBatchView remainders) {
+        adapters::unpack_fmpz_vec(quotients, q);
+        adapters::unpack_fmpz_vec(remainders, r);
     });
+}
+
+}  // namespace
+
+namespace {
+
+void vec_divexact(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len, bool checked, const char* name)
+{
+    check_vec_arguments(res, vec1, vec2, len, name);
+    const std::size_t n = std::size_t(len);
+    const char* names[2] = {"vec1", "vec2"};
+    divexact([res] { return res; }, FmpzArray{&vec1, n}, n, FmpzArray{&vec2, n}, n, checked, name, names);
 }
 
 }  // namespace
 
 void fmpz_vec_divexact(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len)
 {
-    check_vec_arguments(res, vec1, vec2, len, "fmpz_vec_divexact");
-    divexact([res] { return res; }, std::size_t(len), [&](std::size_t i) { return vec1 + i; },
-             [&](std::size_t i) { return vec2 + i; }, false, "fmpz_vec_divexact", "vec2");
+    vec_divexact(res, vec1, vec2, len, false, "fmpz_vec_divexact");
 }
 
 void fmpz_vec_divexact_checked(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len)
 {
-    check_vec_arguments(res, vec1, vec2, len, "fmpz_vec_divexact_checked");
-    divexact([res] { return res; }, std::size_t(len), [&](std::size_t i) { return vec1 + i; },
-             [&](std::size_t i) { return vec2 + i; }, true, "fmpz_vec_divexact_checked", "vec2");
+    vec_divexact(res, vec1, vec2, len, true, "fmpz_vec_divexact_checked");
 }
 
 namespace {
@@ -131,8 +143,9 @@ void scalar_divexact(fmpz* res, const fmpz* vec, slong len, const fmpz_t c, bool
     const FmpzCopy copy(c);  // c may be an entry of res
     const fmpz* divisor = copy.get();
     if (fmpz_is_zero(divisor)) throw Error(std::string(name) + ": division by zero (c is 0)");
-    divexact([res] { return res; }, std::size_t(len), [&](std::size_t i) { return vec + i; },
-             [&](std::size_t) { return divisor; }, checked, name, "c");
+    const std::size_t n = std::size_t(len);
+    const char* names[2] = {"vec", "c"};
+    divexact([res] { return res; }, FmpzArray{&vec, n}, n, FmpzArray{&divisor, 1}, 1, checked, name, names);
 }
 
 }  // namespace
@@ -159,20 +172,22 @@ void fmpz_vec_tdiv_qr(fmpz* q, fmpz* r, const fmpz* vec1, const fmpz* vec2, slon
 
 namespace {
 
-// res[i] = a(i) mod p for p > 0, res = resize() once every check has passed; p is read first.
-template <class Resize, class Dividend>
-void scalar_mod(Resize resize, std::size_t n, Dividend a, const fmpz_t p, const std::string& name, const char* p_name)
+// res[i] = a[i] mod p for p > 0, res = resize() once every check has passed; p is read first.
+template <class Resize>
+void scalar_mod(Resize resize, const FmpzArray& a, std::size_t n, const fmpz_t p, const std::string& name, const char* names[2])
 {
     const FmpzCopy copy(p);  // p may be an entry of the result
     const fmpz* modulus = copy.get();
     if (fmpz_sgn(modulus) <= 0)
-        throw Error(name + ": " + (fmpz_is_zero(modulus) ? "division by zero (" + std::string(p_name) + " is 0)"
-                                                         : std::string(p_name) + " is negative, FLINT requires " + p_name + " > 0"));
-    choose_cpu(name);
-    fmpz* res = resize();
-    parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) fmpz_mod(res + i, a(i), modulus);
-    });
+        throw Error(name + ": " + (fmpz_is_zero(modulus) ? "division by zero (" + std::string(names[1]) + " is 0)"
+                                                         : std::string(names[1]) + " is negative, FLINT requires " + names[1] + " > 0"));
+    const FmpzArray m{&modulus, 1};
+    div_host(HostDivision::mod, host_operand(a, n, names[0]), n, host_operand(m, 1, names[1]), 1, [&] {
+        fmpz* res = resize();
+        parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) fmpz_mod(res + i, *a.start + i, modulus);
+        });
+    }, [&](ConstBatchView, ConstBatchView r) { adapters::unpack_fmpz_vec(r, resize()); });
 }
 
 }  // namespace
@@ -182,7 +197,9 @@ void fmpz_vec_scalar_mod_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_
     const char* name = "fmpz_vec_scalar_mod_fmpz";
     if (!p) throw Error(std::string(name) + ": p is NULL");
     check_vec_arguments(res, vec, p, len, name, "vec", "p");
-    scalar_mod([res] { return res; }, std::size_t(len), [&](std::size_t i) { return vec + i; }, p, name, "p");
+    const std::size_t n = std::size_t(len);
+    const char* names[2] = {"vec", "p"};
+    scalar_mod([res] { return res; }, FmpzArray{&vec, n}, n, p, name, names);
 }
 
 void fmpz_poly_scalar_divexact_fmpz(fmpz_poly_t res, const fmpz_poly_t poly, const fmpz_t x)
@@ -192,8 +209,8 @@ void fmpz_poly_scalar_divexact_fmpz(fmpz_poly_t res, const fmpz_poly_t poly, con
     const FmpzCopy copy(x);  // x may be a coefficient of res
     const fmpz* divisor = copy.get();
     if (fmpz_is_zero(divisor)) throw Error(name + ": division by zero (x is 0)");
-    divexact(poly_output(res, n), n, [&](std::size_t i) { return poly->coeffs + i; }, [&](std::size_t) { return divisor; },
-             false, name, "x");
+    const char* names[2] = {"poly", "x"};
+    divexact(poly_output(res, n), FmpzArray{&poly->coeffs, n}, n, FmpzArray{&divisor, 1}, 1, false, name, names);
     finish_poly(res, n);
 }
 
@@ -201,7 +218,8 @@ void fmpz_poly_scalar_mod_fmpz(fmpz_poly_t res, const fmpz_poly_t poly, const fm
 {
     const std::string name = "fmpz_poly_scalar_mod_fmpz";
     const std::size_t n = check_poly_arguments(res, poly, x, name);
-    scalar_mod(poly_output(res, n), n, [&](std::size_t i) { return poly->coeffs + i; }, x, name, "x");
+    const char* names[2] = {"poly", "x"};
+    scalar_mod(poly_output(res, n), FmpzArray{&poly->coeffs, n}, n, x, name, names);
     finish_poly(res, n);
 }
 

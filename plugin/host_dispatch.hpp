@@ -62,4 +62,18 @@ void mul_host(const HostOperand& a, std::size_t count, const HostOperand& b, std
 void addmul_host(const HostOperand& r, const HostOperand& a, std::size_t count, const HostOperand& b,
                  std::size_t b_count, bool subtract, const std::function<void()>& on_cpu, const HostResult& on_gpu_result);
 
+// The divisions of host data.
+enum class HostDivision { exact, exact_checked, floor, truncate, mod };
+
+// The GPU's results of a division: quotients (none for mod) and remainders (with remainder
+// and mod only), packed.
+using HostDivisionResult = std::function<void(ConstBatchView q, ConstBatchView r)>;
+
+// Runs a division of a[i] by b[i] (b of `count` elements) or by b[0] (b of one), likewise. The
+// caller has checked the arguments and the divisors (nonzero; positive for mod). A checked
+// exact division on the GPU returns the first index that does not divide exactly, with no
+// result given, and otherwise count; every other run returns count.
+std::size_t div_host(HostDivision kind, const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
+                     const std::function<void()>& on_cpu, const HostDivisionResult& on_gpu_result);
+
 }  // namespace zgpu

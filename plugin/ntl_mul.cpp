@@ -27,15 +27,6 @@ void multiply(NTL::Vec<NTL::ZZ>& x, const ZZArray& a, std::size_t n, const ZZArr
         [&](ConstBatchView r) { adapters::unpack_vec_zz(r, x); });
 }
 
-// b as a vector of one element, copied: b may be an entry of x.
-NTL::Vec<NTL::ZZ> one_element(const NTL::ZZ& b)
-{
-    NTL::Vec<NTL::ZZ> scalar;
-    scalar.SetLength(1);
-    scalar[0] = b;
-    return scalar;
-}
-
 }  // namespace
 
 void mul(NTL::Vec<NTL::ZZ>& x, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b)

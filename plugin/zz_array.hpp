@@ -33,4 +33,13 @@ inline void require_resizable(const NTL::Vec<NTL::ZZ>& x, std::size_t n, const s
                     std::to_string(n) + " entries needed");
 }
 
+// b as a vector of one element, copied: b may be an entry of an output.
+inline NTL::Vec<NTL::ZZ> one_element(const NTL::ZZ& b)
+{
+    NTL::Vec<NTL::ZZ> scalar;
+    scalar.SetLength(1);
+    scalar[0] = b;
+    return scalar;
+}
+
 }  // namespace zgpu

@@ -1,5 +1,5 @@
-// The division entry points against FLINT: exact (checked and not), with remainder, modulus.
-// Division runs on the host threads for now; ZGPU_BACKEND=gpu is refused with nothing written.
+// The division entry points against FLINT: exact (checked and not), with remainder, modulus,
+// on each backend (ZGPU_BACKEND), and the automatic choice between them.
 #include <cstdlib>
 #include <string>
 #include <utility>
@@ -10,22 +10,23 @@
 #include <gtest/gtest.h>
 
 #include "flint_fixture.hpp"
+#include "zgpu/backend.hpp"
 #include "zgpu/zgpu.h"
 
 namespace zgpu::testing {
 namespace {
 
-class Division : public ::testing::Test {
+class Division : public OnBackend {
 protected:
     void SetUp() override
     {
-        unsetenv("ZGPU_BACKEND");
+        OnBackend::SetUp();
         flint_randinit(state_);
     }
     void TearDown() override
     {
-        unsetenv("ZGPU_BACKEND");
         flint_randclear(state_);
+        OnBackend::TearDown();
     }
 
     // A divisor of about `bits` bits, nonzero: random sign, sometimes many trailing zero bits,
@@ -73,7 +74,7 @@ protected:
     flint_rand_t state_;
 };
 
-TEST_F(Division, ExactDivisionMatchesFlint)
+TEST_P(Division, ExactDivisionMatchesFlint)
 {
     for (const slong n : {slong(0), slong(1), slong(33), slong(3001)}) {
         for (const auto [qbits, dbits] : {std::pair{40, 30}, std::pair{64, 64}, std::pair{1000, 1500}, std::pair{20000, 9000}}) {
@@ -82,7 +83,7 @@ TEST_F(Division, ExactDivisionMatchesFlint)
             for (slong i = 0; i < n; ++i) fmpz_divexact(theirs.v + i, a.v + i, b.v + i);
             ASSERT_EQ(zgpu_fmpz_vec_divexact(ours.v, a.v, b.v, n), 0) << zgpu_last_error();
             EXPECT_TRUE(_fmpz_vec_equal(ours.v, theirs.v, n)) << n << " quotients of " << qbits << " bits";
-            EXPECT_STREQ(zgpu_last_backend(), "cpu");
+            EXPECT_EQ(std::string(zgpu_last_backend()), backend_name(GetParam()));
             _fmpz_vec_zero(ours.v, n);
             ASSERT_EQ(zgpu_fmpz_vec_divexact_checked(ours.v, a.v, b.v, n), 0) << zgpu_last_error();
             EXPECT_TRUE(_fmpz_vec_equal(ours.v, theirs.v, n)) << "checked";
@@ -94,7 +95,7 @@ TEST_F(Division, ExactDivisionMatchesFlint)
     }
 }
 
-TEST_F(Division, CheckedDivisionReportsTheFirstInexactEntryAndWritesNothing)
+TEST_P(Division, CheckedDivisionReportsTheFirstInexactEntryAndWritesNothing)
 {
     Vec a(100), b(100), res(100), before(100);
     exact_pairs(a, b, 500, 300);
@@ -124,7 +125,7 @@ TEST_F(Division, CheckedDivisionReportsTheFirstInexactEntryAndWritesNothing)
     fmpz_clear(c);
 }
 
-TEST_F(Division, ScalarExactDivisionMatchesFlint)
+TEST_P(Division, ScalarExactDivisionMatchesFlint)
 {
     for (const flint_bitcnt_t bits : {flint_bitcnt_t(20), flint_bitcnt_t(64), flint_bitcnt_t(700), flint_bitcnt_t(9000)}) {
         for (slong k = 0; k < 4; ++k) {
@@ -155,7 +156,7 @@ TEST_F(Division, ScalarExactDivisionMatchesFlint)
     EXPECT_EQ(fmpz_get_si(a.v + 2), 3);
 }
 
-TEST_F(Division, QuotientAndRemainderMatchFlintForEverySign)
+TEST_P(Division, QuotientAndRemainderMatchFlintForEverySign)
 {
     using Ours = int (*)(fmpz*, fmpz*, const fmpz*, const fmpz*, slong);
     using Theirs = void (*)(fmpz_t, fmpz_t, const fmpz_t, const fmpz_t);
@@ -185,7 +186,7 @@ TEST_F(Division, QuotientAndRemainderMatchFlintForEverySign)
     EXPECT_NE(std::string(zgpu_last_error()).find("vec2[1] is 0"), std::string::npos) << zgpu_last_error();
 }
 
-TEST_F(Division, ScalarModMatchesFlint)
+TEST_P(Division, ScalarModMatchesFlint)
 {
     for (const flint_bitcnt_t bits : {flint_bitcnt_t(10), flint_bitcnt_t(64), flint_bitcnt_t(65), flint_bitcnt_t(3000)}) {
         fmpz_t p;
@@ -216,7 +217,7 @@ TEST_F(Division, ScalarModMatchesFlint)
     fmpz_clear(p);
 }
 
-TEST_F(Division, ZeroDivisorsAndBadArgumentsWriteNothing)
+TEST_P(Division, ZeroDivisorsAndBadArgumentsWriteNothing)
 {
     Vec a(40), b(40), res(40), r(40), before(40);
     exact_pairs(a, b, 300, 200);
@@ -241,7 +242,7 @@ TEST_F(Division, ZeroDivisorsAndBadArgumentsWriteNothing)
     EXPECT_EQ(zgpu_fmpz_vec_divexact(nullptr, nullptr, nullptr, 0), 0) << "empty vectors";
 }
 
-TEST_F(Division, PolynomialContentRemovalAndModulusMatchFlint)
+TEST_P(Division, PolynomialContentRemovalAndModulusMatchFlint)
 {
     fmpz_poly_t poly, ours, theirs;
     fmpz_poly_init(poly);
@@ -282,7 +283,7 @@ TEST_F(Division, PolynomialContentRemovalAndModulusMatchFlint)
     fmpz_poly_set(ours, poly);
     ASSERT_EQ(zgpu_fmpz_poly_scalar_divexact_fmpz(ours, ours, ours->coeffs), 0) << zgpu_last_error();
     EXPECT_TRUE(fmpz_poly_equal(ours, theirs)) << "x aliasing res's coefficient, res == poly";
-    fmpz_poly_set_coeff_si(ours, 0, 12);  // res of length 1, x its only coefficient: res grows
+    fmpz_poly_set_coeff_si(ours, 0, 3);  // res of length 1, x its only coefficient: res grows
     fmpz_poly_truncate(ours, 1);
     fmpz_poly_scalar_divexact_fmpz(theirs, poly, ours->coeffs);
     ASSERT_EQ(zgpu_fmpz_poly_scalar_divexact_fmpz(ours, poly, ours->coeffs), 0) << zgpu_last_error();
@@ -309,26 +310,24 @@ TEST_F(Division, PolynomialContentRemovalAndModulusMatchFlint)
     fmpz_poly_clear(theirs);
 }
 
-TEST_F(Division, ForcingTheGpuIsRefusedForNow)
+INSTANTIATE_TEST_SUITE_P(Backends, Division, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
+
+// Without ZGPU_BACKEND, entries below 32768 bits stay on the host threads and longer ones go
+// to the GPU where there is one.
+TEST(DivisionChoice, ShortEntriesStayOnTheHostLongOnesGoToTheGpu)
 {
-    setenv("ZGPU_BACKEND", "gpu", 1);
-    Vec a(3), b(3), res(3);
-    for (slong i = 0; i < 3; ++i) {
-        fmpz_set_si(a.v + i, 6);
-        fmpz_set_si(b.v + i, 3);
-        fmpz_set_si(res.v + i, 77);
+    unsetenv("ZGPU_BACKEND");
+    for (const flint_bitcnt_t bits : {flint_bitcnt_t(64 * 511), flint_bitcnt_t(64 * 512)}) {
+        Vec a(100), b(100), q(100), r(100);
+        for (slong i = 0; i < 100; ++i) {
+            fmpz_set_ui(a.v + i, 7);
+            fmpz_mul_2exp(a.v + i, a.v + i, bits - 3);
+            fmpz_set_si(b.v + i, -3);
+        }
+        ASSERT_EQ(zgpu_fmpz_vec_fdiv_qr(q.v, r.v, a.v, b.v, 100), 0) << zgpu_last_error();
+        const bool gpu = bits == 64 * 512 && gpu_available();
+        EXPECT_STREQ(zgpu_last_backend(), gpu ? "gpu" : "cpu") << bits << "-bit dividends";
     }
-    fmpz_t c;
-    fmpz_init_set_si(c, 3);
-    EXPECT_EQ(zgpu_fmpz_vec_divexact(res.v, a.v, b.v, 3), -1);
-    EXPECT_NE(std::string(zgpu_last_error()).find("ZGPU_BACKEND=gpu"), std::string::npos) << zgpu_last_error();
-    EXPECT_EQ(zgpu_fmpz_vec_scalar_divexact_fmpz_checked(res.v, a.v, 3, c), -1);
-    EXPECT_EQ(zgpu_fmpz_vec_tdiv_qr(res.v, b.v, a.v, b.v, 3), -1);
-    EXPECT_EQ(zgpu_fmpz_vec_scalar_mod_fmpz(res.v, a.v, 3, c), -1);
-    EXPECT_NE(std::string(zgpu_last_error()).find("ZGPU_BACKEND=gpu"), std::string::npos) << zgpu_last_error();
-    EXPECT_EQ(fmpz_get_si(res.v + 1), 77) << "nothing written";
-    EXPECT_EQ(fmpz_get_si(b.v + 1), 3) << "nothing written";
-    fmpz_clear(c);
 }
 
 }  // namespace

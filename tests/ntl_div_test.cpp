@@ -1,4 +1,4 @@
-// NTL-style division of Vec<ZZ> and ZZX by a scalar, against NTL.
+// NTL-style division of Vec<ZZ> and ZZX by a scalar, against NTL, on each backend (ZGPU_BACKEND).
 #include <string>
 
 #include <NTL/ZZ.h>
@@ -6,6 +6,7 @@
 #include <NTL/mat_ZZ.h>
 #include <gtest/gtest.h>
 
+#include "backend_env.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/ntl.hpp"
 
@@ -23,7 +24,9 @@ NTL::Vec<NTL::ZZ> random_vector(long n, long bits)
     return v;
 }
 
-TEST(NtlDivision, DivRemAndDivRemMatchNtl)
+class NtlDivision : public OnBackend {};
+
+TEST_P(NtlDivision, DivRemAndDivRemMatchNtl)
 {
     NTL::SetSeed(NTL::ZZ(5));
     for (const long n : {0L, 1L, 33L, 3000L}) {
@@ -55,7 +58,7 @@ TEST(NtlDivision, DivRemAndDivRemMatchNtl)
     EXPECT_THROW(zgpu::DivRem(q, q, before, NTL::ZZ(3)), Error);
 }
 
-TEST(NtlDivision, DivideIsExactOrLeavesTheResultAlone)
+TEST_P(NtlDivision, DivideIsExactOrLeavesTheResultAlone)
 {
     NTL::SetSeed(NTL::ZZ(6));
     const NTL::ZZ b = -NTL::RandomBits_ZZ(300);
@@ -91,7 +94,7 @@ TEST(NtlDivision, DivideIsExactOrLeavesTheResultAlone)
     EXPECT_EQ(x, expected_poly) << "nothing written";
 }
 
-TEST(NtlDivision, ZeroDivisorsAsNtl)
+TEST_P(NtlDivision, ZeroDivisorsAsNtl)
 {
     // divide: b = 0 divides zeros only (NTL returns 1 with q = 0); div, rem, DivRem throw.
     NTL::Vec<NTL::ZZ> zeros, q = random_vector(2, 10);
@@ -110,7 +113,7 @@ TEST(NtlDivision, ZeroDivisorsAsNtl)
     EXPECT_THROW(zgpu::rem(q, some, NTL::ZZ(0)), Error);
 }
 
-TEST(NtlDivision, RowsOfAMatrixAreOutputsOfFixedLength)
+TEST_P(NtlDivision, RowsOfAMatrixAreOutputsOfFixedLength)
 {
     NTL::Mat<NTL::ZZ> m;
     m.SetDims(2, 4);
@@ -129,6 +132,8 @@ TEST(NtlDivision, RowsOfAMatrixAreOutputsOfFixedLength)
     EXPECT_THROW(zgpu::DivRem(m[0], m[1], longer, NTL::ZZ(3)), Error);
     EXPECT_EQ(m[1], row) << "nothing written";
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, NtlDivision, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
 
 }  // namespace
 }  // namespace zgpu::testing
