@@ -138,10 +138,7 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
     typename ThreadGroup<T>::Shared no_memory;
     const ThreadGroup<T> group(no_memory);
     const int rank = group.rank();
-    const std::size_t i = std::size_t(blockIdx.x) * kPerBlock + group.instance_in_block();
-    // Lanes past the batch's end take part in the collectives with a quotient of no limbs.
-    const bool active = i < a.count;
-    const std::size_t other = broadcast || !active ? 0 : i;
+    const auto [i, other, active] = group_element<T>(kPerBlock, a.count, broadcast);
     const limb_t* divisor = b.element(other);
     const std::int64_t nb = magnitude(b.sizes[other]);
     const int bits = __clzll(divisor[nb - 1]);

@@ -39,4 +39,20 @@ __device__ inline std::uint32_t warp_max(std::uint32_t value)
     return value;
 }
 
+// The element of a batch that a group of T lanes divides, in a kernel of `per_block` groups a
+// block, and its divisor's index (0 if broadcast). Groups past the batch's end are inactive:
+// they still take part in the warp's collectives, with divisor 0, and write nothing.
+struct GroupElement {
+    std::size_t index, divisor;
+    bool active;
+};
+
+template <int T>
+__device__ GroupElement group_element(int per_block, std::size_t count, bool broadcast)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * per_block + threadIdx.x / T;
+    const bool active = i < count;
+    return {i, broadcast || !active ? 0 : i, active};
+}
+
 }  // namespace zgpu::kernels

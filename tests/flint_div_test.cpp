@@ -16,19 +16,8 @@
 namespace zgpu::testing {
 namespace {
 
-class Division : public OnBackend {
+class Division : public OnBackendWithFlint {
 protected:
-    void SetUp() override
-    {
-        OnBackend::SetUp();
-        flint_randinit(state_);
-    }
-    void TearDown() override
-    {
-        flint_randclear(state_);
-        OnBackend::TearDown();
-    }
-
     // A divisor of about `bits` bits, nonzero: random sign, sometimes many trailing zero bits,
     // sometimes +-1.
     void random_divisor(fmpz_t d, flint_bitcnt_t bits, slong i)
@@ -70,8 +59,6 @@ protected:
         random_dividends(a.v, a.n, dividend_bits);
         for (slong i = 0; i < b.n; ++i) random_divisor(b.v + i, divisor_bits, i);
     }
-
-    flint_rand_t state_;
 };
 
 TEST_P(Division, ExactDivisionMatchesFlint)
