@@ -18,7 +18,7 @@
 // and the digit is B - 1 exactly (the window is below B V, and by the same bound above
 // (B - 1) V). The digit times V is subtracted; a negative window (probability about 2/B)
 // takes the digit down by one and V back. Cost a step: R limb products a lane, one 3/2
-// division, two ballots and six shuffles, for Q steps, shared by 32 / T elements.
+// division, two ballots and seven shuffles, for Q steps, shared by 32 / T elements.
 #include "divrem.hpp"
 
 #include <string>
