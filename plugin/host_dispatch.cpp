@@ -58,14 +58,20 @@ Backend choose_for_host_mul(const HostOperand& a, const HostOperand& b, std::siz
 // chunks), which is most of its time.
 constexpr std::uint64_t kGpuHostDivMinLimbs = 512;
 
+#ifdef ZGPU_WITH_CUDA
+bool with_remainder(HostDivision kind)
+{
+    return kind == HostDivision::floor || kind == HostDivision::truncate || kind == HostDivision::mod;
+}
+#endif
+
 Backend choose_for_host_div(HostDivision kind, const HostOperand& a, const HostOperand& b, std::size_t count)
 {
     const Backend requested = requested_backend();
     if (backend_forced() || requested == Backend::cpu) return requested;
 #ifdef ZGPU_WITH_CUDA
-    const bool with_remainder = kind >= HostDivision::floor;
     const bool fits = a.too_large.empty() && b.too_large.empty() &&
-                      (!with_remainder || b.max_limbs <= kernels::kDivremWarpMaxDivisorLimbs);
+                      (!with_remainder(kind) || b.max_limbs <= kernels::kDivremWarpMaxDivisorLimbs);
     return count > 0 && fits && a.max_limbs >= kGpuHostDivMinLimbs ? Backend::gpu : Backend::cpu;
 #else
     (void)kind, (void)a, (void)b, (void)count;
@@ -178,8 +184,8 @@ std::size_t divide_on_gpu(HostDivision kind, const HostOperand& a, std::size_t c
     case HostDivision::truncate: tdiv_qr(q, r, da, db); break;
     case HostDivision::mod: mod(r, da, db); break;
     }
-    const bool quotients = kind != HostDivision::mod, remainders = kind >= HostDivision::floor;
-    const LimbBatch hq = quotients ? q.download() : LimbBatch(), hr = remainders ? r.download() : LimbBatch();
+    const LimbBatch hq = kind != HostDivision::mod ? q.download() : LimbBatch();
+    const LimbBatch hr = with_remainder(kind) ? r.download() : LimbBatch();
     on_gpu_result(hq.view(), hr.view());
     return count;
 }
