@@ -10,6 +10,7 @@
 #include <string>
 
 #include "../kernels/mul.hpp"
+#include "../kernels/mul_tensor.hpp"
 #include "bench_support.cuh"
 #include "zgpu/batch_ops.hpp"
 #include "zgpu/zgpu.h"
@@ -53,17 +54,18 @@ std::string format(const char* pattern, double value)
     return text;
 }
 
-void device_resident(std::uint32_t min_bits, std::uint32_t max_bits, double imad_peak)
+void device_resident(std::uint32_t min_bits, std::uint32_t max_bits, double imad_peak, double byte_mac_peak)
 {
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
     std::printf("\n### Full products, equal sizes, device-resident (DeviceBatch), median of 10\n\n");
     std::printf("IMAD share: the product's IMADs (8 n^2 classical; 3 a butterfly for the NTT) a second over the "
                 "peak %.3g IMAD/s. Memory: operands, result and workspace a product, for the automatic choice. "
-                "Squares: sqr(r, a), the automatic choice.\n\n", imad_peak);
-    std::printf("| bits | count | zgpu auto Mprod/s | classical Mprod/s | NTT Mprod/s | squares Mprod/s | FLINT 1 thread Mprod/s | "
-                "FLINT %u threads Mprod/s | zgpu / FLINT-%u | IMAD share classical | IMAD share NTT | KiB a product |\n",
+                "Squares: sqr(r, a), the automatic choice. Tensor share: the product's (8 n)^2 byte products a second "
+                "over the dense 8-bit tensor peak %.3g a second (4096 a clock an SM).\n\n", imad_peak, byte_mac_peak);
+    std::printf("| bits | count | zgpu auto Mprod/s | classical Mprod/s | tensor Mprod/s | NTT Mprod/s | squares Mprod/s | FLINT 1 thread Mprod/s | "
+                "FLINT %u threads Mprod/s | zgpu / FLINT-%u | IMAD share classical | tensor share | IMAD share NTT | KiB a product |\n",
                 threads, threads);
-    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (std::uint32_t bits = min_bits; bits <= max_bits; bits *= 2) {
         const std::uint32_t n = bits / 64;
         const std::size_t count = std::max<std::size_t>(256, (std::size_t(1) << 25) / n);  // 256 MiB an operand
@@ -78,6 +80,7 @@ void device_resident(std::uint32_t min_bits, std::uint32_t max_bits, double imad
         const double automatic = products_per_second(count, "auto", product);
         const bool classical_applies = n <= zgpu::kernels::kMulClassicalMaxLimbs;
         const double classical = classical_applies ? products_per_second(count, "classical", product) : 0;
+        const double tensor = zgpu::kernels::mul_tensor_applies(a.view(), b.view()) ? products_per_second(count, "tensor", product) : 0;
         const double ntt = products_per_second(count, "ntt", product);
         const double squares = products_per_second(count, "auto", [&] { zgpu::sqr(r, a); });
         const double workspace = 4.0 * zgpu::kernels::mul_workspace(a.view(), b.view(), false, zgpu::kernels::MulAlgorithm::automatic).minimum;
@@ -93,9 +96,10 @@ void device_resident(std::uint32_t min_bits, std::uint32_t max_bits, double imad
         _fmpz_vec_clear(z, cpu_count);
         const auto rate = [](double r) { return r > 0 ? format("%.2f", r / 1e6) : std::string("-"); };
         const auto share = [&](double r, bool ntt) { return r > 0 ? format("%.1f %%", 100 * r * imads(n, ntt) / imad_peak) : std::string("-"); };
-        std::printf("| %u | %zu | %.2f | %s | %s | %.2f | %.3f | %.3f | %.1f | %s | %s | %.1f |\n", bits, count, automatic / 1e6,
-                    rate(classical).c_str(), rate(ntt).c_str(), squares / 1e6, one / 1e6, all / 1e6, automatic / all,
-                    share(classical, false).c_str(), share(ntt, true).c_str(), memory / 1024);
+        const std::string tensor_share = tensor > 0 ? format("%.1f %%", 100 * tensor * 64.0 * n * n / byte_mac_peak) : "-";
+        std::printf("| %u | %zu | %.2f | %s | %s | %s | %.2f | %.3f | %.3f | %.1f | %s | %s | %s | %.1f |\n", bits, count, automatic / 1e6,
+                    rate(classical).c_str(), rate(tensor).c_str(), rate(ntt).c_str(), squares / 1e6, one / 1e6, all / 1e6,
+                    automatic / all, share(classical, false).c_str(), tensor_share.c_str(), share(ntt, true).c_str(), memory / 1024);
     }
 }
 
@@ -139,7 +143,8 @@ int main(int argc, char** argv)
     const double imad_peak = 64.0 * prop.multiProcessorCount * clock_khz * 1e3;  // 64 IMADs a clock an SM
     std::printf("## zgpu product benchmark\n\ndevice: %s, %d SMs, %.2f GHz; host threads: %u\n", prop.name,
                 prop.multiProcessorCount, clock_khz / 1e6, std::thread::hardware_concurrency());
-    device_resident(min_bits, max_bits, imad_peak);
+    const double byte_mac_peak = 4096.0 * prop.multiProcessorCount * clock_khz * 1e3;
+    device_resident(min_bits, max_bits, imad_peak, byte_mac_peak);
     end_to_end(min_bits, end_to_end_max_bits);
     flint_cleanup_master();
     return 0;

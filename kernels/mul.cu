@@ -5,36 +5,59 @@
 
 #include "mul_classical.hpp"
 #include "mul_ntt.hpp"
+#include "mul_tensor.hpp"
 
 namespace zgpu::kernels {
 namespace {
 
-// The crossover, measured on an H200 (bench/results/, bench/NOTES-mul.md): the classical
-// kernel up to this many limbs in the larger operand, the NTT above. At 4096 bits (64 limbs)
-// the classical kernel ran 132 M products/s against the NTT's 49; at 8192 bits the NTT ran 42
-// against 34.
-constexpr std::uint32_t kClassicalUpToLimbs = 64;
+// The crossovers, measured on an H200 (bench/results/, bench/NOTES-mul.md), by the limbs of
+// the larger operand: the tensor-core kernel from kTensorFromLimbs to kTensorUpToLimbs where it
+// applies (both operands of at least kMulTensorMinLimbs); elsewhere the classical kernel up to
+// kClassicalUpToLimbs, the NTT above. M products/s, classical / tensor / NTT: 1024 bits 1872 /
+// 1285 / 97, 2048 bits 502 / 682 / 76, 16384 bits 7.5 / 38.0 / 20.8, 32768 bits - / 9.1 / 10.1.
+constexpr std::uint32_t kTensorFromLimbs = 32, kTensorUpToLimbs = 256, kClassicalUpToLimbs = 64;
 
-bool use_ntt(ConstBatchView a, ConstBatchView b, MulAlgorithm algorithm)
+enum class Kernel { classical, tensor, ntt };
+
+Kernel automatic_kernel(ConstBatchView a, ConstBatchView b)
 {
-    if (std::max(a.stride, b.stride) > kMulClassicalMaxLimbs) return true;
-    if (algorithm != MulAlgorithm::automatic) return algorithm == MulAlgorithm::ntt;
-    return std::max(a.stride, b.stride) > kClassicalUpToLimbs;
+    const std::uint32_t larger = std::max(a.stride, b.stride);
+    if (larger >= kTensorFromLimbs && larger <= kTensorUpToLimbs && mul_tensor_applies(a, b)) return Kernel::tensor;
+    return larger <= kClassicalUpToLimbs ? Kernel::classical : Kernel::ntt;
+}
+
+// A forced algorithm where it applies, else the automatic choice.
+Kernel kernel_for(ConstBatchView a, ConstBatchView b, MulAlgorithm algorithm)
+{
+    switch (algorithm) {
+    case MulAlgorithm::classical:
+        if (std::max(a.stride, b.stride) <= kMulClassicalMaxLimbs) return Kernel::classical;
+        break;
+    case MulAlgorithm::tensor:
+        if (mul_tensor_applies(a, b)) return Kernel::tensor;
+        break;
+    case MulAlgorithm::ntt: return Kernel::ntt;
+    case MulAlgorithm::automatic: break;
+    }
+    return automatic_kernel(a, b);
 }
 
 }  // namespace
 
 MulWorkspace mul_workspace(ConstBatchView a, ConstBatchView b, bool broadcast_b, MulAlgorithm algorithm)
 {
-    return use_ntt(a, b, algorithm) ? mul_ntt_workspace(a, b, broadcast_b) : MulWorkspace{};
+    return kernel_for(a, b, algorithm) == Kernel::ntt ? mul_ntt_workspace(a, b, broadcast_b) : MulWorkspace{};
 }
 
 void mul(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, MulAlgorithm algorithm,
          const NttTables& tables, std::span<std::uint32_t> workspace, cudaStream_t stream)
 {
     if (a.count == 0) return;
-    if (use_ntt(a, b, algorithm)) mul_ntt(a, b, r, broadcast_b, tables, workspace, stream);
-    else mul_classical(a, b, r, broadcast_b, stream);
+    switch (kernel_for(a, b, algorithm)) {
+    case Kernel::classical: return mul_classical(a, b, r, broadcast_b, stream);
+    case Kernel::tensor: return mul_tensor(a, b, r, broadcast_b, stream);
+    case Kernel::ntt: return mul_ntt(a, b, r, broadcast_b, tables, workspace, stream);
+    }
 }
 
 }  // namespace zgpu::kernels

@@ -1,4 +1,5 @@
-// Launcher of the batched signed multiplication (full products): classical or NTT by size.
+// Launcher of the batched signed multiplication (full products): classical, tensor-core or NTT
+// by size.
 #pragma once
 
 #include <cstddef>
@@ -25,7 +26,7 @@ struct NttTables {
     const Twiddle* inverse[kNttPrimeCount];
 };
 
-enum class MulAlgorithm { automatic, classical, ntt };
+enum class MulAlgorithm { automatic, classical, tensor, ntt };
 
 // Device workspace of a product launch, in 32-bit words: `minimum` runs it one product at a
 // time, `whole_batch` in one pass. Zero for products that need none.
@@ -36,8 +37,8 @@ MulWorkspace mul_workspace(ConstBatchView a, ConstBatchView b, bool broadcast_b,
 
 // r[i] = a[i] * b[i] for i < a.count, the full signed product; with b.count == 1 and
 // broadcast_b, r[i] = a[i] * b[0] (a scalar times a vector). `algorithm` automatic picks by
-// size (the crossover table is in mul.cu); classical handles strides up to
-// kMulClassicalMaxLimbs. With a and b the very same view (not broadcast) the NTT squares: one
+// size (the crossover table is in mul.cu); a forced algorithm runs where it applies (classical:
+// strides up to kMulClassicalMaxLimbs; tensor: mul_tensor.hpp), the automatic choice elsewhere. With a and b the very same view (not broadcast) the NTT squares: one
 // forward transform a product instead of two.
 // Contract: views in device memory; every stride a size class; a.stride + b.stride at most
 // kMaxLimbs; r.stride >= a.stride + b.stride; r does not overlap a, b or the workspace, which

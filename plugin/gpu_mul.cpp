@@ -15,8 +15,9 @@ kernels::MulAlgorithm requested_algorithm()
     const std::string name = value ? value : "auto";
     if (name == "auto") return kernels::MulAlgorithm::automatic;
     if (name == "classical") return kernels::MulAlgorithm::classical;
+    if (name == "tensor") return kernels::MulAlgorithm::tensor;
     if (name == "ntt") return kernels::MulAlgorithm::ntt;
-    throw Error("ZGPU_MUL_ALGORITHM=" + name + ": expected classical, ntt or auto");
+    throw Error("ZGPU_MUL_ALGORITHM=" + name + ": expected classical, tensor, ntt or auto");
 }
 
 // The workspace runs the batch in chunks of at most this much, or half the free device memory

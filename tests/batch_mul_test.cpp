@@ -17,8 +17,9 @@ namespace zgpu::testing {
 namespace {
 
 // Operand sizes at and around every shape boundary of the classical kernel (2, 4, 8, 16
-// columns a thread, 2 to 32 threads a product, 256 limbs at most), the crossover to the NTT
-// (64 limbs) and the NTT's shapes: transform lengths 2 (a + b) rounded up to a power of two,
+// columns a thread, 2 to 32 threads a product, 256 limbs at most), of the tensor-core kernel
+// (8 to 512 limbs; 1 to 4 tiles of 16 product limbs a warp, 2 to 16 warps), the crossovers
+// (32, 64 and 256 limbs) and the NTT's shapes: transform lengths 2 (a + b) rounded up to a power of two,
 // one tile up to 4096 words (operands of 1024 limbs), tiles of 2 to 32 rows above, up to
 // operands of 2^20 bits (16384 limbs).
 const std::vector<std::uint32_t> kSizes = {1,   2,   3,    4,    5,    7,    8,    9,    12,   15,   16,   17,
@@ -236,7 +237,8 @@ TEST_P(BatchMul, AddmulAndSubmul)
 
 INSTANTIATE_TEST_SUITE_P(Backends, BatchMul,
                          ::testing::Values(AlgorithmCase{Backend::cpu, "auto"}, AlgorithmCase{Backend::gpu, "auto"},
-                                           AlgorithmCase{Backend::gpu, "classical"}, AlgorithmCase{Backend::gpu, "ntt"}),
+                                           AlgorithmCase{Backend::gpu, "classical"}, AlgorithmCase{Backend::gpu, "tensor"},
+                                           AlgorithmCase{Backend::gpu, "ntt"}),
                          algorithm_case_name);
 
 }  // namespace
