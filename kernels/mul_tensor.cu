@@ -5,11 +5,12 @@
 // W warps work on one product (one block; with W = 1, a warp a product and four a block). A warp
 // owns U consecutive output tiles and runs the union of their steps: per step it loads two new
 // words of a (the other A registers of its tiles are still in a window of registers from earlier
-// steps) and the two B words, and issues one mma for each of its tiles whose own steps include
-// this one. The operands wait in shared memory: a as bytes with zero margins, b as its table of
-// descending words. After the last step the column sums take their place, and the group turns
-// them into limbs: each thread takes L limbs, v_l = sum_c sums[8 l + c] 256^c (below 2^88), adds
-// the part of the limb below that lies above 2^64 into its own, and carries across the group.
+// steps) and the two B words, and issues one mma for each of its tiles (fewer instructions than
+// testing which tiles need the step: a step outside a tile's own multiplies zeros). The operands wait in shared memory: a as bytes with zero margins, b as its table of
+// descending words. The column sums go to shared memory too, and the group turns them into
+// limbs: each thread takes L limbs, v_l = sum_c s_(8 l + c) 256^c (below 2^88), adds the part
+// of the limb below that lies above 2^64 into its own, and carries across the group. Blocks stay
+// for further products, and the next product's operands are copied in while one is multiplied.
 #include "mul_tensor.hpp"
 
 #include <algorithm>
@@ -40,20 +41,33 @@ struct TensorArgs {
     bool broadcast_b;
 };
 
-// Shared memory of one product, in bytes: a at a_margin, zeros around it (mul_tensor_layout.hpp);
-// the b table from b_table; the column sums from 0 once those are done.
+// Shared memory of one product slot, in bytes: two buffers of a (at a_margin inside each, zeros
+// around it: mul_tensor_layout.hpp) and of b as it is in memory, so that the next product's
+// operands arrive while this one's are in use; the b table; the column sums.
 struct ProductSpace {
-    int a_margin, b_table, bytes;
+    int a_margin, a_buffer, raw_b, table, sums, bytes;
 };
 
 ProductSpace product_space(std::uint32_t a_limbs, std::uint32_t b_limbs, int tiles_per_warp)
 {
-    const int a_margin = a_margin_bytes(tiles_per_warp);
-    const int b_table = 2 * a_margin + 8 * int(a_limbs);
-    const int operands = b_table + 4 * 8 * (int(b_limbs) + kTableExtraLimbs);
-    const int sums = 4 * kTileColumns * int((a_limbs + b_limbs + 15) / 16);
-    return {a_margin, b_table, (std::max(operands, sums) + 15) / 16 * 16};
+    ProductSpace s{};
+    s.a_margin = a_margin_bytes(tiles_per_warp);
+    s.a_buffer = 2 * s.a_margin + 8 * int(a_limbs);
+    s.raw_b = 2 * s.a_buffer;
+    s.table = s.raw_b + 2 * 8 * int(b_limbs);
+    s.sums = s.table + 4 * 8 * (int(b_limbs) + kTableExtraLimbs);
+    s.bytes = s.sums + 4 * kTileColumns * int((a_limbs + b_limbs + 15) / 16);  // 8 bytes for 2 columns
+    return s;
 }
+
+// Asynchronous copies of 16 bytes from global to shared memory (cp.async, not through registers).
+__device__ __forceinline__ void copy_async(void* shared_destination, const void* global_source)
+{
+    const unsigned destination = unsigned(__cvta_generic_to_shared(shared_destination));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(destination), "l"(global_source) : "memory");
+}
+__device__ __forceinline__ void commit_copies() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+__device__ __forceinline__ void wait_for_copies() { asm volatile("cp.async.wait_group 0;" ::: "memory"); }
 
 __device__ __forceinline__ void mma_u8(int (&d)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2, std::uint32_t a3,
                                        std::uint32_t b0, std::uint32_t b1)
@@ -70,12 +84,12 @@ __device__ __forceinline__ void sync_product()
     else __syncthreads();
 }
 
-// The steps of U tiles from T0: `steps` of them from m = first, each tile's mma only within its
-// own steps. Word e of a (a_word_index) is kept in register slot e mod 8U: a step uses 8U - 2
-// consecutive words and loads the two the next one adds into the two slots it does not use.
+// The steps of U tiles from T0: `steps` of them from m = first, every tile at every step (a step
+// outside a tile's own multiplies zeros: the margins and the table hold them). Word e of a
+// (a_word_index) is kept in register slot e mod 8U: a step uses 8U - 2 consecutive words and loads
+// the two the next one adds into the two slots it does not use.
 template <int U>
-__device__ void multiply_tiles(const unsigned char* a, const std::uint32_t* b_table, int T0, int first, int steps,
-                               const Steps (&own)[U], int (&acc)[U][4])
+__device__ void multiply_tiles(const unsigned char* a, const std::uint32_t* b_table, int T0, int first, int steps, int (&acc)[U][4])
 {
     constexpr int kWindow = 8 * U, kBlockSteps = 4 * U;  // 4U steps move the window by 8U words: slots repeat
     const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
@@ -89,113 +103,39 @@ __device__ void multiply_tiles(const unsigned char* a, const std::uint32_t* b_ta
     for (int block = 0; block * kBlockSteps < steps; ++block) {
 #pragma unroll
         for (int k = 0; k < kBlockSteps; ++k) {
-            const int s = block * kBlockSteps + k;
-            if (s >= steps) break;  // the same in every lane
+            if (block * kBlockSteps + k >= steps) break;  // the same in every lane
             window[slot(-2 * k - 3)] = a_words[4 * (-2 * k - 3)];
             window[slot(-2 * k - 2)] = a_words[4 * (-2 * k - 2)];
             const std::uint32_t b0 = b_words[kStepBytes * k], b1 = b_words[kStepBytes * k + 16];
-            const int m = first + s;
 #pragma unroll
-            for (int u = 0; u < U; ++u) {
-                if (m < own[u].first || m > own[u].last) continue;
+            for (int u = 0; u < U; ++u)
                 mma_u8(acc[u], window[slot(8 * u - 2 * k)], window[slot(8 * u - 2 * k + 4)], window[slot(8 * u - 2 * k - 1)],
                        window[slot(8 * u - 2 * k + 3)], b0, b1);
-            }
         }
         a_words -= 4 * 2 * kBlockSteps;
         b_words += kStepBytes * kBlockSteps;
     }
 }
 
-// The limb l of the product from its column sums, as low 64 bits and the rest (below 2^25).
-__device__ __forceinline__ void limb_from_sums(const std::uint32_t* sums, int l, int limbs, limb_t& low, limb_t& high)
+// The limb l of the product, as low 64 bits and the rest (below 2^25), from its four sums of two
+// columns: sums[4 l + t] = s_(8 l + 2 t) + 2^8 s_(8 l + 2 t + 1), each below 2^40.
+__device__ __forceinline__ void limb_from_sums(const std::uint64_t* sums, int l, int limbs, limb_t& low, limb_t& high)
 {
     low = high = 0;
     if (l < 0 || l >= limbs) return;
-    const uint4 x = *reinterpret_cast<const uint4*>(sums + 8 * l), y = *reinterpret_cast<const uint4*>(sums + 8 * l + 4);
-    // Each half is below 2^31 (1 + 2^8 + 2^16 + 2^24) < 2^56.
-    const limb_t first = limb_t(x.x) + (limb_t(x.y) << 8) + (limb_t(x.z) << 16) + (limb_t(x.w) << 24);
-    const limb_t second = limb_t(y.x) + (limb_t(y.y) << 8) + (limb_t(y.z) << 16) + (limb_t(y.w) << 24);
+    const ulonglong2 x = *reinterpret_cast<const ulonglong2*>(sums + 4 * l), y = *reinterpret_cast<const ulonglong2*>(sums + 4 * l + 2);
+    const limb_t first = x.x + (x.y << 16), second = y.x + (y.y << 16);  // each below 2^57
     low = first + (second << 32);
     high = (second >> 32) + (low < first);
 }
 
-template <int W, int U>
-__global__ void __launch_bounds__(W == 1 ? 32 * kProductsPerBlockOfOneWarp : 32 * W)
-    mul_tensor_kernel(const TensorArgs args, const ProductSpace space)
+// r[i] from the column sums of its `limbs` limbs: thread `rank` takes kLimbsPerThread of them.
+template <int T>
+__device__ void store_product(const ThreadGroup<T>& group, const std::uint64_t* sums, int limbs, std::int32_t size_a, std::int32_t size_b,
+                              const BatchView& r, std::size_t i)
 {
-    using Group = ThreadGroup<32 * W>;
-    __shared__ typename Group::Shared group_shared;
-    extern __shared__ __align__(16) unsigned char shared[];
-    const Group group(group_shared);
-    const int warp = threadIdx.x / 32, rank = group.rank();
-    const std::size_t i = W == 1 ? std::size_t(blockIdx.x) * kProductsPerBlockOfOneWarp + warp : blockIdx.x;
-    if (i >= args.a.count) return;  // a whole warp with W = 1, which shares no collective with other warps
-
-    unsigned char* space_of_product = shared + (W == 1 ? warp * space.bytes : 0);
-    const std::size_t bi = args.broadcast_b ? 0 : i;
-    const std::int32_t size_a = args.a.sizes[i], size_b = args.b.sizes[bi];
-    const limb_t* a = args.a.element(i);
-    const limb_t* b = args.b.element(bi);
-    const int a_limbs = int(args.a.stride), b_limbs = int(args.b.stride);
-
-    // a with its zero margins; the b table (entry x - kTableFirstX holds b_x, .., b_(x-3)).
-    limb_t* a_staged = reinterpret_cast<limb_t*>(space_of_product);
-    const int margin_limbs = space.a_margin / 8;
-    for (int l = rank; l < 2 * margin_limbs + a_limbs; l += 32 * W) {
-        const int k = l - margin_limbs;
-        a_staged[l] = k >= 0 && k < a_limbs ? __ldg(a + k) : 0;
-    }
-    std::uint32_t* table = reinterpret_cast<std::uint32_t*>(space_of_product + space.b_table);
-    for (int q = rank; q < b_limbs + kTableExtraLimbs; q += 32 * W) {
-        const int l = q + (kTableFirstX - 3) / 8;  // entries x = 8 l + 3 + o come from limbs l and l + 1
-        const limb_t low = l >= 0 && l < b_limbs ? __ldg(b + l) : 0;
-        const limb_t high = l + 1 >= 0 && l + 1 < b_limbs ? __ldg(b + l + 1) : 0;
-        const std::uint32_t words[4] = {std::uint32_t(low), std::uint32_t(low >> 32), std::uint32_t(high), std::uint32_t(high >> 32)};
-        std::uint32_t entry[8];
-#pragma unroll
-        for (int o = 0; o < 8; ++o) {
-            const int r = o % 4;  // bytes o + 3, o + 2, o + 1, o of the pair of words from o / 4
-            entry[o] = __byte_perm(words[o / 4], words[o / 4 + 1], (r + 3) | (r + 2) << 4 | (r + 1) << 8 | r << 12);
-        }
-        uint4* out = reinterpret_cast<uint4*>(table + 8 * q);
-        out[0] = make_uint4(entry[0], entry[1], entry[2], entry[3]);
-        out[1] = make_uint4(entry[4], entry[5], entry[6], entry[7]);
-    }
-    sync_product<W>();
-
-    const int tiles = (a_limbs + b_limbs + 15) / 16;
-    const int T0 = (W == 1 ? 0 : warp) * U;
-    const int a_bytes = 8 * abs(size_a), b_bytes = 8 * abs(size_b);
-    Steps own[U];
-    int first = INT_MAX, last = INT_MIN;
-#pragma unroll
-    for (int u = 0; u < U; ++u) {
-        own[u] = T0 + u < tiles ? steps_of_tile(T0 + u, a_bytes, b_bytes) : Steps{1, 0};
-        if (own[u].first <= own[u].last) {
-            first = min(first, own[u].first);
-            last = max(last, own[u].last);
-        }
-    }
-    int acc[U][4] = {};
-    if (first <= last)
-        multiply_tiles<U>(space_of_product + space.a_margin, table - kTableFirstX, T0, first, last - first + 1, own, acc);
-    sync_product<W>();  // every warp is done with the operands: the sums may overwrite them
-
-    std::uint32_t* sums = reinterpret_cast<std::uint32_t*>(space_of_product);
-    {
-        const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
-#pragma unroll
-        for (int u = 0; u < U; ++u) {
-            if (T0 + u >= tiles) continue;
-            *reinterpret_cast<uint2*>(sums + column(T0 + u, g, t, 0)) = make_uint2(acc[u][0], acc[u][1]);
-            *reinterpret_cast<uint2*>(sums + column(T0 + u, g, t, 2)) = make_uint2(acc[u][2], acc[u][3]);
-        }
-    }
-    sync_product<W>();
-
     constexpr int L = kLimbsPerThread;
-    const int first_limb = rank * L, limbs = tiles * 16;
+    const int first_limb = group.rank() * L;
     limb_t low[L], shifted[L], high;
     limb_from_sums(sums, first_limb - 1, limbs, low[0], high);
     shifted[0] = high;
@@ -211,22 +151,127 @@ __global__ void __launch_bounds__(W == 1 ? 32 * kProductsPerBlockOfOneWarp : 32 
     for (int j = 0; j < L; ++j)
         if (low[j] != 0) used = first_limb + j + 1;
     used = group.max(used);
-    limb_t* out = args.r.element(i);
-    store_limbs(out, args.r.stride, first_limb, low);
-    for (std::uint32_t k = 32 * W * L + rank; k < args.r.stride; k += 32 * W) out[k] = 0;  // padding above
-    if (rank == 0) args.r.sizes[i] = (size_a < 0) != (size_b < 0) ? -std::int32_t(used) : std::int32_t(used);
+    limb_t* out = r.element(i);
+    store_limbs(out, r.stride, first_limb, low);
+    for (std::uint32_t k = T * L + group.rank(); k < r.stride; k += T) out[k] = 0;  // padding above
+    if (group.rank() == 0) r.sizes[i] = (size_a < 0) != (size_b < 0) ? -std::int32_t(used) : std::int32_t(used);
+}
+
+// Table entries 8 q .. 8 q + 7 (x = 8 l + 3 + o with l = q - 5) from b's limbs l and l + 1.
+__device__ __forceinline__ void build_table_entries(const limb_t* b, int b_limbs, int q, std::uint32_t* table)
+{
+    const int l = q + (kTableFirstX - 3) / 8;
+    const limb_t low = l >= 0 && l < b_limbs ? b[l] : 0, high = l + 1 >= 0 && l + 1 < b_limbs ? b[l + 1] : 0;
+    const std::uint32_t words[4] = {std::uint32_t(low), std::uint32_t(low >> 32), std::uint32_t(high), std::uint32_t(high >> 32)};
+    std::uint32_t entry[8];
+#pragma unroll
+    for (int o = 0; o < 8; ++o) {
+        const int r = o % 4;  // bytes o + 3, o + 2, o + 1, o of the pair of words from o / 4
+        entry[o] = __byte_perm(words[o / 4], words[o / 4 + 1], (r + 3) | (r + 2) << 4 | (r + 1) << 8 | r << 12);
+    }
+    uint4* out = reinterpret_cast<uint4*>(table + 8 * q);
+    out[0] = make_uint4(entry[0], entry[1], entry[2], entry[3]);
+    out[1] = make_uint4(entry[4], entry[5], entry[6], entry[7]);
+}
+
+// A slot (a block, or a warp with W = 1) multiplies the products i, i + stride, ...: while one
+// is multiplied, the operands of the next one are on their way to the other buffers.
+template <int W, int U>
+__global__ void __launch_bounds__(W == 1 ? 32 * kProductsPerBlockOfOneWarp : 32 * W)
+    mul_tensor_kernel(const TensorArgs args, const ProductSpace space)
+{
+    using Group = ThreadGroup<32 * W>;
+    __shared__ typename Group::Shared group_shared;
+    extern __shared__ __align__(16) unsigned char shared[];
+    const Group group(group_shared);
+    const int warp = threadIdx.x / 32, rank = group.rank();
+    constexpr int kSlotsPerBlock = W == 1 ? kProductsPerBlockOfOneWarp : 1;
+    const std::size_t stride = std::size_t(gridDim.x) * kSlotsPerBlock;
+    std::size_t i = std::size_t(blockIdx.x) * kSlotsPerBlock + (W == 1 ? warp : 0);
+    if (i >= args.a.count) return;  // a whole warp with W = 1, which shares no collective with other warps
+
+    unsigned char* slot = shared + (W == 1 ? warp * space.bytes : 0);
+    const int a_limbs = int(args.a.stride), b_limbs = int(args.b.stride);
+    const auto b_index = [&](std::size_t p) { return args.broadcast_b ? 0 : p; };
+    const auto fetch = [&](std::size_t p, int buffer) {
+        unsigned char* a = slot + buffer * space.a_buffer + space.a_margin;
+        unsigned char* b = slot + space.raw_b + buffer * 8 * b_limbs;
+        for (int c = rank; c < a_limbs / 2; c += 32 * W) copy_async(a + 16 * c, args.a.element(p) + 2 * c);
+        for (int c = rank; c < b_limbs / 2; c += 32 * W) copy_async(b + 16 * c, args.b.element(b_index(p)) + 2 * c);
+        commit_copies();
+    };
+    for (int k = rank; k < 2 * space.a_buffer / 16; k += 32 * W) reinterpret_cast<uint4*>(slot)[k] = make_uint4(0, 0, 0, 0);
+    sync_product<W>();  // the margins are zero before any copy lands between them
+    fetch(i, 0);
+    std::int32_t size_a = args.a.sizes[i], size_b = args.b.sizes[b_index(i)];
+
+    const int tiles = (a_limbs + b_limbs + 15) / 16;
+    const int T0 = (W == 1 ? 0 : warp) * U;
+    std::uint32_t* table = reinterpret_cast<std::uint32_t*>(slot + space.table);
+    std::uint64_t* sums = reinterpret_cast<std::uint64_t*>(slot + space.sums);
+    for (int buffer = 0;; buffer ^= 1) {
+        wait_for_copies();
+        sync_product<W>();  // product i's operands are in; every thread is done with product i - stride
+        const limb_t* raw_b = reinterpret_cast<const limb_t*>(slot + space.raw_b + buffer * 8 * b_limbs);
+        for (int q = rank; q < b_limbs + kTableExtraLimbs; q += 32 * W) build_table_entries(raw_b, b_limbs, q, table);
+        const std::size_t next = i + stride;
+        std::int32_t next_size_a = 0, next_size_b = 0;
+        if (next < args.a.count) {
+            fetch(next, buffer ^ 1);
+            next_size_a = args.a.sizes[next];
+            next_size_b = args.b.sizes[b_index(next)];
+        }
+        sync_product<W>();
+
+        const int a_bytes = 8 * abs(size_a), b_bytes = 8 * abs(size_b);
+        int first = INT_MAX, last = INT_MIN;
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+            const Steps own = T0 + u < tiles ? steps_of_tile(T0 + u, a_bytes, b_bytes) : Steps{1, 0};
+            if (own.first <= own.last) {
+                first = min(first, own.first);
+                last = max(last, own.last);
+            }
+        }
+        int acc[U][4] = {};
+        if (first <= last) multiply_tiles<U>(slot + buffer * space.a_buffer + space.a_margin, table - kTableFirstX, T0, first, last - first + 1, acc);
+        {
+            // Columns 2t, 2t + 1 of rows g, g + 8: bytes 2t, 2t + 1 of limbs 16 T + g, 16 T + g + 8.
+            const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+#pragma unroll
+            for (int u = 0; u < U; ++u) {
+                if (T0 + u >= tiles) continue;
+                const int limb = 16 * (T0 + u) + g;
+                sums[4 * limb + t] = std::uint64_t(std::uint32_t(acc[u][0])) + (std::uint64_t(std::uint32_t(acc[u][1])) << 8);
+                sums[4 * (limb + 8) + t] = std::uint64_t(std::uint32_t(acc[u][2])) + (std::uint64_t(std::uint32_t(acc[u][3])) << 8);
+            }
+        }
+        sync_product<W>();
+        store_product(group, sums, tiles * 16, size_a, size_b, args.r, i);
+        if (next >= args.a.count) break;
+        i = next;
+        size_a = next_size_a;
+        size_b = next_size_b;
+    }
 }
 
 template <int W, int U>
 void launch(const TensorArgs& args, cudaStream_t stream)
 {
     const ProductSpace space = product_space(args.a.stride, args.b.stride, U);
-    const std::size_t per_block = W == 1 ? kProductsPerBlockOfOneWarp : 1;
-    const std::size_t blocks = (args.a.count + per_block - 1) / per_block;
-    if (blocks > 0x7fffffffu) throw Error("mul: batch of " + std::to_string(args.a.count) + " elements exceeds one launch");
-    const std::size_t bytes = per_block * space.bytes;
-    if (bytes > 48 * 1024) throw Error("mul_tensor: " + std::to_string(bytes) + " bytes of shared memory a block");
-    mul_tensor_kernel<W, U><<<unsigned(blocks), 32 * W * int(per_block), bytes, stream>>>(args, space);
+    constexpr int kSlotsPerBlock = W == 1 ? kProductsPerBlockOfOneWarp : 1;
+    const int threads = 32 * W * kSlotsPerBlock;
+    const std::size_t bytes = std::size_t(kSlotsPerBlock) * space.bytes;
+    // As many blocks as run at once: each goes on to further products as it finishes one.
+    int device = 0, multiprocessors = 0, per_multiprocessor = 0;
+    for (const cudaError_t e :
+         {cudaGetDevice(&device), cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device),
+          cudaFuncSetAttribute(mul_tensor_kernel<W, U>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
+          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, mul_tensor_kernel<W, U>, threads, bytes)})
+        if (e != cudaSuccess) throw Error(std::string("mul tensor kernel setup: ") + cudaGetErrorString(e));
+    const std::size_t needed = (args.a.count + kSlotsPerBlock - 1) / kSlotsPerBlock;
+    const std::size_t blocks = std::min<std::size_t>(needed, std::size_t(std::max(1, per_multiprocessor)) * multiprocessors);
+    mul_tensor_kernel<W, U><<<unsigned(blocks), threads, bytes, stream>>>(args, space);
     if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
         throw Error(std::string("mul tensor kernel launch: ") + cudaGetErrorString(e));
 }
