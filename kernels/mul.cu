@@ -11,18 +11,18 @@ namespace zgpu::kernels {
 namespace {
 
 // The crossovers, measured on an H200 (bench/results/, bench/NOTES-mul.md), by the limbs of
-// the larger operand: the tensor-core kernel from kTensorFromLimbs to kTensorUpToLimbs where it
-// applies (both operands of at least kMulTensorMinLimbs); elsewhere the classical kernel up to
-// kClassicalUpToLimbs, the NTT above. M products/s, classical / tensor / NTT: 1024 bits 1872 /
-// 1285 / 97, 2048 bits 502 / 682 / 76, 16384 bits 7.5 / 38.0 / 20.8, 32768 bits - / 9.1 / 10.1.
-constexpr std::uint32_t kTensorFromLimbs = 32, kTensorUpToLimbs = 256, kClassicalUpToLimbs = 64;
+// the larger operand: the tensor-core kernel from kTensorFromLimbs where it applies (both
+// operands of kMulTensorMinLimbs .. kMulTensorMaxLimbs limbs); elsewhere the classical kernel up
+// to kClassicalUpToLimbs, the NTT above. M products/s, classical / tensor / NTT: 1024 bits 1861 /
+// 1205 / 97, 2048 bits 506 / 729 / 76, 16384 bits 7.5 / 41.3 / 20.7, 32768 bits - / 12.3 / 10.1.
+constexpr std::uint32_t kTensorFromLimbs = 32, kClassicalUpToLimbs = 64;
 
 enum class Kernel { classical, tensor, ntt };
 
 Kernel automatic_kernel(ConstBatchView a, ConstBatchView b)
 {
     const std::uint32_t larger = std::max(a.stride, b.stride);
-    if (larger >= kTensorFromLimbs && larger <= kTensorUpToLimbs && mul_tensor_applies(a, b)) return Kernel::tensor;
+    if (larger >= kTensorFromLimbs && mul_tensor_applies(a, b)) return Kernel::tensor;
     return larger <= kClassicalUpToLimbs ? Kernel::classical : Kernel::ntt;
 }
 

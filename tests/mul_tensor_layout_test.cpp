@@ -132,7 +132,7 @@ TEST(MulTensorLayout, AWarpReadsInsideTheMargins)
     // Every warp of U tiles runs the union of its tiles' steps; its window reads the words
     // e' in [-2 (steps - 1) - 3, 8 U - 4] from a_word_index(T0, first, 0), and B words x in
     // [32 m, 32 m + 35]: inside the zero margins around a and the b table.
-    for (const int U : {2, 4})
+    for (const int U : {2, 4, 8})
         for (const int a_limbs : {8, 16, 40, 64, 256, 512})
             for (const int b_limbs : {8, 16, 40, 64, 256, 512}) {
                 const int tiles = (a_limbs + b_limbs + 15) / 16;
