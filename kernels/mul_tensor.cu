@@ -179,7 +179,16 @@ __device__ __forceinline__ void build_table_entries(const limb_t* b, int b_limbs
 // A slot (a block, or a warp with W = 1) multiplies the products i, i + stride, ...: while one
 // is multiplied, the operands of the next one are on their way to the other buffers.
 template <int W, int U>
-__global__ void __launch_bounds__(W == 1 ? 32 * kProductsPerBlockOfOneWarp : 32 * W)
+constexpr int kThreadsPerBlock = W == 1 ? 32 * kProductsPerBlockOfOneWarp : 32 * W;
+
+// Blocks an SM asked of the compiler, which bounds the registers: 64 (32 warps in flight) where
+// that does not spill, 85 for one warp a product of four tiles (64 spills there); eight tiles a
+// warp need about 124.
+template <int W, int U>
+constexpr int kMinBlocksPerSm = U == 8 ? 1 : W == 1 && U == 4 ? 6 : 1024 / kThreadsPerBlock<W, U>;
+
+template <int W, int U>
+__global__ void __launch_bounds__(kThreadsPerBlock<W, U>, kMinBlocksPerSm<W, U>)
     mul_tensor_kernel(const TensorArgs args, const ProductSpace space)
 {
     using Group = ThreadGroup<32 * W>;
@@ -262,7 +271,7 @@ void launch(const TensorArgs& args, cudaStream_t stream)
 {
     const ProductSpace space = product_space(args.a.stride, args.b.stride, U);
     constexpr int kSlotsPerBlock = W == 1 ? kProductsPerBlockOfOneWarp : 1;
-    const int threads = 32 * W * kSlotsPerBlock;
+    const int threads = kThreadsPerBlock<W, U>;
     const std::size_t bytes = std::size_t(kSlotsPerBlock) * space.bytes;
     // As many blocks as run at once: each goes on to further products as it finishes one.
     int device = 0, multiprocessors = 0, per_multiprocessor = 0;
