@@ -38,8 +38,9 @@ MulWorkspace mul_workspace(ConstBatchView a, ConstBatchView b, bool broadcast_b,
 // r[i] = a[i] * b[i] for i < a.count, the full signed product; with b.count == 1 and
 // broadcast_b, r[i] = a[i] * b[0] (a scalar times a vector). `algorithm` automatic picks by
 // size (the crossover table is in mul.cu); a forced algorithm runs where it applies (classical:
-// strides up to kMulClassicalMaxLimbs; tensor: mul_tensor.hpp), the automatic choice elsewhere. With a and b the very same view (not broadcast) the NTT squares: one
-// forward transform a product instead of two.
+// strides up to kMulClassicalMaxLimbs; tensor: mul_tensor.hpp), the automatic choice elsewhere.
+// With a and b the very same view (not broadcast) the NTT squares: one forward transform a
+// product instead of two.
 // Contract: views in device memory; every stride a size class; a.stride + b.stride at most
 // kMaxLimbs; r.stride >= a.stride + b.stride; r does not overlap a, b or the workspace, which
 // holds at least mul_workspace(...).minimum words (more lets larger chunks of the batch run
