@@ -269,17 +269,28 @@ __global__ void __launch_bounds__(kThreadsPerBlock<W, U>, kMinBlocksPerSm<W, U>)
 template <int W, int U>
 void launch(const TensorArgs& args, cudaStream_t stream)
 {
+    if (args.a.count == 0) return;
     const ProductSpace space = product_space(args.a.stride, args.b.stride, U);
     constexpr int kSlotsPerBlock = W == 1 ? kProductsPerBlockOfOneWarp : 1;
     const int threads = kThreadsPerBlock<W, U>;
     const std::size_t bytes = std::size_t(kSlotsPerBlock) * space.bytes;
-    // As many blocks as run at once: each goes on to further products as it finishes one.
-    int device = 0, multiprocessors = 0, per_multiprocessor = 0;
-    for (const cudaError_t e :
-         {cudaGetDevice(&device), cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device),
-          cudaFuncSetAttribute(mul_tensor_kernel<W, U>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
-          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, mul_tensor_kernel<W, U>, threads, bytes)})
+    // The kernel may take all the shared memory a block can have (the same value from every call
+    // and host thread, so no call lowers it under another's launch); as many blocks as run at
+    // once, each going on to further products as it finishes one.
+    int device = 0, multiprocessors = 0, per_multiprocessor = 0, block_limit = 0;
+    cudaFuncAttributes attributes{};
+    const auto setup = [](cudaError_t e) {
         if (e != cudaSuccess) throw Error(std::string("mul tensor kernel setup: ") + cudaGetErrorString(e));
+    };
+    setup(cudaGetDevice(&device));
+    setup(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+    setup(cudaDeviceGetAttribute(&block_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    setup(cudaFuncGetAttributes(&attributes, mul_tensor_kernel<W, U>));
+    const int dynamic_limit = block_limit - int(attributes.sharedSizeBytes);
+    if (bytes > std::size_t(dynamic_limit))
+        throw Error("mul_tensor: " + std::to_string(bytes) + " bytes of shared memory a block, the device has " + std::to_string(dynamic_limit));
+    setup(cudaFuncSetAttribute(mul_tensor_kernel<W, U>, cudaFuncAttributeMaxDynamicSharedMemorySize, dynamic_limit));
+    setup(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, mul_tensor_kernel<W, U>, threads, bytes));
     const std::size_t needed = (args.a.count + kSlotsPerBlock - 1) / kSlotsPerBlock;
     const std::size_t blocks = std::min<std::size_t>(needed, std::size_t(std::max(1, per_multiprocessor)) * multiprocessors);
     mul_tensor_kernel<W, U><<<unsigned(blocks), threads, bytes, stream>>>(args, space);
@@ -291,7 +302,9 @@ void launch(const TensorArgs& args, cudaStream_t stream)
 
 bool mul_tensor_applies(ConstBatchView a, ConstBatchView b)
 {
-    return std::min(a.stride, b.stride) >= kMulTensorMinLimbs && std::max(a.stride, b.stride) <= kMulTensorMaxLimbs;
+    // Size classes from 8 limbs are even: operands go in 16-byte copies.
+    return std::min(a.stride, b.stride) >= kMulTensorMinLimbs && std::max(a.stride, b.stride) <= kMulTensorMaxLimbs &&
+           a.stride % 2 == 0 && b.stride % 2 == 0;
 }
 
 // The shape by the number of output tiles (16 limbs each), measured on an H200: one warp a

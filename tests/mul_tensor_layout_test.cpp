@@ -121,7 +121,7 @@ TEST(MulTensorLayout, AllOnesAtTheLargestSize)
 TEST(MulTensorLayout, OperandsShorterThanTheirStride)
 {
     // The steps follow the operands' sizes, which may be below the kernel's minimum stride (the
-    // bytes above a size are zeros in memory); zero has no steps at all.
+    // bytes above a size are zeros in memory); zero still has steps, of zeros.
     std::mt19937_64 rng(42);
     const Bytes b = random_bytes(rng, 64);
     for (const int n : {0, 1, 3, 7}) expect_product(random_bytes(rng, n), b, std::to_string(n) + " x 64 limbs");
