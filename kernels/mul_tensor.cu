@@ -6,8 +6,9 @@
 // owns U consecutive output tiles and runs the union of their steps: per step it loads two new
 // words of a (the other A registers of its tiles are still in a window of registers from earlier
 // steps) and the two B words, and issues one mma for each of its tiles (fewer instructions than
-// testing which tiles need the step: a step outside a tile's own multiplies zeros). The operands wait in shared memory: a as bytes with zero margins, b as its table of
-// descending words. The column sums go to shared memory too, and the group turns them into
+// testing which tiles need the step: a step outside a tile's own multiplies zeros). The operands
+// wait in shared memory: a as bytes with zero margins, b as its table of descending words. The
+// column sums go to shared memory too, and the group turns them into
 // limbs: each thread takes L limbs, v_l = sum_c s_(8 l + c) 256^c (below 2^88), adds the part
 // of the limb below that lies above 2^64 into its own, and carries across the group. Blocks stay
 // for further products, and the next product's operands are copied in while one is multiplied.
@@ -176,8 +177,6 @@ __device__ __forceinline__ void build_table_entries(const limb_t* b, int b_limbs
     out[1] = make_uint4(entry[4], entry[5], entry[6], entry[7]);
 }
 
-// A slot (a block, or a warp with W = 1) multiplies the products i, i + stride, ...: while one
-// is multiplied, the operands of the next one are on their way to the other buffers.
 template <int W, int U>
 constexpr int kThreadsPerBlock = W == 1 ? 32 * kProductsPerBlockOfOneWarp : 32 * W;
 
@@ -187,6 +186,8 @@ constexpr int kThreadsPerBlock = W == 1 ? 32 * kProductsPerBlockOfOneWarp : 32 *
 template <int W, int U>
 constexpr int kMinBlocksPerSm = U == 8 ? 1 : W == 1 && U == 4 ? 6 : 1024 / kThreadsPerBlock<W, U>;
 
+// A slot (a block, or a warp with W = 1) multiplies the products i, i + stride, ...: while one
+// is multiplied, the operands of the next one are on their way to the other buffers.
 template <int W, int U>
 __global__ void __launch_bounds__(kThreadsPerBlock<W, U>, kMinBlocksPerSm<W, U>)
     mul_tensor_kernel(const TensorArgs args, const ProductSpace space)
