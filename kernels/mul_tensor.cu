@@ -37,8 +37,6 @@ constexpr int kProductsPerBlockOfOneWarp = 4;
 template <int U>
 constexpr int kLimbsPerThread = U < 4 ? 2 : U / 2;
 
-constexpr int kTableExtraLimbs = 10;  // the table's limbs l run from -5 to b limbs + 4
-
 struct TensorArgs {
     ConstBatchView a, b;
     BatchView r;
@@ -59,7 +57,7 @@ ProductSpace product_space(std::uint32_t a_limbs, std::uint32_t b_limbs, int til
     s.a_buffer = 2 * s.a_margin + 8 * int(a_limbs);
     s.raw_b = 2 * s.a_buffer;
     s.table = s.raw_b + 2 * 8 * int(b_limbs);
-    s.sums = s.table + 4 * 8 * (int(b_limbs) + kTableExtraLimbs);
+    s.sums = s.table + 4 * 8 * table_groups(int(b_limbs));
     s.bytes = s.sums + 4 * kTileColumns * int((a_limbs + b_limbs + 15) / 16);  // 8 bytes for 2 columns
     return s;
 }
@@ -160,10 +158,10 @@ __device__ void store_product(const ThreadGroup<T>& group, const std::uint64_t* 
     if (group.rank() == 0) r.sizes[i] = (size_a < 0) != (size_b < 0) ? -std::int32_t(used) : std::int32_t(used);
 }
 
-// Table entries 8 q .. 8 q + 7 (x = 8 l + 3 + o with l = q - 5) from b's limbs l and l + 1.
+// Table entries 8 q .. 8 q + 7 (x = 8 l + 3 + o with l = q - kTableLimbsBelow) from b's limbs l and l + 1.
 __device__ __forceinline__ void build_table_entries(const limb_t* b, int b_limbs, int q, std::uint32_t* table)
 {
-    const int l = q + (kTableFirstX - 3) / 8;
+    const int l = q - kTableLimbsBelow;
     const limb_t low = l >= 0 && l < b_limbs ? b[l] : 0, high = l + 1 >= 0 && l + 1 < b_limbs ? b[l + 1] : 0;
     const std::uint32_t words[4] = {std::uint32_t(low), std::uint32_t(low >> 32), std::uint32_t(high), std::uint32_t(high >> 32)};
     std::uint32_t entry[8];
@@ -225,7 +223,7 @@ __global__ void __launch_bounds__(kThreadsPerBlock<W, U>, kMinBlocksPerSm<W, U>)
         wait_for_copies();
         sync_product<W>();  // product i's operands are in; every thread is done with product i - stride
         const limb_t* raw_b = reinterpret_cast<const limb_t*>(slot + space.raw_b + buffer * 8 * b_limbs);
-        for (int q = rank; q < b_limbs + kTableExtraLimbs; q += 32 * W) build_table_entries(raw_b, b_limbs, q, table);
+        for (int q = rank; q < table_groups(b_limbs); q += 32 * W) build_table_entries(raw_b, b_limbs, q, table);
         const std::size_t next = i + stride;
         std::int32_t next_size_a = 0, next_size_b = 0;
         if (next < args.a.count) {

@@ -68,10 +68,13 @@ ZGPU_HOST_DEVICE constexpr Steps steps_of_tile(int T, int a_bytes, int b_bytes)
 // Shared memory around the operands. A warp runs the union of its U tiles' steps from `first`,
 // keeping a window of a words e' relative to a_word_index(T0, first, 0): step s reads
 // e' from -2 s - 3 (the next step's new words) to 8 U - 4 - 2 s. Zeros on both sides of a cover
-// those reads: a_margin_bytes on each side. The b table holds the words of x from kTableFirstX to
-// table_last_x (x = 8 l + 3 + o for limbs l from -5 to b limbs + 4 and o < 8).
+// those reads: a_margin_bytes on each side. The b table is built in groups of eight words, x =
+// 8 l + 3 + o (o < 8) from b's limbs l and l + 1, for l from -kTableLimbsBelow to b limbs +
+// kTableLimbsAbove - 1: it holds x from kTableFirstX to table_last_x.
 ZGPU_HOST_DEVICE constexpr int a_margin_bytes(int tiles_per_warp) { return kTileColumns * tiles_per_warp + 64; }
-inline constexpr int kTableFirstX = -37;
-ZGPU_HOST_DEVICE constexpr int table_last_x(int b_limbs) { return 8 * b_limbs + 42; }
+inline constexpr int kTableLimbsBelow = 5, kTableLimbsAbove = 5;
+inline constexpr int kTableFirstX = -8 * kTableLimbsBelow + 3;
+ZGPU_HOST_DEVICE constexpr int table_groups(int b_limbs) { return kTableLimbsBelow + b_limbs + kTableLimbsAbove; }
+ZGPU_HOST_DEVICE constexpr int table_last_x(int b_limbs) { return 8 * (b_limbs + kTableLimbsAbove - 1) + 10; }
 
 }  // namespace zgpu::kernels::tensor_layout
