@@ -3,6 +3,7 @@
 // striding over the limbs, sizes found by a ballot from the top.
 #include "div_steps.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <string>
 
@@ -17,21 +18,28 @@ constexpr int kWarpsPerBlock = 8;
 
 __device__ std::size_t warp_element() { return std::size_t(blockIdx.x) * kWarpsPerBlock + threadIdx.x / 32; }
 
-__global__ void summarize_kernel(ConstBatchView b, DivisorSummary* summary)
+__device__ limb_t top_limb(ConstBatchView x, std::size_t i, std::uint32_t n) { return n ? x.element(i)[n - 1] : 0; }
+
+__global__ void summarize_kernel(ConstBatchView a, ConstBatchView b, DivisionSummary* summary)
 {
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    const bool live = i < b.count;
-    const std::uint32_t n = live ? magnitude(b.sizes[i]) : 0;
-    const unsigned zeros = __ballot_sync(kFullWarp, live && n == 0);
-    std::uint32_t smallest = live ? n : UINT_MAX, largest = n;
+    const bool divisor = i < b.count, dividend = i < a.count;
+    const std::uint32_t n = divisor ? magnitude(b.sizes[i]) : 0;
+    const unsigned zeros = __ballot_sync(kFullWarp, divisor && n == 0);
+    std::uint32_t smallest = divisor ? n : UINT_MAX, longest = 0;
+    if (dividend) {
+        const std::size_t other = b.count == 1 ? 0 : i;
+        const std::uint32_t na = magnitude(a.sizes[i]), nb = magnitude(b.sizes[other]);
+        if (nb > 0) longest = quotient_limbs_bound(na, top_limb(a, i, na), nb, top_limb(b, other, nb));
+    }
     for (int offset = 16; offset > 0; offset /= 2) {
         smallest = ::min(smallest, __shfl_xor_sync(kFullWarp, smallest, offset));
-        largest = ::max(largest, __shfl_xor_sync(kFullWarp, largest, offset));
+        longest = ::max(longest, __shfl_xor_sync(kFullWarp, longest, offset));
     }
     if (warp_lane() != 0) return;
     if (zeros) atomicMin(&summary->first_zero, (unsigned long long)(i + __ffs(zeros) - 1));
     atomicMin(&summary->min_size, smallest);
-    atomicMax(&summary->max_size, largest);
+    atomicMax(&summary->longest_quotient, longest);
 }
 
 __global__ void slice_kernel(SliceArgs args)
@@ -64,12 +72,34 @@ __global__ void slice_kernel(SliceArgs args)
     }
 }
 
-__global__ void word_inverse_kernel(ConstBatchView odd, BatchView x)
+// Hensel's division of 1 by odd: x_j = r_j odd^-1 mod B, r -= x_j odd B^j, from r = 1.
+__global__ void inverse_start_kernel(ConstBatchView odd, BatchView x)
 {
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >= odd.count) return;
-    x.element(i)[0] = inverse_mod_word(odd.element(i)[0]);
-    x.sizes[i] = 1;
+    const limb_t* b = odd.element(i);
+    const int p = int(x.stride), n = ::min(int(magnitude(odd.sizes[i])), p);
+    limb_t d[kInverseStartMaxLimbs], r[kInverseStartMaxLimbs];
+#pragma unroll
+    for (int l = 0; l < int(kInverseStartMaxLimbs); ++l) {
+        d[l] = l < n ? b[l] : 0;
+        r[l] = l == 0;
+    }
+    const limb_t inverse = inverse_mod_word(d[0]);
+#pragma unroll
+    for (int j = 0; j < int(kInverseStartMaxLimbs); ++j) {
+        if (j >= p) break;
+        hensel_step(r, j, std::uint32_t(p), inverse, [&](int l) { return d[l]; });
+    }
+    limb_t* out = x.element(i);
+    std::uint32_t size = 0;
+#pragma unroll
+    for (int j = 0; j < int(kInverseStartMaxLimbs); ++j) {
+        if (j >= p) break;
+        out[j] = r[j];
+        if (r[j]) size = j + 1;
+    }
+    x.sizes[i] = std::int32_t(size);
 }
 
 __global__ void newton_lift_kernel(ConstBatchView x, ConstBatchView w, BatchView out)
@@ -131,13 +161,14 @@ unsigned thread_blocks(std::size_t elements) { return warp_blocks((elements + 31
 
 }  // namespace
 
-void summarize_divisors(ConstBatchView b, DivisorSummary* summary, cudaStream_t stream)
+void summarize_division(ConstBatchView a, ConstBatchView b, DivisionSummary* summary, cudaStream_t stream)
 {
-    const DivisorSummary start{b.count, UINT_MAX, 0};
+    const DivisionSummary start{b.count, UINT_MAX, 0};
     if (const cudaError_t e = cudaMemcpyAsync(summary, &start, sizeof start, cudaMemcpyHostToDevice, stream); e != cudaSuccess)
-        throw Error(std::string("division: starting the divisor summary: ") + cudaGetErrorString(e));
-    if (b.count == 0) return;
-    summarize_kernel<<<thread_blocks(b.count), 32 * kWarpsPerBlock, 0, stream>>>(b, summary);
+        throw Error(std::string("division: starting the summary: ") + cudaGetErrorString(e));
+    const std::size_t elements = std::max(a.count, b.count);
+    if (elements == 0) return;
+    summarize_kernel<<<thread_blocks(elements), 32 * kWarpsPerBlock, 0, stream>>>(a, b, summary);
     check_launch("summarize");
 }
 
@@ -148,11 +179,13 @@ void slice(const SliceArgs& args, cudaStream_t stream)
     check_launch("slice");
 }
 
-void word_inverse(ConstBatchView odd, BatchView x, cudaStream_t stream)
+void inverse_start(ConstBatchView odd, BatchView x, cudaStream_t stream)
 {
+    if (x.stride > kInverseStartMaxLimbs)
+        throw Error("division: internal error: a starting inverse of " + std::to_string(x.stride) + " limbs");
     if (odd.count == 0) return;
-    word_inverse_kernel<<<thread_blocks(odd.count), 32 * kWarpsPerBlock, 0, stream>>>(odd, x);
-    check_launch("word inverse");
+    inverse_start_kernel<<<thread_blocks(odd.count), 32 * kWarpsPerBlock, 0, stream>>>(odd, x);
+    check_launch("starting inverse");
 }
 
 void newton_lift(ConstBatchView x, ConstBatchView w, BatchView out, cudaStream_t stream)

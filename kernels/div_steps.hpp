@@ -9,18 +9,14 @@
 
 #include <cuda_runtime_api.h>
 
+#include "division_summary.hpp"
 #include "zgpu/limb_batch.hpp"
 
 namespace zgpu::kernels {
 
-// What a division needs to know of its divisors before it starts.
-struct DivisorSummary {
-    unsigned long long first_zero;  // index of the first zero divisor, or the count if none
-    std::uint32_t min_size, max_size;  // of |b[i]|, in limbs
-};
-
-// Summarizes b into *summary (device memory).
-void summarize_divisors(ConstBatchView b, DivisorSummary* summary, cudaStream_t stream);
+// Summarizes the divisors b and the quotients a / b (b[0] for all when b has one element) into
+// *summary (device memory).
+void summarize_division(ConstBatchView a, ConstBatchView b, DivisionSummary* summary, cudaStream_t stream);
 
 // out[i] = floor(|in[i]| / 2^s) mod B^out.stride (B = 2^64), with s = 64 first_limb, plus the
 // number of low zero bits of twos_of[i] (of twos_of[0] if broadcast) when twos_of has elements.
@@ -37,8 +33,11 @@ struct SliceArgs {
 };
 void slice(const SliceArgs& args, cudaStream_t stream);
 
-// x[i] = odd[i]^-1 mod B for odd odd[i]; x.stride is 1.
-void word_inverse(ConstBatchView odd, BatchView x, cudaStream_t stream);
+// x[i] = odd[i]^-1 mod B^x.stride for odd odd[i], x.stride <= kInverseStartMaxLimbs: one
+// thread an element, x.stride^2 / 2 limb products, where Newton steps would take a few launches
+// for each doubling.
+inline constexpr std::uint32_t kInverseStartMaxLimbs = 16;
+void inverse_start(ConstBatchView odd, BatchView x, cudaStream_t stream);
 
 // One Newton step of the 2-adic inverse, its last part: with x[i] the inverse mod B^p
 // (p = x.stride) and w[i] = x[i] h[i] where b x = 1 + B^p h, out[i] = x[i] - B^p w[i] mod B^q,

@@ -86,19 +86,7 @@ __global__ void __launch_bounds__(kBlockThreads)
 #pragma unroll
     for (int j = 0; j < N; ++j) {
         if (j >= k) break;
-        const limb_t qj = r[j] * inverse;
-        limb_t carry = 0;
-#pragma unroll
-        for (int l = 0; j + l < N; ++l) {
-            if (j + l >= kept) break;
-            const limb_t dl = divisor_limb(l), low = qj * dl, t = low + carry;
-            const limb_t high = __umul64hi(qj, dl) + (t < low);
-            const limb_t x = r[j + l];
-            r[j + l] = x - t;
-            carry = high + (x < t);
-        }
-        inexact |= carry != 0;  // a borrow out of the top: q b' > a'
-        r[j] = qj;              // r_j is 0 now; the quotient takes its place
+        inexact |= hensel_step(r, j, kept, inverse, divisor_limb) != 0;  // a borrow out of the top: q b' > a'
     }
     if (checked) {
 #pragma unroll

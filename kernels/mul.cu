@@ -2,10 +2,12 @@
 #include "mul.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "mul_classical.hpp"
 #include "mul_ntt.hpp"
 #include "mul_tensor.hpp"
+#include "zgpu/error.hpp"
 
 namespace zgpu::kernels {
 namespace {
@@ -44,6 +46,11 @@ Kernel kernel_for(ConstBatchView a, ConstBatchView b, MulAlgorithm algorithm)
 
 }  // namespace
 
+bool mul_computes_low_products(ConstBatchView a, ConstBatchView b, MulAlgorithm algorithm)
+{
+    return kernel_for(a, b, algorithm) == Kernel::tensor;
+}
+
 MulWorkspace mul_workspace(ConstBatchView a, ConstBatchView b, bool broadcast_b, MulAlgorithm algorithm)
 {
     return kernel_for(a, b, algorithm) == Kernel::ntt ? mul_ntt_workspace(a, b, broadcast_b) : MulWorkspace{};
@@ -53,7 +60,10 @@ void mul(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, MulA
          const NttTables& tables, std::span<std::uint32_t> workspace, cudaStream_t stream)
 {
     if (a.count == 0) return;
-    switch (kernel_for(a, b, algorithm)) {
+    const Kernel kernel = kernel_for(a, b, algorithm);
+    if (r.stride < a.stride + b.stride && kernel != Kernel::tensor)
+        throw Error("mul: internal error: a low product (" + std::to_string(r.stride) + " limbs) on a kernel that computes whole ones");
+    switch (kernel) {
     case Kernel::classical: return mul_classical(a, b, r, broadcast_b, stream);
     case Kernel::tensor: return mul_tensor(a, b, r, broadcast_b, stream);
     case Kernel::ntt: return mul_ntt(a, b, r, broadcast_b, tables, workspace, stream);

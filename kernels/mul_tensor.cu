@@ -43,6 +43,13 @@ struct TensorArgs {
     bool broadcast_b;
 };
 
+// The tiles of 16 limbs a product computes: all of a b's, or those below r's stride where r is
+// shorter (a low product: the product mod B^r.stride).
+ZGPU_HOST_DEVICE constexpr int output_tiles(std::uint32_t a_limbs, std::uint32_t b_limbs, std::uint32_t r_limbs)
+{
+    return int(((a_limbs + b_limbs < r_limbs ? a_limbs + b_limbs : r_limbs) + 15) / 16);
+}
+
 // Shared memory of one product slot, in bytes: two buffers of a (at a_margin inside each, zeros
 // around it: mul_tensor_layout.hpp) and of b as it is in memory, so that the next product's
 // operands arrive while this one's are in use; the b table; the column sums.
@@ -145,12 +152,12 @@ __device__ void store_product(const ThreadGroup<T>& group, const std::uint64_t* 
         limb_from_sums(sums, first_limb + j, limbs, low[j], high);
         if (j + 1 < L) shifted[j + 1] = high;
     }
-    add_columns(group, low, shifted);  // the product fits its limbs: no carry leaves the top
+    add_columns(group, low, shifted);  // a full product fits its limbs; a low one drops the carry out
 
     std::uint32_t used = 0;
 #pragma unroll
     for (int j = 0; j < L; ++j)
-        if (low[j] != 0) used = first_limb + j + 1;
+        if (low[j] != 0 && first_limb + j < int(r.stride)) used = first_limb + j + 1;
     used = group.max(used);
     limb_t* out = r.element(i);
     store_limbs(out, r.stride, first_limb, low);
@@ -215,7 +222,7 @@ __global__ void __launch_bounds__(kThreadsPerBlock<W, U>, kMinBlocksPerSm<W, U>)
     fetch(i, 0);
     std::int32_t size_a = args.a.sizes[i], size_b = args.b.sizes[b_index(i)];
 
-    const int tiles = (a_limbs + b_limbs + 15) / 16;
+    const int tiles = output_tiles(a_limbs, b_limbs, args.r.stride);
     const int T0 = (W == 1 ? 0 : warp) * U;
     std::uint32_t* table = reinterpret_cast<std::uint32_t*>(slot + space.table);
     std::uint64_t* sums = reinterpret_cast<std::uint64_t*>(slot + space.sums);
@@ -314,11 +321,11 @@ bool mul_tensor_applies(ConstBatchView a, ConstBatchView b)
 void mul_tensor(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, cudaStream_t stream)
 {
     const TensorArgs args{a, b, r, broadcast_b};
-    const std::uint32_t tiles = (a.stride + b.stride + 15) / 16;
+    const int tiles = output_tiles(a.stride, b.stride, r.stride);
     if (tiles <= 2) return launch<1, 2>(args, stream);
     if (tiles <= 4) return launch<1, 4>(args, stream);
     if (tiles > 32) return launch<8, 8>(args, stream);
-    switch (std::bit_ceil((tiles + 3) / 4)) {
+    switch (std::bit_ceil(unsigned(tiles + 3) / 4)) {
     case 2: return launch<2, 4>(args, stream);
     case 4: return launch<4, 4>(args, stream);
     default: return launch<8, 4>(args, stream);

@@ -19,8 +19,9 @@ namespace {
 
 // What every division checks first: the shapes, the backends, and no zero divisor.
 struct Divisors {
-    bool shared;             // one divisor for all of a
-    std::uint32_t smallest;  // the smallest |b[i]|, in limbs
+    bool shared;                    // one divisor for all of a
+    std::uint32_t smallest;         // the smallest |b[i]|, in limbs
+    std::uint32_t longest_quotient; // no |a[i]| / |b[i]| has more limbs (kernels::quotient_limbs_bound)
 };
 
 Divisors check_division(const std::string& name, const DeviceBatch& a, const DeviceBatch& b)
@@ -31,24 +32,18 @@ Divisors check_division(const std::string& name, const DeviceBatch& a, const Dev
     if (a.backend() != b.backend())
         throw Error(name + ": a is on the " + std::string(backend_name(a.backend())) + " backend, b on the " +
                     std::string(backend_name(b.backend())));
-    std::size_t first_zero = b.count();
-    std::uint32_t smallest = kMaxLimbs;
+    kernels::DivisionSummary summary{b.count(), kMaxLimbs, 0};
 #ifdef ZGPU_WITH_CUDA
     if (b.backend() == Backend::gpu) {
         auto& runtime = gpu::Runtime::get();
         const gpu::Runtime::Lease lease(runtime);
-        const kernels::DivisorSummary summary = gpu::summarize_divisors(runtime, b.view(), runtime.stream());
-        first_zero = summary.first_zero;
-        smallest = std::min(smallest, summary.min_size);
+        summary = gpu::summarize_division(runtime, a.view(), b.view(), runtime.stream());
     }
 #endif
-    if (b.backend() == Backend::cpu) {
-        const ConstBatchView divisors = b.view();
-        first_zero = cpu::first_zero(divisors);
-        for (std::size_t i = 0; i < divisors.count; ++i) smallest = std::min<std::uint32_t>(smallest, std::abs(divisors.sizes[i]));
-    }
-    if (first_zero < b.count()) throw Error(name + ": division by zero (b[" + std::to_string(first_zero) + "] is 0)");
-    return {b.count() == 1, smallest};
+    if (b.backend() == Backend::cpu) summary = cpu::summarize_division(a.view(), b.view());
+    if (summary.first_zero < b.count())
+        throw Error(name + ": division by zero (b[" + std::to_string(summary.first_zero) + "] is 0)");
+    return {b.count() == 1, std::min<std::uint32_t>(summary.min_size, kMaxLimbs), summary.longest_quotient};
 }
 
 // The quotient's stride: |a| / |b| has at most |a| - |b| + 1 limbs, one more when floor
@@ -56,6 +51,12 @@ Divisors check_division(const std::string& name, const DeviceBatch& a, const Dev
 std::uint32_t quotient_stride(const DeviceBatch& a, const Divisors& divisors, bool floor)
 {
     return size_class(std::min(a.stride(), a.stride() + (floor ? 2 : 1) - std::max<std::uint32_t>(divisors.smallest, 1)));
+}
+
+// An exact quotient's stride, from the bound on each element's quotient (no rounding to add).
+std::uint32_t exact_quotient_stride(const DeviceBatch& a, const Divisors& divisors)
+{
+    return size_class(std::max<std::uint32_t>(1, std::min(a.stride(), divisors.longest_quotient)));
 }
 
 // A batch's contents in host memory: its own storage on the CPU backend, a copy from the GPU.
@@ -93,7 +94,7 @@ bool gpu_divexact_fits(std::uint32_t quotient, const DeviceBatch& b)
 std::size_t divide_exactly(DeviceBatch& q, const DeviceBatch& a, const DeviceBatch& b, bool checked, const std::string& name)
 {
     const Divisors divisors = check_division(name, a, b);
-    const std::uint32_t stride = quotient_stride(a, divisors, false);
+    const std::uint32_t stride = exact_quotient_stride(a, divisors);
     std::size_t inexact = a.count();
 #ifdef ZGPU_WITH_CUDA
     if (a.backend() == Backend::gpu && gpu_divexact_fits(stride, b)) {

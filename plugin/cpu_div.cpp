@@ -45,9 +45,19 @@ std::size_t min_parallel(ConstBatchView a) { return std::max<std::size_t>(2, (st
 
 }  // namespace
 
-std::size_t first_zero(ConstBatchView b)
+kernels::DivisionSummary summarize_division(ConstBatchView a, ConstBatchView b)
 {
-    return std::size_t(std::find(b.sizes, b.sizes + b.count, 0) - b.sizes);
+    kernels::DivisionSummary summary{b.count, kMaxLimbs, 0};
+    summary.first_zero = std::size_t(std::find(b.sizes, b.sizes + b.count, 0) - b.sizes);
+    for (std::size_t i = 0; i < b.count; ++i) summary.min_size = std::min<std::uint32_t>(summary.min_size, std::abs(b.sizes[i]));
+    if (summary.first_zero < b.count) return summary;
+    const auto top = [](ConstBatchView x, std::size_t i, std::uint32_t n) { return n ? x.element(i)[n - 1] : limb_t(0); };
+    for (std::size_t i = 0; i < a.count; ++i) {
+        const std::size_t other = b.count == 1 ? 0 : i;
+        const std::uint32_t na = std::abs(a.sizes[i]), nb = std::abs(b.sizes[other]);
+        summary.longest_quotient = std::max(summary.longest_quotient, kernels::quotient_limbs_bound(na, top(a, i, na), nb, top(b, other, nb)));
+    }
+    return summary;
 }
 
 std::size_t divexact(ConstBatchView a, ConstBatchView b, BatchView q, bool broadcast_b, bool checked)

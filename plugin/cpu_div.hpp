@@ -5,12 +5,13 @@
 
 #include <cstddef>
 
+#include "../kernels/division_summary.hpp"
 #include "zgpu/limb_batch.hpp"
 
 namespace zgpu::cpu {
 
-// The first i with b[i] = 0, or b.count if none.
-std::size_t first_zero(ConstBatchView b);
+// What a division of a by b (b[0] for all when b has one element) needs to know first.
+kernels::DivisionSummary summarize_division(ConstBatchView a, ConstBatchView b);
 
 // q[i] = a[i] / b[i] (or b[0]), for nonzero divisors; q.stride holds every quotient. With `checked`,
 // returns the first i whose division is not exact (a.count if all are), and q's contents are

@@ -4,13 +4,17 @@
 // (kernels/divexact_hensel_warp.cu), all quadratic; longer divisors, for a = q b exactly:
 //   1. Remove the t low zero bits of b from both: a' = |a| / 2^t, b' = |b| / 2^t, b' odd.
 //   2. x = b'^-1 mod B^Q (B = 2^64, Q = q.stride) by Newton's iteration x <- x (2 - b' x),
-//      which doubles the correct limbs each step, from the inverse of b's lowest word.
+//      which doubles the correct limbs each step, from 16 limbs by Hensel's schoolbook steps.
 //   3. |q| = a' x mod B^Q, exact since |q| < B^Q; sign(q) = sign(a) sign(b).
-// Cost in products, all full products of kernels::mul (a low half alone would save half of
-// a classical product but nothing of an NTT's): a step from p to 2p limbs multiplies b' mod
-// B^2p by x (2p x p limbs) and x by the p high limbs of that (p x p), so the inverse costs
-// about 2 products of Q x Q limbs in all (the steps below halve), and step 3 one more. A
-// shared divisor has its inverse computed once: one product an element.
+// Q is a bound on the quotients' length from the operands (kernels::quotient_limbs_bound), not
+// from the strides: a stride-based Q of 129 limbs for 256 / 128 would cost a 144-limb size class
+// and one more Newton step. Cost in limb products, with low products (kernels::mul computes only
+// the limbs below B^n where it runs the tensor-core kernel; elsewhere a low product costs a full
+// one): a step from p to 2p limbs multiplies b' mod B^2p by x (1.5 p^2 of the 2 p^2 pairs lie
+// below B^2p) and x by the p new limbs h mod B^p (p^2 / 2), 2 p^2 in all, so the inverse costs
+// 2 Q^2 / 3 (the steps below halve) and step 3 Q^2 / 2: about 1.2 full products of Q x Q limbs
+// (about 3 with full products). A shared divisor has its inverse computed once: half a product
+// an element.
 #include "gpu_div.hpp"
 
 #include <algorithm>
@@ -71,24 +75,29 @@ HenselKernel choose_kernel(bool broadcast, bool checked, std::uint32_t quotient_
     }
 }
 
-// odd[i]^-1 mod B^precision for odd odd[i], by Newton steps from one limb.
+// odd[i]^-1 mod B^precision for odd odd[i]: the first limbs by Hensel's schoolbook steps, then
+// Newton steps, each doubling them.
 TemporaryBatch inverse(Runtime& runtime, ConstBatchView odd, std::uint32_t precision, cudaStream_t stream)
 {
     const std::size_t n = odd.count;
-    TemporaryBatch x(n, 1, stream);
-    kernels::word_inverse(odd, x.view(), stream);
-    for (std::uint32_t p = 1; p < precision;) {
+    std::uint32_t p = std::min(precision, kernels::kInverseStartMaxLimbs);
+    TemporaryBatch x(n, p, stream);
+    kernels::inverse_start(odd, x.view(), stream);
+    while (p < precision) {
         // Every stride is a size class: next is a power of two or precision, and d = next - p
         // is a multiple of the granule of precision's class, p/8, hence of d's own.
         const std::uint32_t next = std::min(2 * p, precision), d = next - p;
-        TemporaryBatch b_low(n, next, stream), bx(n, size_class(next + p), stream), h(n, d, stream);
+        TemporaryBatch b_low(n, next, stream), bx(n, next, stream), h(n, d, stream), w(n, d, stream);
         kernels::slice({.in = odd, .out = b_low.view()}, stream);
-        mul(runtime, b_low.view(), x.view(), bx.view(), false, stream);
+        mul_low(runtime, b_low.view(), x.view(), bx.view(), false, stream);
         // b' x = 1 + B^p h mod B^next, so x (2 - b' x) = x - B^p (x h mod B^d) mod B^next.
         kernels::slice({.in = bx.view(), .first_limb = p, .out = h.view()}, stream);
-        TemporaryBatch x_low(n, d, stream), w(n, size_class(2 * d), stream);
-        kernels::slice({.in = x.view(), .out = x_low.view()}, stream);
-        mul(runtime, x_low.view(), h.view(), w.view(), false, stream);
+        if (d == p) mul_low(runtime, x.view(), h.view(), w.view(), false, stream);
+        else {
+            const TemporaryBatch x_low(n, d, stream);
+            kernels::slice({.in = x.view(), .out = x_low.view()}, stream);
+            mul_low(runtime, x_low.view(), h.view(), w.view(), false, stream);
+        }
         TemporaryBatch lifted(n, next, stream);
         kernels::newton_lift(x.view(), w.view(), lifted.view(), stream);
         x = std::move(lifted);
@@ -97,6 +106,7 @@ TemporaryBatch inverse(Runtime& runtime, ConstBatchView odd, std::uint32_t preci
     return x;
 }
 
+// q's stride is the precision: every exact quotient fits it.
 void divexact_newton(Runtime& runtime, ConstBatchView a, ConstBatchView b, BatchView q, bool broadcast, cudaStream_t stream)
 {
     const std::uint32_t precision = q.stride;
@@ -106,21 +116,19 @@ void divexact_newton(Runtime& runtime, ConstBatchView a, ConstBatchView b, Batch
     // Only a' mod B^Q matters; it carries the quotient's sign into the product.
     kernels::slice({.in = a, .twos_of = b, .keep_sign = true, .sign_of = b, .broadcast = broadcast, .out = a_odd.view()},
                    stream);
-    TemporaryBatch product(a.count, size_class(2 * precision), stream);
-    mul(runtime, a_odd.view(), x.view(), product.view(), broadcast, stream);
-    kernels::slice({.in = product.view(), .keep_sign = true, .out = q}, stream);
+    mul_low(runtime, a_odd.view(), x.view(), q, broadcast, stream);
 }
 
 }  // namespace
 
-kernels::DivisorSummary summarize_divisors(Runtime& runtime, ConstBatchView b, cudaStream_t stream)
+kernels::DivisionSummary summarize_division(Runtime& runtime, ConstBatchView a, ConstBatchView b, cudaStream_t stream)
 {
-    StreamMemory on_device(sizeof(kernels::DivisorSummary), stream);
-    auto* summary = static_cast<kernels::DivisorSummary*>(on_device.data());
-    kernels::summarize_divisors(b, summary, stream);
-    kernels::DivisorSummary result{};
-    check(cudaMemcpyAsync(&result, summary, sizeof result, cudaMemcpyDeviceToHost, stream), "reading the divisor summary");
-    runtime.synchronize("summarizing divisors");
+    StreamMemory on_device(sizeof(kernels::DivisionSummary), stream);
+    auto* summary = static_cast<kernels::DivisionSummary*>(on_device.data());
+    kernels::summarize_division(a, b, summary, stream);
+    kernels::DivisionSummary result{};
+    check(cudaMemcpyAsync(&result, summary, sizeof result, cudaMemcpyDeviceToHost, stream), "reading the division summary");
+    runtime.synchronize("summarizing a division");
     return result;
 }
 

@@ -13,8 +13,8 @@
 
 namespace zgpu::gpu {
 
-// Reads what a division needs of its divisors (waits for the GPU).
-kernels::DivisorSummary summarize_divisors(Runtime& runtime, ConstBatchView b, cudaStream_t stream);
+// Reads what a division needs of its operands (waits for the GPU).
+kernels::DivisionSummary summarize_division(Runtime& runtime, ConstBatchView a, ConstBatchView b, cudaStream_t stream);
 
 // q[i] = a[i] / b[i] (b[0] if broadcast) for nonzero divisors that divide exactly, as
 // fmpz_divexact; for a pair that does not, q[i] is some element within the stride. Every

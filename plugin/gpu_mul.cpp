@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "../kernels/div_steps.hpp"
+#include "gpu_temporary.hpp"
 #include "zgpu/error.hpp"
 
 namespace zgpu::gpu {
@@ -46,6 +48,15 @@ void mul(Runtime& runtime, ConstBatchView a, ConstBatchView b, BatchView r, bool
         workspace = {reinterpret_cast<std::uint32_t*>(runtime.workspace(bytes)), bytes / sizeof(std::uint32_t)};
     }
     kernels::mul(a, b, r, broadcast_b, algorithm, tables ? *tables : kernels::NttTables{}, workspace, stream);
+}
+
+void mul_low(Runtime& runtime, ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, cudaStream_t stream)
+{
+    if (r.stride >= a.stride + b.stride || kernels::mul_computes_low_products(a, b, requested_algorithm()))
+        return mul(runtime, a, b, r, broadcast_b, stream);
+    const TemporaryBatch product(a.count, size_class(a.stride + b.stride), stream);
+    mul(runtime, a, b, product.view(), broadcast_b, stream);
+    kernels::slice({.in = product.view(), .keep_sign = true, .out = r}, stream);
 }
 
 }  // namespace zgpu::gpu

@@ -9,8 +9,13 @@ namespace zgpu::gpu {
 
 // Enqueues kernels::mul (kernels/mul.hpp) on `stream`; the caller holds a Lease. The NTT's
 // workspace is the runtime's: work on it is ordered only if every product uses one stream.
-// ZGPU_MUL_ALGORITHM=classical|ntt|auto (default auto) forces an algorithm where both apply,
-// to compare them; other values are rejected.
+// ZGPU_MUL_ALGORITHM=classical|tensor|ntt|auto (default auto) forces an algorithm where it
+// applies, to compare them; other values are rejected.
 void mul(Runtime& runtime, ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, cudaStream_t stream);
+
+// The low product r[i] = sign(a[i] b[i]) (|a[i] b[i]| mod B^r.stride), for r.stride <= a.stride +
+// b.stride: computed alone where the kernel can (the tensor-core one), else cut from a full
+// product in temporary memory.
+void mul_low(Runtime& runtime, ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, cudaStream_t stream);
 
 }  // namespace zgpu::gpu

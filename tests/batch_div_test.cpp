@@ -333,8 +333,22 @@ TEST_P(BatchDiv, QuotientStridesAreTightAndHoldTheFloorEdge)
     for (std::size_t i = 0; i < 2; ++i) mpz_mul(exact[i], b[i], eq[i]);
     const DeviceBatch da = upload(exact);
     divexact(q, da, upload(b));
-    EXPECT_EQ(q.stride(), size_class(da.stride() - 30 + 1)) << "a's stride less the smallest divisor's size, plus one";
+    // The quotients' own bound (kernels::quotient_limbs_bound): 41 - 30 + 1 limbs, the top limb of
+    // a = b q being q's; not a's stride less the smallest divisor's size, plus one (16).
+    EXPECT_EQ(q.stride(), size_class(12));
     expect_batch_equals(q.download(), eq, "exact quotients");
+
+    // a = b q with b and q of 20 random limbs: a has 40 and its top limb is below b's, so the
+    // quotients take 20 limbs, not 21.
+    MpzArray q20(5), b20(5), a40(5);
+    for (std::size_t i = 0; i < 5; ++i) {
+        source.set(q20[i], 20, Shape::random, i % 2);
+        source.set(b20[i], 20, Shape::random, i % 3 == 0);
+        mpz_mul(a40[i], q20[i], b20[i]);
+    }
+    divexact(q, upload(a40), upload(b20));
+    EXPECT_EQ(q.stride(), 20u);
+    expect_batch_equals(q.download(), q20, "exact quotients of 20 limbs");
 }
 
 TEST_P(BatchDiv, ModulusMatchesGmp)
