@@ -1,6 +1,6 @@
 // Launchers of exact division by Hensel's method: one thread an element for short quotients
-// (divexact_hensel.cu), one warp an element for divisors up to 512 limbs (divexact_hensel_warp.cu),
-// and R quotient limbs a step on T lanes for divisors up to 279 limbs (divexact_block.cu).
+// (divexact_hensel.cu) and R quotient limbs a step on T lanes for divisors up to 279 limbs
+// (divexact_block.cu).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -20,14 +20,6 @@ inline constexpr std::uint32_t kDivexactHenselMaxLimbs = 48;
 // holds every exact quotient and is at most a.stride. Only enqueues work on `stream`.
 void divexact_hensel(ConstBatchView a, ConstBatchView b, bool broadcast, BatchView q, unsigned long long* first_inexact,
                      cudaStream_t stream);
-
-// The longest divisor stride the one-warp kernel takes: 16 limbs a lane.
-inline constexpr std::uint32_t kDivexactWarpMaxDivisorLimbs = 512;
-
-// The same contract as divexact_hensel, for b.stride <= kDivexactWarpMaxDivisorLimbs and any
-// dividend length.
-void divexact_hensel_warp(ConstBatchView a, ConstBatchView b, bool broadcast, BatchView q, unsigned long long* first_inexact,
-                          cudaStream_t stream);
 
 // The longest divisor stride the block kernel takes: a window of 32 lanes of 9 limbs, less 9.
 inline constexpr std::uint32_t kDivexactBlockMaxDivisorLimbs = 279;

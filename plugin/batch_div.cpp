@@ -8,6 +8,7 @@
 
 #include "cpu_div.hpp"
 #include "divide_exactly.hpp"
+#include "result_storage.hpp"
 #include "zgpu/error.hpp"
 #ifdef ZGPU_WITH_CUDA
 #include "gpu_div.hpp"
@@ -17,14 +18,15 @@
 namespace zgpu {
 namespace {
 
-// What every division checks first: the shapes, the backends, and no zero divisor.
+// What every division checks first: the shapes, the backends, and no zero divisor; and, where
+// the quotients' length is wanted (exact division), its bound, which reads the dividends.
 struct Divisors {
     bool shared;                    // one divisor for all of a
     std::uint32_t smallest;         // the smallest |b[i]|, in limbs
-    std::uint32_t longest_quotient; // no |a[i]| / |b[i]| has more limbs (kernels::quotient_limbs_bound)
+    std::uint32_t longest_quotient; // no |a[i]| / |b[i]| has more limbs (kernels::quotient_limbs_bound), if wanted
 };
 
-Divisors check_division(const std::string& name, const DeviceBatch& a, const DeviceBatch& b)
+Divisors check_division(const std::string& name, const DeviceBatch& a, const DeviceBatch& b, bool bound_quotients = false)
 {
     if (a.count() != b.count() && b.count() != 1)
         throw Error(name + ": a has " + std::to_string(a.count()) + " elements, b has " + std::to_string(b.count()) +
@@ -33,14 +35,15 @@ Divisors check_division(const std::string& name, const DeviceBatch& a, const Dev
         throw Error(name + ": a is on the " + std::string(backend_name(a.backend())) + " backend, b on the " +
                     std::string(backend_name(b.backend())));
     kernels::DivisionSummary summary{b.count(), kMaxLimbs, 0};
+    const ConstBatchView dividends = bound_quotients ? a.view() : ConstBatchView{};
 #ifdef ZGPU_WITH_CUDA
     if (b.backend() == Backend::gpu) {
         auto& runtime = gpu::Runtime::get();
         const gpu::Runtime::Lease lease(runtime);
-        summary = gpu::summarize_division(runtime, a.view(), b.view(), runtime.stream());
+        summary = gpu::summarize_division(runtime, dividends, b.view(), runtime.stream());
     }
 #endif
-    if (b.backend() == Backend::cpu) summary = cpu::summarize_division(a.view(), b.view());
+    if (b.backend() == Backend::cpu) summary = cpu::summarize_division(dividends, b.view());
     if (summary.first_zero < b.count())
         throw Error(name + ": division by zero (b[" + std::to_string(summary.first_zero) + "] is 0)");
     return {b.count() == 1, std::min<std::uint32_t>(summary.min_size, kMaxLimbs), summary.longest_quotient};
@@ -93,17 +96,17 @@ bool gpu_divexact_fits(std::uint32_t quotient, const DeviceBatch& b)
 
 std::size_t divide_exactly(DeviceBatch& q, const DeviceBatch& a, const DeviceBatch& b, bool checked, const std::string& name)
 {
-    const Divisors divisors = check_division(name, a, b);
+    const Divisors divisors = check_division(name, a, b, true);
     const std::uint32_t stride = exact_quotient_stride(a, divisors);
     std::size_t inexact = a.count();
 #ifdef ZGPU_WITH_CUDA
     if (a.backend() == Backend::gpu && gpu_divexact_fits(stride, b)) {
-        DeviceBatch result(Backend::gpu, a.count(), stride, DeviceBatch::Uninitialized{});
+        ResultStorage out(q, Backend::gpu, a.count(), stride, {&a, &b}, checked);
         auto& runtime = gpu::Runtime::get();
         const gpu::Runtime::Lease lease(runtime);
-        inexact = gpu::divexact(runtime, a.view(), b.view(), result.view(), divisors.shared, checked, runtime.stream());
+        inexact = gpu::divexact(runtime, a.view(), b.view(), out.view(), divisors.shared, checked, runtime.stream());
         if (inexact < a.count()) return inexact;
-        q = std::move(result);
+        out.commit();
         set_last_backend(Backend::gpu);
         return inexact;
     }
@@ -129,13 +132,13 @@ void div_qr(DeviceBatch& q, DeviceBatch& r, const DeviceBatch& a, const DeviceBa
     const std::uint32_t stride = quotient_stride(a, divisors, floor);
 #ifdef ZGPU_WITH_CUDA
     if (a.backend() == Backend::gpu && b.stride() <= kernels::kDivremWarpMaxDivisorLimbs) {
-        DeviceBatch quotients(Backend::gpu, a.count(), stride, DeviceBatch::Uninitialized{});
-        DeviceBatch remainders(Backend::gpu, a.count(), b.stride(), DeviceBatch::Uninitialized{});
+        ResultStorage quotients(q, Backend::gpu, a.count(), stride, {&a, &b, &r});
+        ResultStorage remainders(r, Backend::gpu, a.count(), b.stride(), {&a, &b, &q});
         auto& runtime = gpu::Runtime::get();
         const gpu::Runtime::Lease lease(runtime);
         kernels::divrem_warp(a.view(), b.view(), divisors.shared, floor, quotients.view(), remainders.view(), runtime.stream());
-        q = std::move(quotients);
-        r = std::move(remainders);
+        quotients.commit();
+        remainders.commit();
         set_last_backend(Backend::gpu);
         return;
     }
@@ -170,11 +173,11 @@ void mod(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& m)
 #ifdef ZGPU_WITH_CUDA
     // The floor remainder by a positive m, without the quotient.
     if (a.backend() == Backend::gpu && m.stride() <= kernels::kDivremWarpMaxDivisorLimbs) {
-        DeviceBatch result(Backend::gpu, a.count(), m.stride(), DeviceBatch::Uninitialized{});
+        ResultStorage result(r, Backend::gpu, a.count(), m.stride(), {&a, &m});
         auto& runtime = gpu::Runtime::get();
         const gpu::Runtime::Lease lease(runtime);
         kernels::divrem_warp(a.view(), m.view(), true, true, BatchView{}, result.view(), runtime.stream());
-        r = std::move(result);
+        result.commit();
         set_last_backend(Backend::gpu);
         return;
     }

@@ -1,11 +1,11 @@
 #include "zgpu/batch_ops.hpp"
 
 #include <algorithm>
-#include <optional>
 #include <string>
 
 #include "cpu_add_sub.hpp"
 #include "cpu_mul.hpp"
+#include "result_storage.hpp"
 #include "zgpu/error.hpp"
 #ifdef ZGPU_WITH_CUDA
 #include "../kernels/add_sub.hpp"
@@ -28,11 +28,9 @@ void check_same_backend(const std::string& name, const DeviceBatch& a, const Dev
 template <class Compute>
 void into_result(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b, std::uint32_t stride, Compute compute)
 {
-    const bool reuse = &r != &a && &r != &b && r.backend() == a.backend() && r.count() == a.count() && r.stride() == stride;
-    std::optional<DeviceBatch> fresh;
-    if (!reuse) fresh.emplace(a.backend(), a.count(), stride, DeviceBatch::Uninitialized{});
-    compute(reuse ? r.view() : fresh->view());
-    if (fresh) r = std::move(*fresh);
+    ResultStorage out(r, a.backend(), a.count(), stride, {&a, &b});
+    compute(out.view());
+    out.commit();
     set_last_backend(a.backend());
 }
 

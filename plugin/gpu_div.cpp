@@ -1,7 +1,7 @@
-// Exact division by the 2-adic method (Hensel; Jebelean). Short operands go to one thread an
-// element (kernels/divexact_hensel.cu), divisors up to 279 limbs to R quotient limbs a step on
-// T lanes (kernels/divexact_block.cu), up to 512 to one warp an element
-// (kernels/divexact_hensel_warp.cu), all quadratic; longer divisors, for a = q b exactly:
+// Exact division by the 2-adic method (Hensel; Jebelean). Short quotients go to one thread an
+// element (kernels/divexact_hensel.cu), mid-size ones by divisors of up to 279 limbs to R
+// quotient limbs a step on T lanes (kernels/divexact_block.cu), both quadratic; longer ones
+// (the choice and its measurements are below) by Newton's inverse, for a = q b exactly:
 //   1. Remove the t low zero bits of b from both: a' = |a| / 2^t, b' = |b| / 2^t, b' odd.
 //   2. x = b'^-1 mod B^Q (B = 2^64, Q = q.stride) by Newton's iteration x <- x (2 - b' x),
 //      which doubles the correct limbs each step, from 16 limbs by Hensel's schoolbook steps.
@@ -46,32 +46,32 @@ DivAlgorithm requested_algorithm()
 }
 
 // The kernels of Hensel's method; the Newton inverse and a product where none applies.
-enum class HenselKernel { one_thread, one_warp, block, none };
+enum class HenselKernel { one_thread, block, none };
 
 // What fits each kernel, and the automatic choice among them. Measured on an H200
-// (bench/results/2026-11-23-h200-div-*): one thread is fastest for short quotients (2048 bits:
-// 1056 against the block kernel's 527 M/s) and checked short dividends; the block kernel from
-// quotients of 33 limbs (4096 bits: 234 against 162) and for checked divisions beyond one
-// thread (4096 bits: 217 against the one-warp kernel's 44); a shared divisor stays on one
-// thread up to 48 limbs (257 against 222 at 4096 bits), takes the block kernel up to 96
-// (8192 bits: 75 against 46) and above that its inverse, computed once, and one product an
-// element (16384 bits: 23.5 against 20.3).
+// (bench/results/2026-11-23-h200-div-*), M divisions/s: one thread is fastest for short
+// quotients (2048 bits: 1056 against the block kernel's 527) and checked short dividends; the
+// block kernel from quotients of 33 limbs (4096 bits: 231 to 250 against Newton's 179); Newton's
+// method with low products from 64 (8192 bits: 92 against 67 to 75; 16384: 42.6 against 20.5;
+// 65536: 7.4 against 1.7 of a one-warp Hensel kernel, since removed), checked from 128 (at 64 both run 69 to 74;
+// 16384 bits: 31 against 20.5); a shared divisor, its inverse computed once, from 32 (4096 bits:
+// 339 against one thread's 308; 16384 bits: 103 against 20).
 struct Fits {
-    bool one_thread, block, one_warp;
+    bool one_thread, block;
 };
 
 HenselKernel choose_kernel(bool broadcast, bool checked, std::uint32_t quotient_stride, Fits fits)
 {
     switch (requested_algorithm()) {
     case DivAlgorithm::hensel:
-        return fits.one_thread ? HenselKernel::one_thread : fits.one_warp ? HenselKernel::one_warp : HenselKernel::none;
+        return fits.one_thread ? HenselKernel::one_thread : HenselKernel::none;
     case DivAlgorithm::block: return fits.block ? HenselKernel::block : HenselKernel::none;
     case DivAlgorithm::newton: return HenselKernel::none;
     default:
+        if (quotient_stride >= (broadcast ? 32u : checked ? 128u : 64u)) return HenselKernel::none;
         if (fits.one_thread && (checked || broadcast || quotient_stride <= 24)) return HenselKernel::one_thread;
-        if (fits.block && (!broadcast || quotient_stride <= 96)) return HenselKernel::block;
-        if (fits.one_thread) return HenselKernel::one_thread;
-        return fits.one_warp && !broadcast ? HenselKernel::one_warp : HenselKernel::none;
+        if (fits.block) return HenselKernel::block;
+        return fits.one_thread ? HenselKernel::one_thread : HenselKernel::none;
     }
 }
 
@@ -142,11 +142,9 @@ std::size_t divexact(Runtime& runtime, ConstBatchView a, ConstBatchView b, Batch
     if (checked)
         check(cudaMemcpyAsync(first_inexact, &result, sizeof result, cudaMemcpyHostToDevice, stream), "starting the exactness check");
     const Fits fits{.one_thread = (checked ? a.stride : q.stride) <= kernels::kDivexactHenselMaxLimbs,
-                    .block = b.stride <= kernels::kDivexactBlockMaxDivisorLimbs,
-                    .one_warp = b.stride <= kernels::kDivexactWarpMaxDivisorLimbs};
+                    .block = b.stride <= kernels::kDivexactBlockMaxDivisorLimbs};
     switch (choose_kernel(broadcast, checked, q.stride, fits)) {
     case HenselKernel::one_thread: kernels::divexact_hensel(a, b, broadcast, q, first_inexact, stream); break;
-    case HenselKernel::one_warp: kernels::divexact_hensel_warp(a, b, broadcast, q, first_inexact, stream); break;
     case HenselKernel::block: kernels::divexact_hensel_block(a, b, broadcast, q, first_inexact, stream); break;
     case HenselKernel::none:
         divexact_newton(runtime, a, b, q, broadcast, stream);
