@@ -18,6 +18,12 @@ constexpr int kWarpsPerBlock = 8;
 
 __device__ std::size_t warp_element() { return std::size_t(blockIdx.x) * kWarpsPerBlock + threadIdx.x / 32; }
 
+// On the device, so that starting a summary waits for no copy from the host.
+__global__ void start_summary_kernel(DivisionSummary* summary, std::size_t divisors)
+{
+    *summary = {divisors, UINT_MAX, 0};
+}
+
 __device__ limb_t top_limb(ConstBatchView x, std::size_t i, std::uint32_t n) { return n ? x.element(i)[n - 1] : 0; }
 
 __global__ void summarize_kernel(ConstBatchView a, ConstBatchView b, DivisionSummary* summary)
@@ -163,9 +169,8 @@ unsigned thread_blocks(std::size_t elements) { return warp_blocks((elements + 31
 
 void summarize_division(ConstBatchView a, ConstBatchView b, DivisionSummary* summary, cudaStream_t stream)
 {
-    const DivisionSummary start{b.count, UINT_MAX, 0};
-    if (const cudaError_t e = cudaMemcpyAsync(summary, &start, sizeof start, cudaMemcpyHostToDevice, stream); e != cudaSuccess)
-        throw Error(std::string("division: starting the summary: ") + cudaGetErrorString(e));
+    start_summary_kernel<<<1, 1, 0, stream>>>(summary, b.count);
+    check_launch("starting the summary");
     const std::size_t elements = std::max(a.count, b.count);
     if (elements == 0) return;
     summarize_kernel<<<thread_blocks(elements), 32 * kWarpsPerBlock, 0, stream>>>(a, b, summary);

@@ -46,7 +46,7 @@ Divisors check_division(const std::string& name, const DeviceBatch& a, const Dev
     if (b.backend() == Backend::cpu) summary = cpu::summarize_division(dividends, b.view());
     if (summary.first_zero < b.count())
         throw Error(name + ": division by zero (b[" + std::to_string(summary.first_zero) + "] is 0)");
-    return {b.count() == 1, std::min<std::uint32_t>(summary.min_size, kMaxLimbs), summary.longest_quotient};
+    return {b.count() == 1, std::min<std::uint32_t>(summary.min_size, kMaxLimbs), bound_quotients ? summary.longest_quotient : kMaxLimbs};
 }
 
 // The quotient's stride: |a| / |b| has at most |a| - |b| + 1 limbs, one more when floor
@@ -56,11 +56,17 @@ std::uint32_t quotient_stride(const DeviceBatch& a, const Divisors& divisors, bo
     return size_class(std::min(a.stride(), a.stride() + (floor ? 2 : 1) - std::max<std::uint32_t>(divisors.smallest, 1)));
 }
 
-// An exact quotient's stride, from the bound on each element's quotient (no rounding to add).
+// An exact quotient's stride: where the quotients were bounded element by element, that bound
+// (no rounding to add), which can be a limb or a size class below the strides' bound.
 std::uint32_t exact_quotient_stride(const DeviceBatch& a, const Divisors& divisors)
 {
-    return size_class(std::max<std::uint32_t>(1, std::min(a.stride(), divisors.longest_quotient)));
+    return std::min(quotient_stride(a, divisors, false), size_class(std::max<std::uint32_t>(1, divisors.longest_quotient)));
 }
+
+// Bounding each quotient reads every dividend's top limb, a pass over short dividends; it pays
+// where the quotients are long (the precision of Newton's method and the output shrink with it),
+// from about this many limbs.
+constexpr std::uint32_t kBoundQuotientsFromLimbs = 32;
 
 // A batch's contents in host memory: its own storage on the CPU backend, a copy from the GPU.
 class OnHost {
@@ -96,7 +102,7 @@ bool gpu_divexact_fits(std::uint32_t quotient, const DeviceBatch& b)
 
 std::size_t divide_exactly(DeviceBatch& q, const DeviceBatch& a, const DeviceBatch& b, bool checked, const std::string& name)
 {
-    const Divisors divisors = check_division(name, a, b, true);
+    const Divisors divisors = check_division(name, a, b, a.stride() + 1 >= b.stride() + kBoundQuotientsFromLimbs);
     const std::uint32_t stride = exact_quotient_stride(a, divisors);
     std::size_t inexact = a.count();
 #ifdef ZGPU_WITH_CUDA

@@ -126,21 +126,24 @@ kernels::DivisionSummary summarize_division(Runtime& runtime, ConstBatchView a, 
     StreamMemory on_device(sizeof(kernels::DivisionSummary), stream);
     auto* summary = static_cast<kernels::DivisionSummary*>(on_device.data());
     kernels::summarize_division(a, b, summary, stream);
-    kernels::DivisionSummary result{};
-    check(cudaMemcpyAsync(&result, summary, sizeof result, cudaMemcpyDeviceToHost, stream), "reading the division summary");
+    auto* result = reinterpret_cast<kernels::DivisionSummary*>(runtime.staging(sizeof(kernels::DivisionSummary)));
+    check(cudaMemcpyAsync(result, summary, sizeof *result, cudaMemcpyDeviceToHost, stream), "reading the division summary");
     runtime.synchronize("summarizing a division");
-    return result;
+    return *result;
 }
 
 std::size_t divexact(Runtime& runtime, ConstBatchView a, ConstBatchView b, BatchView q, bool broadcast, bool checked,
                      cudaStream_t stream)
 {
     if (a.count == 0) return 0;
-    StreamMemory first(sizeof(unsigned long long), stream);
-    auto* first_inexact = checked ? static_cast<unsigned long long*>(first.data()) : nullptr;
-    unsigned long long result = a.count;
-    if (checked)
-        check(cudaMemcpyAsync(first_inexact, &result, sizeof result, cudaMemcpyHostToDevice, stream), "starting the exactness check");
+    // Checked: the first inexact index, from a.count down, on the device and in pinned memory.
+    StreamMemory first(checked ? sizeof(unsigned long long) : 0, stream);
+    auto* first_inexact = static_cast<unsigned long long*>(first.data());
+    auto* result = checked ? reinterpret_cast<unsigned long long*>(runtime.staging(sizeof(unsigned long long))) : nullptr;
+    if (checked) {
+        *result = a.count;
+        check(cudaMemcpyAsync(first_inexact, result, sizeof *result, cudaMemcpyHostToDevice, stream), "starting the exactness check");
+    }
     const Fits fits{.one_thread = (checked ? a.stride : q.stride) <= kernels::kDivexactHenselMaxLimbs,
                     .block = b.stride <= kernels::kDivexactBlockMaxDivisorLimbs};
     switch (choose_kernel(broadcast, checked, q.stride, fits)) {
@@ -156,9 +159,9 @@ std::size_t divexact(Runtime& runtime, ConstBatchView a, ConstBatchView b, Batch
         }
     }
     if (!checked) return a.count;
-    check(cudaMemcpyAsync(&result, first_inexact, sizeof result, cudaMemcpyDeviceToHost, stream), "reading the exactness check");
+    check(cudaMemcpyAsync(result, first_inexact, sizeof *result, cudaMemcpyDeviceToHost, stream), "reading the exactness check");
     runtime.synchronize("checking exactness");
-    return std::size_t(result);
+    return std::size_t(*result);
 }
 
 }  // namespace zgpu::gpu

@@ -333,22 +333,31 @@ TEST_P(BatchDiv, QuotientStridesAreTightAndHoldTheFloorEdge)
     for (std::size_t i = 0; i < 2; ++i) mpz_mul(exact[i], b[i], eq[i]);
     const DeviceBatch da = upload(exact);
     divexact(q, da, upload(b));
-    // The quotients' own bound (kernels::quotient_limbs_bound): 41 - 30 + 1 limbs, the top limb of
-    // a = b q being q's; not a's stride less the smallest divisor's size, plus one (16).
-    EXPECT_EQ(q.stride(), size_class(12));
+    EXPECT_EQ(q.stride(), size_class(da.stride() - 30 + 1)) << "a's stride less the smallest divisor's size, plus one";
     expect_batch_equals(q.download(), eq, "exact quotients");
 
-    // a = b q with b and q of 20 random limbs: a has 40 and its top limb is below b's, so the
-    // quotients take 20 limbs, not 21.
-    MpzArray q20(5), b20(5), a40(5);
+    // Long quotients are bounded element by element (kernels::quotient_limbs_bound): a = b q with
+    // b and q of 64 random limbs has 128 limbs and its top limb below b's, so the quotients take
+    // 64 limbs, not 65 (a 72-limb class); where a's top limb is not below b's, 65.
+    MpzArray q64(5), b64(5), a128(5);
     for (std::size_t i = 0; i < 5; ++i) {
-        source.set(q20[i], 20, Shape::random, i % 2);
-        source.set(b20[i], 20, Shape::random, i % 3 == 0);
-        mpz_mul(a40[i], q20[i], b20[i]);
+        source.set(q64[i], 64, Shape::random, i % 2);
+        source.set(b64[i], 64, Shape::random, i % 3 == 0);
+        mpz_mul(a128[i], q64[i], b64[i]);
     }
-    divexact(q, upload(a40), upload(b20));
-    EXPECT_EQ(q.stride(), 20u);
-    expect_batch_equals(q.download(), q20, "exact quotients of 20 limbs");
+    divexact(q, upload(a128), upload(b64));
+    EXPECT_EQ(q.stride(), 64u);
+    expect_batch_equals(q.download(), q64, "exact quotients of 64 limbs");
+    // b = B^63 + B^62 (top limb 1) and q = B^64 - 1: q b >= B^127, a's top limb is 1.
+    source.set(q64[4], 64, Shape::all_ones, false);
+    mpz_set_ui(b64[4], 1);
+    mpz_mul_2exp(b64[4], b64[4], 64);
+    mpz_add_ui(b64[4], b64[4], 1);
+    mpz_mul_2exp(b64[4], b64[4], 64 * 62);
+    mpz_mul(a128[4], q64[4], b64[4]);
+    divexact(q, upload(a128), upload(b64));
+    EXPECT_EQ(q.stride(), size_class(65));
+    expect_batch_equals(q.download(), q64, "exact quotients of 64 limbs, one bound at 65");
 }
 
 TEST_P(BatchDiv, ModulusMatchesGmp)
