@@ -1,6 +1,7 @@
 // The elementwise steps of 2-adic division (div_steps.hpp). They move a few limbs an element
 // and are bound by memory, so they are written plainly: one warp an element, its lanes
-// striding over the limbs, sizes found by a ballot from the top.
+// striding over the limbs, sizes found by a ballot from the top; the summary and the starting
+// inverse take one thread an element.
 #include "div_steps.hpp"
 
 #include <algorithm>

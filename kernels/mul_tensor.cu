@@ -57,7 +57,7 @@ struct ProductSpace {
     int a_margin, a_buffer, raw_b, table, sums, bytes;
 };
 
-ProductSpace product_space(std::uint32_t a_limbs, std::uint32_t b_limbs, int tiles_per_warp)
+ProductSpace product_space(std::uint32_t a_limbs, std::uint32_t b_limbs, std::uint32_t r_limbs, int tiles_per_warp)
 {
     ProductSpace s{};
     s.a_margin = a_margin_bytes(tiles_per_warp);
@@ -65,7 +65,7 @@ ProductSpace product_space(std::uint32_t a_limbs, std::uint32_t b_limbs, int til
     s.raw_b = 2 * s.a_buffer;
     s.table = s.raw_b + 2 * 8 * int(b_limbs);
     s.sums = s.table + 4 * 8 * table_groups(int(b_limbs));
-    s.bytes = s.sums + 4 * kTileColumns * int((a_limbs + b_limbs + 15) / 16);  // 8 bytes for 2 columns
+    s.bytes = s.sums + 4 * kTileColumns * output_tiles(a_limbs, b_limbs, r_limbs);  // 8 bytes for 2 columns
     return s;
 }
 
@@ -276,7 +276,7 @@ template <int W, int U>
 void launch(const TensorArgs& args, cudaStream_t stream)
 {
     if (args.a.count == 0) return;
-    const ProductSpace space = product_space(args.a.stride, args.b.stride, U);
+    const ProductSpace space = product_space(args.a.stride, args.b.stride, args.r.stride, U);
     constexpr int kSlotsPerBlock = W == 1 ? kProductsPerBlockOfOneWarp : 1;
     const int threads = kThreadsPerBlock<W, U>;
     const std::size_t bytes = std::size_t(kSlotsPerBlock) * space.bytes;

@@ -358,6 +358,13 @@ TEST_P(BatchDiv, QuotientStridesAreTightAndHoldTheFloorEdge)
     divexact(q, upload(a128), upload(b64));
     EXPECT_EQ(q.stride(), size_class(65));
     expect_batch_equals(q.download(), q64, "exact quotients of 64 limbs, one bound at 65");
+    // q = B^64, 65 limbs: a = b B^64 has b's top limb, and the bound's extra limb is needed.
+    mpz_set_ui(q64[2], 1);
+    mpz_mul_2exp(q64[2], q64[2], 64 * 64);
+    mpz_mul(a128[2], q64[2], b64[2]);
+    divexact(q, upload(a128), upload(b64));
+    EXPECT_EQ(q.stride(), size_class(65));
+    expect_batch_equals(q.download(), q64, "an exact quotient of 65 limbs, the bound's largest");
 }
 
 TEST_P(BatchDiv, ModulusMatchesGmp)

@@ -11,16 +11,17 @@
 namespace zgpu {
 
 // q[i] = a[i] / b[i] where b[i] divides a[i], as fmpz_divexact: for a pair that does not divide
-// exactly q[i] is unspecified. q gets the stride of the largest possible quotient: a's less the
-// smallest divisor's size, plus one.
+// exactly q[i] is unspecified. q gets a stride that holds every quotient: a's less the
+// smallest divisor's size, plus one, or, where quotients can be long, a bound on each one from
+// its operands' sizes and top limbs (often a limb or a size class less).
 void divexact(DeviceBatch& q, const DeviceBatch& a, const DeviceBatch& b);
 // The same, verified: a pair that does not divide exactly throws zgpu::Error naming the first
 // such index, with q untouched.
 void divexact_checked(DeviceBatch& q, const DeviceBatch& a, const DeviceBatch& b);
 
 // Quotient and remainder rounded toward -infinity (fdiv_qr) or zero (tdiv_qr), as FLINT's
-// fmpz_fdiv_qr and fmpz_tdiv_qr. q gets a quotient's stride as divexact's (one limb more for
-// floor rounding), r b's; q and r must be different batches.
+// fmpz_fdiv_qr and fmpz_tdiv_qr. q gets the stride a's less the smallest divisor's size, plus
+// one (two for floor rounding), r b's; q and r must be different batches.
 void fdiv_qr(DeviceBatch& q, DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b);
 void tdiv_qr(DeviceBatch& q, DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b);
 
