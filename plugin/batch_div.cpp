@@ -46,7 +46,8 @@ Divisors check_division(const std::string& name, const DeviceBatch& a, const Dev
     if (b.backend() == Backend::cpu) summary = cpu::summarize_division(dividends, b.view());
     if (summary.first_zero < b.count())
         throw Error(name + ": division by zero (b[" + std::to_string(summary.first_zero) + "] is 0)");
-    return {b.count() == 1, std::min<std::uint32_t>(summary.min_size, kMaxLimbs), bound_quotients ? summary.longest_quotient : kMaxLimbs};
+    const std::uint32_t longest_quotient = bound_quotients ? summary.longest_quotient : kMaxLimbs;
+    return {b.count() == 1, std::min<std::uint32_t>(summary.min_size, kMaxLimbs), longest_quotient};
 }
 
 // The quotient's stride: |a| / |b| has at most |a| - |b| + 1 limbs, one more when floor

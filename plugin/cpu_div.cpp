@@ -55,7 +55,8 @@ kernels::DivisionSummary summarize_division(ConstBatchView a, ConstBatchView b)
     for (std::size_t i = 0; i < a.count; ++i) {
         const std::size_t other = b.count == 1 ? 0 : i;
         const std::uint32_t na = std::abs(a.sizes[i]), nb = std::abs(b.sizes[other]);
-        summary.longest_quotient = std::max(summary.longest_quotient, kernels::quotient_limbs_bound(na, top(a, i, na), nb, top(b, other, nb)));
+        const std::uint32_t bound = kernels::quotient_limbs_bound(na, top(a, i, na), nb, top(b, other, nb));
+        summary.longest_quotient = std::max(summary.longest_quotient, bound);
     }
     return summary;
 }

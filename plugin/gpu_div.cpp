@@ -51,11 +51,12 @@ enum class HenselKernel { one_thread, block, none };
 // What fits each kernel, and the automatic choice among them. Measured on an H200
 // (bench/results/2026-11-23-h200-div-*), M divisions/s: one thread is fastest for short
 // quotients (2048 bits: 1056 against the block kernel's 527) and checked short dividends; the
-// block kernel from quotients of 33 limbs (4096 bits: 231 to 250 against Newton's 179); Newton's
-// method with low products from 64 (8192 bits: 92 against 67 to 75; 16384: 42.6 against 20.5;
-// 65536: 7.4 against 1.7 of a one-warp Hensel kernel, since removed), checked from 128 (at 64 both run 69 to 74;
-// 16384 bits: 31 against 20.5); a shared divisor, its inverse computed once, from 32 (4096 bits:
-// 339 against one thread's 308; 16384 bits: 103 against 20).
+// block kernel from quotients of 33 limbs (4096 bits: 231 to 250 against Newton's 179);
+// Newton's method with low products from 64 (8192 bits: 92 against 67 to 75; 16384: 42.6
+// against 20.5; 65536: 7.4 against 1.7 of a one-warp Hensel kernel, since removed), checked
+// from 128 (at 64 both run 69 to 74; 16384 bits: 31 against 20.5); a shared divisor, its
+// inverse computed once, from 32 (4096 bits: 339 against one thread's 308; 16384 bits: 103
+// against 20).
 struct Fits {
     bool one_thread, block;
 };
