@@ -1,0 +1,14 @@
+// The one-thread product kernel (mul_thread.cu); mul_classical chooses it by size.
+#pragma once
+
+#include "mul.hpp"
+
+namespace zgpu::kernels {
+
+// Largest operand stride of the one-thread kernel.
+inline constexpr std::uint32_t kMulThreadMaxLimbs = 16;
+
+// kernels::mul's contract, for a.stride and b.stride at most kMulThreadMaxLimbs.
+void mul_thread(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, cudaStream_t stream);
+
+}  // namespace zgpu::kernels
