@@ -165,7 +165,7 @@ void launch(const MulArgs& args, cudaStream_t stream)
 
 // The shape by the product's length a.stride + b.stride: one thread with its window of b up to
 // kWindowUpToColumns columns; then the one-thread kernel of mul_thread.cu while both operands
-// have at most kMulThreadMaxLimbs limbs; beyond, eight columns a thread up to a warp (256
+// have at most kMulThreadMaxLimbs limbs (and the result has its usual stride); beyond, eight columns a thread up to a warp (256
 // columns), and sixteen for up to 512 columns (the accumulators take 3 words a column: 16
 // columns need 221 registers).
 // Measured on an H200, M products/s (bench/results/): 256 bits 22 800 here against 20 600 in
@@ -184,7 +184,8 @@ void mul_classical(ConstBatchView a, ConstBatchView b, BatchView r, bool broadca
         default: return launch<1, 8>(args, stream);
         }
     }
-    if (std::max(a.stride, b.stride) <= kMulThreadMaxLimbs) return mul_thread(a, b, r, broadcast_b, stream);
+    if (std::max(a.stride, b.stride) <= kMulThreadMaxLimbs && r.stride <= kMulThreadMaxResultLimbs)
+        return mul_thread(a, b, r, broadcast_b, stream);
     if (columns > 256) return launch<32, 16>(args, stream);
     switch (std::bit_ceil((columns + 7) / 8)) {
     case 4: return launch<4, 8>(args, stream);

@@ -12,6 +12,7 @@
 // at 1024 bits, where its threads' column ranges meet the operands unevenly.
 #include "mul_thread.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "limb_access.cuh"
@@ -20,20 +21,75 @@
 namespace zgpu::kernels {
 namespace {
 
-constexpr int kBlockThreads = 256;
+constexpr int kBlockThreads = 128;
+constexpr int kWarpsPerBlock = kBlockThreads / 32;
+
+// Where a warp's 32 elements of one batch wait in shared memory: element e at e * pitch limbs.
+// An even pitch with pitch / 2 odd puts the 16-byte accesses of any 8 consecutive lanes in
+// different banks; a stride of 1 goes 8 bytes a lane, without padding.
+struct Staging {
+    std::uint32_t pitch = 0;   // 0: not staged (a broadcast operand, read from global memory)
+    std::uint32_t divide = 0;  // ceil(2^32 / (stride / 2)): 16-byte chunk to element, no division
+};
+
+Staging staging_for(std::uint32_t stride)
+{
+    if (stride == 1) return {1, 0};
+    const std::uint32_t chunks = stride / 2;
+    return {chunks % 2 == 1 ? stride : stride + 2, std::uint32_t(((std::uint64_t(1) << 32) + chunks - 1) / chunks)};
+}
 
 struct ThreadMulArgs {
     ConstBatchView longer, shorter;  // by stride
-    bool longer_broadcast, shorter_broadcast;
+    Staging longer_staging, shorter_staging, r_staging;
     BatchView r;
 };
 
-// The 32-bit digits of an element of up to Digits / 2 limbs (those past `stride` read as zero).
+// Copies elements [first, first + n) (n <= 32) of a batch of `stride` limbs, contiguous in global
+// memory, to or from their slots in shared memory, 16 bytes a lane at a time (whole lines of
+// global memory a warp instruction).
+template <bool ToShared>
+__device__ __forceinline__ void copy_group(limb_t* global, std::uint32_t stride, int n, limb_t* slots, Staging staging)
+{
+    const int lane = threadIdx.x % 32;
+    if (stride == 1) {
+        if (lane < n) {
+            if constexpr (ToShared) slots[lane] = __ldg(global + lane);
+            else global[lane] = slots[lane];
+        }
+        return;
+    }
+    const int chunks = n * int(stride / 2);
+    for (int c = lane; c < chunks; c += 32) {
+        const int e = int(__umulhi(std::uint32_t(c), staging.divide));
+        auto* slot = reinterpret_cast<ulonglong2*>(slots + e * staging.pitch + (2 * c - e * int(stride)));
+        auto* word = reinterpret_cast<ulonglong2*>(global + 2 * c);
+        if constexpr (ToShared) *slot = __ldg(word);
+        else *word = *slot;
+    }
+}
+
+// The 32-bit digits of an element of up to Digits / 2 limbs, `stride` of them stored (the rest
+// zeros): from global memory, or from its slot in shared memory.
 template <int Digits>
-__device__ __forceinline__ void load_digits(const limb_t* element, std::uint32_t stride, std::uint32_t (&digits)[Digits])
+__device__ __forceinline__ void read_digits(const limb_t* element, std::uint32_t stride, bool in_global, std::uint32_t (&digits)[Digits])
 {
     limb_t v[Digits / 2 < 2 ? 2 : Digits / 2];
-    load_limbs(element, stride, 0, v);
+    if (in_global) {
+        load_limbs(element, stride, 0, v);
+    } else {
+#pragma unroll
+        for (int k = 0; k < Digits / 2; k += 2) {
+            if (k + 1 < stride) {
+                const ulonglong2 pair = *reinterpret_cast<const ulonglong2*>(element + k);
+                v[k] = pair.x;
+                v[k + 1] = pair.y;
+            } else {
+                v[k] = k < stride ? element[k] : 0;
+                v[k + 1] = 0;
+            }
+        }
+    }
 #pragma unroll
     for (int k = 0; k < Digits; ++k) digits[k] = std::uint32_t(v[k / 2] >> (32 * (k % 2)));
 }
@@ -65,33 +121,61 @@ __device__ __forceinline__ void store_pair(limb_t* r, std::uint32_t stride, int 
 }
 
 // N digits of the longer operand, M of the shorter (powers of two, 2 <= M <= N <= 32).
+// A warp's 32 products: their operands are copied into shared memory with coalesced loads, each
+// lane takes its own into registers, and the same space then collects the results, which leave
+// in whole lines (a thread's own 16-byte accesses of its 128-byte elements touched 32 lines a
+// warp instruction).
 template <int N, int M>
-__global__ void __launch_bounds__(kBlockThreads, 2) mul_thread_kernel(const ThreadMulArgs args)
+__global__ void __launch_bounds__(kBlockThreads, 4) mul_thread_kernel(const ThreadMulArgs args)
 {
-    const std::size_t i = std::size_t(blockIdx.x) * kBlockThreads + threadIdx.x;
-    if (i >= args.r.count) return;
-    const std::size_t li = args.longer_broadcast ? 0 : i, si = args.shorter_broadcast ? 0 : i;
-    const std::int32_t size_l = args.longer.sizes[li], size_s = args.shorter.sizes[si];
-    std::uint32_t y[N], x[M];
-    load_digits(args.longer.element(li), args.longer.stride, y);
-    load_digits(args.shorter.element(si), args.shorter.stride, x);
-    const int rows = 2 * abs(size_s);  // digits of the shorter operand past them are zeros
+    extern __shared__ ulonglong2 shared_words[];
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const Staging ls = args.longer_staging, ss = args.shorter_staging, rs = args.r_staging;
+    const std::size_t per_warp = 32 * std::size_t(max(ls.pitch + ss.pitch, rs.pitch));
+    limb_t* const slots = reinterpret_cast<limb_t*>(shared_words) + warp * per_warp;
+    const std::size_t first = std::size_t(blockIdx.x) * kBlockThreads + 32 * warp, count = args.r.count;
+    if (first >= count) return;
+    const int n = count - first < 32 ? int(count - first) : 32;
+    const std::size_t i = first + lane;
+    const bool live = lane < n;
 
-    constexpr int kDigits = N + M + 4;  // four more, so that whole pairs of limbs can be read
-    std::uint32_t acc[kDigits] = {};
-    limb_t* r = args.r.element(i);
-    const std::uint32_t stride = args.r.stride;
-    std::uint32_t used = 0;
-#pragma unroll
-    for (int j = 0; j < M; ++j) {
-        if (j < rows) add_row(acc, j, x[j], y);
-        if (j % 4 == 3) store_pair(r, stride, (j - 3) / 2, acc, used);
+    if (ls.pitch != 0) copy_group<true>(const_cast<limb_t*>(args.longer.element(first)), args.longer.stride, n, slots, ls);
+    if (ss.pitch != 0)
+        copy_group<true>(const_cast<limb_t*>(args.shorter.element(first)), args.shorter.stride, n, slots + 32 * ls.pitch, ss);
+    std::int32_t size_l = 0, size_s = 0;
+    if (live) {
+        size_l = args.longer.sizes[ls.pitch == 0 ? 0 : i];
+        size_s = args.shorter.sizes[ss.pitch == 0 ? 0 : i];
     }
-    constexpr int kLimbs = (N + M + 2) / 4 * 2;  // (N + M) / 2, rounded up to pairs
+    __syncwarp();
+    std::uint32_t y[N], x[M];
+    if (live) {
+        read_digits(ls.pitch == 0 ? args.longer.element(0) : slots + lane * ls.pitch, args.longer.stride, ls.pitch == 0, y);
+        read_digits(ss.pitch == 0 ? args.shorter.element(0) : slots + 32 * ls.pitch + lane * ss.pitch, args.shorter.stride,
+                    ss.pitch == 0, x);
+    }
+    __syncwarp();  // every lane has its operands: the slots take the results
+
+    if (live) {
+        const int rows = 2 * abs(size_s);  // digits of the shorter operand past them are zeros
+        constexpr int kDigits = N + M + 4;  // four more, so that whole pairs of limbs can be read
+        std::uint32_t acc[kDigits] = {};
+        limb_t* r = slots + lane * rs.pitch;
+        const std::uint32_t stride = args.r.stride;
+        std::uint32_t used = 0;
 #pragma unroll
-    for (int limb = M / 4 * 2; limb < kLimbs; limb += 2) store_pair(r, stride, limb, acc, used);
-    for (std::uint32_t k = kLimbs; k < stride; ++k) r[k] = 0;  // padding above
-    args.r.sizes[i] = (size_l < 0) != (size_s < 0) ? -std::int32_t(used) : std::int32_t(used);
+        for (int j = 0; j < M; ++j) {
+            if (j < rows) add_row(acc, j, x[j], y);
+            if (j % 4 == 3) store_pair(r, stride, (j - 3) / 2, acc, used);
+        }
+        constexpr int kLimbs = (N + M + 2) / 4 * 2;  // (N + M) / 2, rounded up to pairs
+#pragma unroll
+        for (int limb = M / 4 * 2; limb < kLimbs; limb += 2) store_pair(r, stride, limb, acc, used);
+        for (std::uint32_t k = kLimbs; k < stride; ++k) r[k] = 0;  // padding above
+        args.r.sizes[i] = (size_l < 0) != (size_s < 0) ? -std::int32_t(used) : std::int32_t(used);
+    }
+    __syncwarp();
+    copy_group<false>(args.r.element(first), args.r.stride, n, slots, rs);
 }
 
 template <int N, int M>
@@ -99,7 +183,9 @@ void launch(const ThreadMulArgs& args, cudaStream_t stream)
 {
     const std::size_t blocks = (args.r.count + kBlockThreads - 1) / kBlockThreads;
     if (blocks > 0x7fffffffu) throw Error("mul: batch of " + std::to_string(args.r.count) + " elements exceeds one launch");
-    mul_thread_kernel<N, M><<<unsigned(blocks), kBlockThreads, 0, stream>>>(args);
+    const std::uint32_t per_warp =
+        32 * std::max(args.longer_staging.pitch + args.shorter_staging.pitch, args.r_staging.pitch);
+    mul_thread_kernel<N, M><<<unsigned(blocks), kBlockThreads, kWarpsPerBlock * per_warp * sizeof(limb_t), stream>>>(args);
     if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
         throw Error(std::string("mul kernel launch: ") + cudaGetErrorString(e));
 }
@@ -120,8 +206,9 @@ void launch_for(const ThreadMulArgs& args, int n, int m, cudaStream_t stream)
 
 void mul_thread(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, cudaStream_t stream)
 {
-    ThreadMulArgs args{a, b, false, broadcast_b, r};
-    if (b.stride > a.stride) args = {b, a, broadcast_b, false, r};
+    const Staging sa = staging_for(a.stride), sb = broadcast_b ? Staging{} : staging_for(b.stride);
+    ThreadMulArgs args{a, b, sa, sb, staging_for(r.stride), r};
+    if (b.stride > a.stride) args = {b, a, sb, sa, args.r_staging, r};
     launch_for(args, int(2 * args.longer.stride), int(2 * args.shorter.stride), stream);
 }
 
