@@ -15,8 +15,8 @@ namespace {
 // The crossovers, measured on an H200 (bench/results/, bench/NOTES-mul.md), by the limbs of
 // the larger operand: the tensor-core kernel from kTensorFromLimbs where it applies (both
 // operands of kMulTensorMinLimbs .. kMulTensorMaxLimbs limbs); elsewhere the classical kernel up
-// to kClassicalUpToLimbs, the NTT above. M products/s, classical / tensor / NTT: 1024 bits 2864 /
-// 1183 / 96, 2048 bits 506 / 726 / 76, 16384 bits 7.5 / 44.3 / 20.5, 32768 bits - / 13.2 / 10.0.
+// to kClassicalUpToLimbs, the NTT above. M products/s, classical / tensor / NTT: 1024 bits 3063 /
+// 1203 / 97, 2048 bits 506 / 726 / 76, 16384 bits 7.5 / 44.3 / 20.5, 32768 bits - / 13.2 / 10.0.
 constexpr std::uint32_t kTensorFromLimbs = 32, kClassicalUpToLimbs = 64;
 
 enum class Kernel { classical, tensor, ntt };

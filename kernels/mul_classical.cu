@@ -169,8 +169,8 @@ void launch(const MulArgs& args, cudaStream_t stream)
 // columns), and sixteen for up to 512 columns (the accumulators take 3 words a column: 16
 // columns need 221 registers).
 // Measured on an H200, M products/s (bench/results/): 256 bits 22 800 here against 20 600 in
-// mul_thread.cu; 512 bits 6 280 against 6 850; 1024 bits 1 875 (eight columns a thread) against
-// 2 860.
+// mul_thread.cu (before its shared-memory staging); 512 bits 6 280 against 11 300; 1024 bits
+// 1 875 (eight columns a thread) against 3 060.
 constexpr std::uint32_t kWindowUpToColumns = 8;
 
 void mul_classical(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, cudaStream_t stream)

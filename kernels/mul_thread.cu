@@ -6,7 +6,7 @@
 // j .. j + N of the result with two carry chains (CGBN's madc chains: the low halves of the N
 // products, then the high halves one digit up). Bound: after row j the partial product is below
 // 2^(32 (j + 1 + N)), so the high chain carries nothing out of digit j + N. Digit j is final
-// after row j: limbs are stored as soon as their digits are. Two instructions a 32x32-bit
+// after row j: limbs go to shared memory as soon as their digits are. Two instructions a 32x32-bit
 // product in PTX, four in SASS (IMAD, IMAD.HI, two IADD3.X for the carries), and no product of
 // zeros beyond the strides: the group kernel of mul_classical.cu multiplies twice as many digits
 // at 1024 bits, where its threads' column ranges meet the operands unevenly.
