@@ -1,12 +1,12 @@
 // Batched signed multiplication, one thread a product, for operands of up to 16 limbs
 // (1024 bits) each (layout: limb_batch.hpp).
 //
-// Operand scanning in 32-bit digits: both operands' digits are in registers, and for each digit
-// x of the shorter one (row j) the thread adds x times the longer one's N digits into digits
+// Operand scanning in 32-bit digits: both operands' digits are in registers, and for each digit x
+// of the shorter one (row j) the thread adds x times the longer one's N digits into digits
 // j .. j + N of the result with two carry chains (CGBN's madc chains: the low halves of the N
 // products, then the high halves one digit up). Bound: after row j the partial product is below
-// 2^(32 (j + 1 + N)), so the high chain carries nothing out of digit j + N. Digit j is final
-// after row j: limbs go to shared memory as soon as their digits are. Two instructions a 32x32-bit
+// 2^(32 (j + 1 + N)), so the high chain carries nothing out of digit j + N. Digit j is final after
+// row j: limbs go to shared memory as soon as their digits are. Two instructions a 32x32-bit
 // product in PTX, four in SASS (IMAD, IMAD.HI, two IADD3.X for the carries), and no product of
 // zeros beyond the strides: the group kernel of mul_classical.cu multiplies twice as many digits
 // at 1024 bits, where its threads' column ranges meet the operands unevenly.
