@@ -36,6 +36,9 @@ Staging staging_for(std::uint32_t stride)
 {
     if (stride == 1) return {1, 0};
     const std::uint32_t chunks = stride / 2;
+    // With one chunk an element (stride 2) `divide`, 2^32, wraps to 0 and every chunk counts as
+    // element 0: harmless, as the pitch is then the stride and a chunk's slot is its offset in
+    // global memory whatever element it is counted in.
     return {chunks % 2 == 1 ? stride : stride + 2, std::uint32_t(((std::uint64_t(1) << 32) + chunks - 1) / chunks)};
 }
 
