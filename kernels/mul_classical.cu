@@ -165,8 +165,9 @@ void launch(const MulArgs& args, cudaStream_t stream)
 
 // The shape by the product's length a.stride + b.stride: one thread with its window of b up to
 // kWindowUpToColumns columns; then the one-thread kernel of mul_thread.cu while both operands
-// have at most kMulThreadMaxLimbs limbs (and the result has its usual stride); beyond, eight columns a thread up to a warp (256
-// columns), and sixteen for up to 512 columns (the accumulators take 3 words a column: 16
+// have at most kMulThreadMaxLimbs limbs and r.stride is at most kMulThreadMaxResultLimbs (so it
+// is for every r that the batch operations make); beyond, eight columns a thread up to a warp
+// (256 columns), and sixteen for up to 512 columns (the accumulators take 3 words a column: 16
 // columns need 221 registers).
 // Measured on an H200, M products/s (bench/results/): 256 bits 22 800 here against 20 600 in
 // mul_thread.cu (before its shared-memory staging); 512 bits 6 280 against 11 300; 1024 bits

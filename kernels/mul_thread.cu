@@ -7,9 +7,11 @@
 // products, then the high halves one digit up). Bound: after row j the partial product is below
 // 2^(32 (j + 1 + N)), so the high chain carries nothing out of digit j + N. Digit j is final after
 // row j: limbs go to shared memory as soon as their digits are. Two instructions a 32x32-bit
-// product in PTX, four in SASS (IMAD, IMAD.HI, two IADD3.X for the carries), and no product of
-// zeros beyond the strides: the group kernel of mul_classical.cu multiplies twice as many digits
-// at 1024 bits, where its threads' column ranges meet the operands unevenly.
+// product in PTX, four in SASS (IMAD, IMAD.HI, two IADD3.X for the carries). Rows stop at the
+// shorter operand's size, but the longer operand's digits are its stride rounded up to a power
+// of two (zeros above it: 32 digits for 10 limbs); at 1024 bits the group kernel of
+// mul_classical.cu multiplies twice as many digits, as its threads' column ranges meet the
+// operands unevenly.
 #include "mul_thread.hpp"
 
 #include <algorithm>
@@ -25,8 +27,9 @@ constexpr int kBlockThreads = 128;
 constexpr int kWarpsPerBlock = kBlockThreads / 32;
 
 // Where a warp's 32 elements of one batch wait in shared memory: element e at e * pitch limbs.
-// An even pitch with pitch / 2 odd puts the 16-byte accesses of any 8 consecutive lanes in
-// different banks; a stride of 1 goes 8 bytes a lane, without padding.
+// An even pitch with pitch / 2 odd puts the 16-byte accesses of 8 consecutive lanes, each to its
+// own element, in different banks (the copies between global and shared memory, a chunk a lane,
+// may meet two-way conflicts); a stride of 1 goes 8 bytes a lane, without padding.
 struct Staging {
     std::uint32_t pitch = 0;   // 0: not staged (a broadcast operand, read from global memory)
     std::uint32_t divide = 0;  // ceil(2^32 / (stride / 2)): 16-byte chunk to element, no division

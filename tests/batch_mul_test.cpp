@@ -109,7 +109,9 @@ TEST_P(BatchMul, ScalarTimesVector)
 {
     IntegerSource source(23);
     for (const std::uint32_t n : {1u, 4u, 17u, 100u, 256u, 1000u, 3000u}) {
-        for (const std::uint32_t scalar : {std::max(1u, n / 2), n, 256u}) {
+        // A scalar of 16 limbs is the longer operand of the one-thread kernel for 1- and 4-limb
+        // vectors: the broadcast operand read from global memory.
+        for (const std::uint32_t scalar : {std::max(1u, n / 2), n, 16u, 256u}) {
             MpzArray a(n > 256 ? 101 : 1001), c(1);
             for (std::size_t i = 0; i < a.size(); ++i) source.set_random(a[i], n);
             source.set(c[0], scalar, Shape::random, true);
