@@ -8,25 +8,49 @@
 static_assert(std::is_same_v<zgpu::limb_t, ulong>, "FLINT limbs are the batch limbs");
 
 namespace zgpu::adapters {
+namespace {
+
+// How many elements ahead the conversions fetch an element's mpz record; its limbs are fetched
+// half as far ahead, when the record has arrived.
+constexpr std::size_t kPrefetchAhead = 16;
+
+void prefetch_record(fmpz c)
+{
+    if (COEFF_IS_MPZ(c)) __builtin_prefetch(COEFF_TO_PTR(c));
+}
+
+void prefetch_limbs(fmpz c, bool for_writing)
+{
+    if (!COEFF_IS_MPZ(c)) return;
+    const mp_limb_t* limbs = COEFF_TO_PTR(c)->_mp_d;
+    if (for_writing) __builtin_prefetch(limbs, 1);
+    else __builtin_prefetch(limbs);
+}
+
+}  // namespace
 
 std::int64_t FmpzReader::size(std::size_t i) const
 {
-    return std::int64_t(fmpz_size(values_ + i)) * fmpz_sgn(values_ + i);
+    const fmpz c = values_[i];
+    if (!COEFF_IS_MPZ(c)) return c > 0 ? 1 : c < 0 ? -1 : 0;
+    return COEFF_TO_PTR(c)->_mp_size;
 }
 
 void FmpzReader::copy(std::size_t i, limb_t* dst) const
 {
-    const fmpz* f = values_ + i;
-    if (fmpz_fits_si(f)) {
-        const slong v = fmpz_get_si(f);
-        if (v != 0) dst[0] = v < 0 ? -ulong(v) : ulong(v);
+    const fmpz c = values_[i];
+    if (!COEFF_IS_MPZ(c)) {
+        if (c != 0) dst[0] = c < 0 ? -ulong(c) : ulong(c);
         return;
     }
-    mpz_t z;
-    flint_mpz_init_set_readonly(z, f);  // no allocation: f is mpz-backed here
-    const mp_size_t n = mpz_size(z);
-    std::copy_n(mpz_limbs_read(z), n, dst);
-    flint_mpz_clear_readonly(z);
+    const __mpz_struct* z = COEFF_TO_PTR(c);
+    std::copy_n(mpz_limbs_read(z), mpz_size(z), dst);
+}
+
+void FmpzReader::prefetch(std::size_t i, std::size_t count) const
+{
+    if (i + kPrefetchAhead < count) prefetch_record(values_[i + kPrefetchAhead]);
+    if (i + kPrefetchAhead / 2 < count) prefetch_limbs(values_[i + kPrefetchAhead / 2], false);
 }
 
 void FmpzWriter::operator()(std::size_t i, std::int32_t size, const limb_t* limbs) const
@@ -39,8 +63,16 @@ void FmpzWriter::operator()(std::size_t i, std::int32_t size, const limb_t* limb
         else fmpz_set_ui(f, magnitude);
         return;
     }
-    fmpz_set_ui_array(f, limbs, n);
-    if (size < 0) fmpz_neg(f, f);
+    __mpz_struct* z = _fmpz_promote(f);
+    std::copy_n(limbs, n, mpz_limbs_write(z, n));
+    mpz_limbs_finish(z, size);
+    _fmpz_demote_val(f);  // only if the limbs were not normalised: FLINT keeps small values inline
+}
+
+void FmpzWriter::prefetch(std::size_t i, std::size_t count) const
+{
+    if (i + kPrefetchAhead < count) prefetch_record(values_[i + kPrefetchAhead]);
+    if (i + kPrefetchAhead / 2 < count) prefetch_limbs(values_[i + kPrefetchAhead / 2], true);
 }
 
 LimbBatch pack_fmpz_vec(const fmpz* values, std::size_t count, std::string_view argument)

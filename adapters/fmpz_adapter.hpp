@@ -17,6 +17,10 @@ public:
     explicit FmpzReader(const fmpz* values) : values_(values) {}
     std::int64_t size(std::size_t i) const;
     void copy(std::size_t i, limb_t* dst) const;
+    // Called before element i is read, elements below `count` existing: fetches the records
+    // and limbs of elements further on into cache (they lie apart on the heap, and a
+    // conversion would otherwise wait for each miss in turn).
+    void prefetch(std::size_t i, std::size_t count) const;
 
 private:
     const fmpz* values_;
@@ -27,6 +31,7 @@ class FmpzWriter {
 public:
     explicit FmpzWriter(fmpz* values) : values_(values) {}
     void operator()(std::size_t i, std::int32_t size, const limb_t* limbs) const;
+    void prefetch(std::size_t i, std::size_t count) const;  // as FmpzReader's, for writing
 
 private:
     fmpz* values_;

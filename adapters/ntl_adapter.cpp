@@ -50,7 +50,12 @@ LimbBatch pack_vec_zz(const NTL::Vec<NTL::ZZ>& values, std::string_view argument
 void unpack_vec_zz(ConstBatchView batch, NTL::Vec<NTL::ZZ>& out)
 {
     out.SetLength(long(batch.count));
-    unpack(batch, ZZWriter(out.elts()));
+    unpack_zz_array(batch, out.elts());
+}
+
+void unpack_zz_array(ConstBatchView batch, NTL::ZZ* out)
+{
+    unpack(batch, ZZWriter(out));
 }
 
 LimbBatch pack_zzx(const NTL::ZZX& poly, std::string_view argument)

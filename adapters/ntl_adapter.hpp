@@ -38,6 +38,8 @@ void unpack_zz(ConstBatchView batch, NTL::ZZ& out);  // batch.count must be 1
 LimbBatch pack_vec_zz(const NTL::Vec<NTL::ZZ>& values, std::string_view argument = "a");
 // Sets out to the batch's elements (out is resized to batch.count).
 void unpack_vec_zz(ConstBatchView batch, NTL::Vec<NTL::ZZ>& out);
+// Sets out[0 .. batch.count) from the batch.
+void unpack_zz_array(ConstBatchView batch, NTL::ZZ* out);
 
 // Coefficients, constant term first.
 LimbBatch pack_zzx(const NTL::ZZX& poly, std::string_view argument = "a");

@@ -3,6 +3,8 @@
 //   reader.size(i)        signed limb count of element i (GMP convention)
 //   reader.copy(i, dst)   writes the |size(i)| magnitude limbs of element i to dst
 //   writer(i, size, src)  sets element i from a signed size and |size| magnitude limbs
+// and optionally prefetch(i, count), called before element i is read or written (elements
+// below count exist), to fetch elements further on into cache.
 #pragma once
 
 #include <algorithm>
@@ -77,6 +79,7 @@ void pack_into(const Reader& reader, BatchView out, std::size_t first = 0)
 {
     parallel_for(out.count, min_parallel_elements(out.stride), [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
+            if constexpr (requires { reader.prefetch(i, end); }) reader.prefetch(first + i, first + end);
             const std::int32_t size = std::int32_t(reader.size(first + i));
             const std::uint32_t n = std::abs(size);
             limb_t* element = out.element(i);
@@ -100,7 +103,10 @@ template <class Writer>
 void unpack(ConstBatchView batch, const Writer& writer)
 {
     parallel_for(batch.count, min_parallel_elements(batch.stride), [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) writer(i, batch.sizes[i], batch.element(i));
+        for (std::size_t i = begin; i < end; ++i) {
+            if constexpr (requires { writer.prefetch(i, end); }) writer.prefetch(i, end);
+            writer(i, batch.sizes[i], batch.element(i));
+        }
     });
 }
 

@@ -21,17 +21,17 @@ void add_sub(const FmpzArray& a, const FmpzArray& b, std::size_t n, bool subtrac
 {
     add_sub_host(
         [&] { return host_operand(a, n, names[0]); }, [&] { return host_operand(b, n, names[1]); }, n, subtract,
-        [&] {
+        [&](std::size_t first, std::size_t last) {
             fmpz* res = resize();
             const fmpz zero = 0;
-            parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
-                for (std::size_t i = begin; i < end; ++i) {
+            parallel_for(last - first, kMinParallel, [&](std::size_t begin, std::size_t end) {
+                for (std::size_t i = first + begin; i < first + end; ++i) {
                     if (subtract) fmpz_sub(res + i, a.at(i, &zero), b.at(i, &zero));
                     else fmpz_add(res + i, a.at(i, &zero), b.at(i, &zero));
                 }
             });
         },
-        [&](ConstBatchView r) { adapters::unpack_fmpz_vec(r, resize()); });
+        [&](std::size_t first, ConstBatchView r) { adapters::unpack_fmpz_vec(r, resize() + first); });
 }
 
 void vec_add_sub(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len, bool subtract)

@@ -22,13 +22,14 @@ void multiply(Resize resize, const FmpzArray& a, std::size_t n, const FmpzArray*
     const HostOperand pb = b_or_square ? host_operand(b, b_count, names[1]) : HostOperand{};
     mul_host(
         pa, n, b_or_square ? pb : pa, b_count,
-        [&] {
+        [&](std::size_t first, std::size_t last) {
             fmpz* res = resize();
-            parallel_for(n, product_min_parallel(pa, b_or_square ? pb : pa), [&](std::size_t begin, std::size_t end) {
-                for (std::size_t i = begin; i < end; ++i) fmpz_mul(res + i, *a.start + i, *b.start + (b_count == 1 ? 0 : i));
+            parallel_for(last - first, product_min_parallel(pa, b_or_square ? pb : pa), [&](std::size_t begin, std::size_t end) {
+                for (std::size_t i = first + begin; i < first + end; ++i)
+                    fmpz_mul(res + i, *a.start + i, *b.start + (b_count == 1 ? 0 : i));
             });
         },
-        [&](ConstBatchView r) { adapters::unpack_fmpz_vec(r, resize()); });
+        [&](std::size_t first, ConstBatchView r) { adapters::unpack_fmpz_vec(r, resize() + first); });
 }
 
 // res[i] +-= vec[i] * c, c copied first (it may be an entry of res).
@@ -53,7 +54,7 @@ void scalar_addmul(fmpz* res, const fmpz* vec, slong len, const fmpz_t c, bool s
                 }
             });
         },
-        [&](ConstBatchView sum) { adapters::unpack_fmpz_vec(sum, res); });
+        [&](std::size_t, ConstBatchView sum) { adapters::unpack_fmpz_vec(sum, res); });
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // FLINT arrays as the host dispatch reads them, shared by the FLINT-style entry points.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -24,6 +25,7 @@ struct FmpzArray {
     {
         if (i < length) adapters::FmpzReader(*start).copy(i, dst);
     }
+    void prefetch(std::size_t i, std::size_t count) const { adapters::FmpzReader(*start).prefetch(i, std::min(count, length)); }
     const fmpz* at(std::size_t i, const fmpz* zero) const { return i < length ? *start + i : zero; }
 };
 

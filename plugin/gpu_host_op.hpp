@@ -1,9 +1,8 @@
-// Operations on host data run on the GPU: in chunks of about 16 MiB of operands, each packed
-// into pinned staging on the host threads while the previous chunk uploads, runs and
-// downloads; the results are unpacked once all chunks have succeeded. Device memory holds two
-// chunks of operands and one of results (besides a product's NTT workspace); pinned host
-// memory holds two chunks of operands and all the results. ZGPU_TIMING=1 prints where the time
-// went to stderr. Only built with the GPU backend.
+// Operations on host data run on the GPU: in chunks of about 8 MiB of operands, each packed
+// into pinned staging on the host threads while earlier chunks upload, run and download, and
+// unpacked while later ones do. Device memory holds two chunks of operands and two of results
+// (besides a product's NTT workspace); pinned host memory two of operands and three of
+// results. ZGPU_TIMING=1 prints where the time went to stderr. Only built with the GPU backend.
 #pragma once
 
 #include <functional>
@@ -17,12 +16,18 @@ namespace zgpu::gpu {
 // Enqueues r = op(a, b) on the stream.
 using Kernel = std::function<void(ConstBatchView a, ConstBatchView b, BatchView r, cudaStream_t stream)>;
 
-// result(r) receives r = kernel(a, b), r of a_count elements of `result_stride`, in pinned
-// memory valid during the call; it is called only once everything else has succeeded. The
-// kernel sees a chunk at a time (b of one element stays one element; b the same object as a
-// is packed once and passed as the same view, which the product kernel squares).
-// Throws zgpu::Error, with nothing written, for elements too large for a batch.
+// Computes elements from `first` on by other means, after the GPU failed.
+using FinishOnHost = std::function<void(std::size_t first)>;
+
+// result(first, r) receives r = kernel(a, b) for the elements from `first` on, r in pinned
+// memory valid during the call: chunk after chunk, in order, while later chunks are still on
+// the GPU (once, with no elements, for an empty batch). The kernel sees a chunk at a time (b of
+// one element stays one element; b the same object as a is packed once and passed as the same
+// view, which the product kernel squares). Throws zgpu::Error, with nothing written, for
+// elements too large for a batch and for a GPU failure before the first result; a GPU failure
+// after it is reported on stderr and the remaining elements go to finish_on_host(first), so
+// that no output is left half written.
 void run(const HostOperand& a, std::size_t a_count, const HostOperand& b, std::size_t b_count,
-         std::uint32_t result_stride, const Kernel& kernel, const HostResult& result);
+         std::uint32_t result_stride, const Kernel& kernel, const HostResult& result, const FinishOnHost& finish_on_host);
 
 }  // namespace zgpu::gpu

@@ -85,6 +85,7 @@ Runtime::Runtime()
     const DeviceGuard on(device_);
     check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "creating the zgpu stream");
     check(cudaStreamCreateWithFlags(&upload_stream_, cudaStreamNonBlocking), "creating the zgpu upload stream");
+    check(cudaStreamCreateWithFlags(&download_stream_, cudaStreamNonBlocking), "creating the zgpu download stream");
     // Temporaries of one operation (gpu_temporary.hpp) come from the stream-ordered pool; it
     // keeps up to 1 GiB between operations instead of returning it at every synchronization.
     cudaMemPool_t pool = nullptr;
@@ -97,6 +98,7 @@ Runtime::~Runtime()
 {
     // At process exit the driver may already be shutting down: errors are ignored here.
     if (staging_) cudaFreeHost(staging_);
+    if (download_stream_) cudaStreamDestroy(download_stream_);
     if (upload_stream_) cudaStreamDestroy(upload_stream_);
     if (stream_) cudaStreamDestroy(stream_);
 }

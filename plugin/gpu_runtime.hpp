@@ -65,8 +65,10 @@ public:
     };
 
     cudaStream_t stream() const { return stream_; }
-    // A second stream for uploads, so that they overlap the kernels and downloads of `stream`.
+    // Streams for uploads and downloads, so that they overlap each other and the kernels of
+    // `stream`.
     cudaStream_t upload_stream() const { return upload_stream_; }
+    cudaStream_t download_stream() const { return download_stream_; }
     int device() const { return device_; }
 
     // Page-locked host memory of at least `bytes`, reused across calls (contents not kept).
@@ -89,7 +91,7 @@ private:
 
     std::mutex mutex_;
     int device_ = 0;
-    cudaStream_t stream_ = nullptr, upload_stream_ = nullptr;
+    cudaStream_t stream_ = nullptr, upload_stream_ = nullptr, download_stream_ = nullptr;
     std::byte* staging_ = nullptr;
     std::size_t staging_size_ = 0;
     DeviceMemory scratch_, workspace_, ntt_twiddles_;

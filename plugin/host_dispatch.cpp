@@ -29,9 +29,10 @@ Backend choose_for_host_add_sub()
 
 // Products of host data go to the GPU from this many limb products a product on, and only up
 // to the batch's size limit. Measured end to end on an H200 host with 16 threads
-// (bench/results/, 32 MiB of operands): 32 x 32 limbs (2048 bits) took 4.4 ms on the GPU path
-// against 6.7 ms on the CPU path; at 16 x 16 limbs the CPU path was faster (4.1 against 4.9 ms).
-constexpr std::uint64_t kGpuHostMulMinLimbProducts = 32 * 32;
+// (bench/results/, 32 MiB an operand vector): 16 x 16 limbs (1024 bits) took 3.1 to 3.7 ms on
+// the GPU path against 3.7 to 4.5 ms on the CPU path; at 8 x 8 limbs the CPU path was faster
+// (2.4 to 3.0 against 3.5 to 4.2 ms).
+constexpr std::uint64_t kGpuHostMulMinLimbProducts = 16 * 16;
 
 // Whether the product's stride stays within kMaxLimbs, as a batch needs.
 bool product_fits_batch(const HostOperand& a, const HostOperand& b)
@@ -82,7 +83,7 @@ Backend choose_for_host_div(HostDivision kind, const HostOperand& a, const HostO
 }  // namespace
 
 void add_sub_host(const std::function<HostOperand()>& make_a, const std::function<HostOperand()>& make_b,
-                  std::size_t count, bool subtract, const std::function<void()>& on_cpu, const HostResult& on_gpu_result)
+                  std::size_t count, bool subtract, const HostRange& on_cpu, const HostResult& on_gpu_result)
 {
     const Backend backend = choose_for_host_add_sub();
 #ifdef ZGPU_WITH_CUDA
@@ -92,10 +93,10 @@ void add_sub_host(const std::function<HostOperand()>& make_a, const std::functio
         const auto kernel = [subtract](ConstBatchView x, ConstBatchView y, BatchView r, cudaStream_t stream) {
             kernels::add_sub(x, y, r, subtract, stream);
         };
-        gpu::run(a, count, b, count, stride, kernel, on_gpu_result);
+        gpu::run(a, count, b, count, stride, kernel, on_gpu_result, [&](std::size_t first) { on_cpu(first, count); });
     } else
 #endif
-        on_cpu();
+        on_cpu(0, count);
     set_last_backend(backend);
 }
 
@@ -126,7 +127,7 @@ DeviceBatch to_gpu(const HostOperand& x, std::size_t count)
 #endif
 
 void mul_host(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
-              const std::function<void()>& on_cpu, const HostResult& on_gpu_result)
+              const HostRange& on_cpu, const HostResult& on_gpu_result)
 {
     const Backend backend = choose_for_host_mul(a, b, count);
 #ifdef ZGPU_WITH_CUDA
@@ -137,10 +138,10 @@ void mul_host(const HostOperand& a, std::size_t count, const HostOperand& b, std
         const auto kernel = [broadcast](ConstBatchView x, ConstBatchView y, BatchView r, cudaStream_t stream) {
             gpu::mul(gpu::Runtime::get(), x, y, r, broadcast, stream);  // gpu::run holds the lease
         };
-        gpu::run(a, count, b, b_count, stride, kernel, on_gpu_result);
+        gpu::run(a, count, b, b_count, stride, kernel, on_gpu_result, [&](std::size_t first) { on_cpu(first, count); });
     } else
 #endif
-        on_cpu();
+        on_cpu(0, count);
     set_last_backend(backend);
 }
 
@@ -159,7 +160,7 @@ void addmul_host(const HostOperand& r, const HostOperand& a, std::size_t count, 
         const DeviceBatch da = to_gpu(a, count), db = to_gpu(b, b_count);
         if (subtract) submul(dr, da, db);
         else addmul(dr, da, db);
-        on_gpu_result(dr.download().view());
+        on_gpu_result(0, dr.download().view());
     } else
 #endif
         on_cpu();

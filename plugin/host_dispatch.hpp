@@ -43,22 +43,27 @@ HostOperand host_operand(Reader reader, std::size_t count, std::string_view argu
     return {extent.largest, std::move(too_large), [reader](std::size_t first, BatchView out) { adapters::pack_into(reader, out, first); }};
 }
 
-using HostResult = std::function<void(ConstBatchView result)>;
+// The GPU's results for the elements from `first` on, packed.
+using HostResult = std::function<void(std::size_t first, ConstBatchView result)>;
+
+// Computes elements begin .. end - 1 on the host.
+using HostRange = std::function<void(std::size_t begin, std::size_t end)>;
 
 // Runs r[i] = a[i] +- b[i], i < count, on the chosen backend and records which ran. On the CPU,
-// on_cpu() computes it with the library's own arithmetic, any size allowed. On the GPU the
-// operands are made (and so checked against kMaxLimbs) first, then on_gpu_result gets the
-// packed result.
+// on_cpu(0, count) computes it with the library's own arithmetic, any size allowed. On the GPU
+// the operands are made (and so checked against kMaxLimbs) first, then on_gpu_result gets the
+// packed results chunk by chunk, in order; should the GPU fail once some were given, on_cpu
+// computes the rest (see gpu::run).
 void add_sub_host(const std::function<HostOperand()>& make_a, const std::function<HostOperand()>& make_b,
-                  std::size_t count, bool subtract, const std::function<void()>& on_cpu, const HostResult& on_gpu_result);
+                  std::size_t count, bool subtract, const HostRange& on_cpu, const HostResult& on_gpu_result);
 
 // Runs r[i] = a[i] * b[i] (b of `count` elements) or a[i] * b[0] (b of one), likewise; the
 // operands are measured first, as the choice depends on their sizes.
 void mul_host(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
-              const std::function<void()>& on_cpu, const HostResult& on_gpu_result);
+              const HostRange& on_cpu, const HostResult& on_gpu_result);
 
-// Runs r[i] +-= a[i] * b[i] (or b[0]), r and a of `count` elements, likewise; the choice is
-// mul_host's.
+// Runs r[i] +-= a[i] * b[i] (or b[0]), r and a of `count` elements, likewise, except that the
+// GPU's result comes whole (first 0) once everything has succeeded; the choice is mul_host's.
 void addmul_host(const HostOperand& r, const HostOperand& a, std::size_t count, const HostOperand& b,
                  std::size_t b_count, bool subtract, const std::function<void()>& on_cpu, const HostResult& on_gpu_result);
 

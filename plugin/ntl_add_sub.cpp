@@ -18,16 +18,19 @@ void add_sub(NTL::Vec<NTL::ZZ>& x, const ZZArray& a, const ZZArray& b, std::size
 {
     add_sub_host(
         [&] { return host_operand(a, n, "a"); }, [&] { return host_operand(b, n, "b"); }, n, subtract,
-        [&] {
+        [&](std::size_t first, std::size_t last) {
             x.SetLength(long(n));
-            parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
-                for (std::size_t i = begin; i < end; ++i) {
+            parallel_for(last - first, kMinParallel, [&](std::size_t begin, std::size_t end) {
+                for (std::size_t i = first + begin; i < first + end; ++i) {
                     if (subtract) NTL::sub(x[long(i)], a.at(i), b.at(i));
                     else NTL::add(x[long(i)], a.at(i), b.at(i));
                 }
             });
         },
-        [&](ConstBatchView r) { adapters::unpack_vec_zz(r, x); });
+        [&](std::size_t first, ConstBatchView r) {
+            x.SetLength(long(n));
+            adapters::unpack_zz_array(r, x.elts() + first);
+        });
 }
 
 void vec_add_sub(NTL::Vec<NTL::ZZ>& x, const NTL::Vec<NTL::ZZ>& a, const NTL::Vec<NTL::ZZ>& b, bool subtract)

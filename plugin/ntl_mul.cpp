@@ -18,13 +18,16 @@ void multiply(NTL::Vec<NTL::ZZ>& x, const ZZArray& a, std::size_t n, const ZZArr
     const HostOperand pb = host_operand(b, b_count, "b");
     mul_host(
         pa, n, pb, b_count,
-        [&] {
+        [&](std::size_t first, std::size_t last) {
             x.SetLength(long(n));
-            parallel_for(n, product_min_parallel(pa, pb), [&](std::size_t begin, std::size_t end) {
-                for (std::size_t i = begin; i < end; ++i) NTL::mul(x[long(i)], a.at(i), b.at(b_count == 1 ? 0 : i));
+            parallel_for(last - first, product_min_parallel(pa, pb), [&](std::size_t begin, std::size_t end) {
+                for (std::size_t i = first + begin; i < first + end; ++i) NTL::mul(x[long(i)], a.at(i), b.at(b_count == 1 ? 0 : i));
             });
         },
-        [&](ConstBatchView r) { adapters::unpack_vec_zz(r, x); });
+        [&](std::size_t first, ConstBatchView r) {
+            x.SetLength(long(n));
+            adapters::unpack_zz_array(r, x.elts() + first);
+        });
 }
 
 }  // namespace

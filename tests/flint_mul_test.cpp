@@ -279,8 +279,9 @@ TEST(MulAutomaticChoice, EverySizeSucceedsOnTheBackendItsSizeCallsFor)
         EXPECT_STREQ(zgpu_last_backend(), expected_backend) << limbs_a << " x " << limbs_b << " limbs";
     };
     const char* gpu_if_present = gpu_available() ? "gpu" : "cpu";
-    run(4, 4, "cpu");                // below the measured crossover
-    run(32, 32, gpu_if_present);     // at it
+    run(8, 8, "cpu");                // below the measured crossover
+    run(16, 16, gpu_if_present);     // at it
+    run(32, 8, gpu_if_present);      // unbalanced, as many limb products
     run(300, 4, gpu_if_present);     // the NTT's sizes
     run(33000, 33000, "cpu");        // products above a batch's kMaxLimbs
 

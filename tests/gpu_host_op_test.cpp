@@ -1,0 +1,113 @@
+// The GPU path of operations on host data (gpu::run): results arrive chunk by chunk, in order,
+// and a GPU failure either leaves everything unwritten (before the first result) or hands the
+// remaining elements to the host (after it). The failure is injected by a kernel that throws.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "backend_param.hpp"
+#include "mpz_adapter.hpp"
+#include "random_integers.hpp"
+#include "zgpu/error.hpp"
+#ifdef ZGPU_WITH_CUDA
+#include "../plugin/gpu_host_op.hpp"
+#include "../plugin/gpu_mul.hpp"
+#include "../plugin/gpu_runtime.hpp"
+#endif
+
+namespace zgpu::testing {
+namespace {
+
+#ifdef ZGPU_WITH_CUDA
+// Products of `count` pairs of 16-limb operands (several chunks), the kernel failing at its
+// call `failing_call` (counted from 0). Records what the caller was given.
+struct Outcome {
+    std::vector<std::size_t> firsts;  // of the results given, in order
+    std::size_t correct = 0;          // results that match GMP
+    std::size_t finished_from = 0;    // where the host took over; 0 if it did not
+    bool threw = false;
+    std::string error;
+};
+
+Outcome multiply_failing_at(std::size_t count, int failing_call)
+{
+    IntegerSource source(17);
+    MpzArray a(count), b(count), expected(count), got(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        source.set(a[i], 16, i % 3 ? Shape::random : Shape::all_ones, i % 2);
+        source.set(b[i], 16, Shape::random, i % 5 == 1);
+        mpz_mul(expected[i], a[i], b[i]);
+    }
+    const HostOperand pa = host_operand(adapters::MpzReader(a.data()), count, "a");
+    const HostOperand pb = host_operand(adapters::MpzReader(b.data()), count, "b");
+    int calls = 0;
+    const gpu::Kernel kernel = [&](ConstBatchView x, ConstBatchView y, BatchView r, cudaStream_t stream) {
+        if (calls++ == failing_call) throw Error("injected failure");
+        gpu::mul(gpu::Runtime::get(), x, y, r, false, stream);
+    };
+    Outcome outcome;
+    const HostResult result = [&](std::size_t first, ConstBatchView r) {
+        outcome.firsts.push_back(first);
+        adapters::unpack_mpz_array(r, got.data() + first);
+        for (std::size_t i = 0; i < r.count; ++i) outcome.correct += mpz_cmp(got[first + i], expected[first + i]) == 0;
+    };
+    try {
+        gpu::run(pa, count, pb, count, 32, kernel, result, [&](std::size_t first) { outcome.finished_from = first; });
+    } catch (const Error& e) {
+        outcome.threw = true;
+        outcome.error = e.what();
+    }
+    return outcome;
+}
+#endif
+
+TEST(GpuHostOperation, ResultsArriveChunkByChunkInOrder)
+{
+    ZGPU_SKIP_WITHOUT(Backend::gpu);
+#ifdef ZGPU_WITH_CUDA
+    const std::size_t count = 100003;
+    const Outcome outcome = multiply_failing_at(count, -1);
+    EXPECT_FALSE(outcome.threw) << outcome.error;
+    EXPECT_EQ(outcome.correct, count);
+    ASSERT_GE(outcome.firsts.size(), 4u) << "the test needs several chunks";
+    EXPECT_EQ(outcome.firsts.front(), 0u);
+    for (std::size_t k = 1; k < outcome.firsts.size(); ++k) EXPECT_GT(outcome.firsts[k], outcome.firsts[k - 1]);
+    EXPECT_EQ(outcome.finished_from, 0u);
+#endif
+}
+
+TEST(GpuHostOperation, FailureBeforeTheFirstResultWritesNothing)
+{
+    ZGPU_SKIP_WITHOUT(Backend::gpu);
+#ifdef ZGPU_WITH_CUDA
+    for (const int failing_call : {0, 1, 2}) {  // chunk 0 is given out only after chunk 2 is enqueued
+        const Outcome outcome = multiply_failing_at(100003, failing_call);
+        EXPECT_TRUE(outcome.threw) << "failing call " << failing_call;
+        EXPECT_NE(outcome.error.find("injected failure"), std::string::npos) << outcome.error;
+        EXPECT_TRUE(outcome.firsts.empty());
+        EXPECT_EQ(outcome.finished_from, 0u);
+    }
+#endif
+}
+
+TEST(GpuHostOperation, FailureAfterResultsLeavesTheRestToTheHost)
+{
+    ZGPU_SKIP_WITHOUT(Backend::gpu);
+#ifdef ZGPU_WITH_CUDA
+    const std::size_t count = 100003;
+    ::testing::internal::CaptureStderr();
+    const Outcome outcome = multiply_failing_at(count, 3);
+    const std::string warning = ::testing::internal::GetCapturedStderr();
+    EXPECT_FALSE(outcome.threw) << outcome.error;
+    ASSERT_EQ(outcome.firsts.size(), 1u);
+    EXPECT_EQ(outcome.firsts[0], 0u);
+    EXPECT_GT(outcome.finished_from, 0u);
+    EXPECT_EQ(outcome.correct, outcome.finished_from) << "every result given before the failure is right";
+    EXPECT_NE(warning.find("the GPU failed after " + std::to_string(outcome.finished_from)), std::string::npos) << warning;
+#endif
+}
+
+}  // namespace
+}  // namespace zgpu::testing
