@@ -22,7 +22,7 @@ void prefetch_record(fmpz c)
 void prefetch_limbs(fmpz c, bool for_writing)
 {
     if (!COEFF_IS_MPZ(c)) return;
-    const mp_limb_t* limbs = COEFF_TO_PTR(c)->_mp_d;
+    const ulong* limbs = COEFF_TO_PTR(c)->_mp_d;
     if (for_writing) __builtin_prefetch(limbs, 1);
     else __builtin_prefetch(limbs);
 }

@@ -13,8 +13,9 @@ namespace {
 // Below this many elements threads cost more than they save, even for small values.
 constexpr std::size_t kMinParallel = 512;
 
-// res[0 .. n) = a +- b. resize() runs once every check has passed, before anything is
-// written, and returns where to write (it may move a or b when res aliases them).
+// res[0 .. n) = a +- b. resize() runs once every check has passed, before each write (the GPU
+// path writes chunk by chunk while later chunks are read), and returns where to write; the
+// first call may move a or b when res aliases them, later ones find the size already there.
 template <class Resize>
 void add_sub(const FmpzArray& a, const FmpzArray& b, std::size_t n, bool subtract, const char* names[2],
              Resize resize)

@@ -12,7 +12,8 @@ namespace zgpu {
 namespace {
 
 // res[i] = a[i] * b[i], or a[i] * b[0] with b of one element; squares with b == nullptr.
-// resize() runs once every check has passed and returns where to write (see flint_add_sub.cpp).
+// resize() runs once every check has passed, before each write, and returns where to write
+// (see flint_add_sub.cpp).
 template <class Resize>
 void multiply(Resize resize, const FmpzArray& a, std::size_t n, const FmpzArray* b_or_square, std::size_t b_count,
               const char* names[2])

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 
 #include "gpu_runtime.hpp"
 
@@ -152,9 +153,10 @@ void run(const HostOperand& a, std::size_t a_count, const HostOperand& b, std::s
             if (k >= 2) deliver(k - 2);
         }
         for (std::size_t k = chunks >= 2 ? chunks - 2 : 0; k < chunks; ++k) deliver(k);
-    } catch (const Error& e) {
+    } catch (const std::exception& e) {
         // Before any result, nothing is written and the error stands; after, the host finishes
-        // what the GPU did not, so that no output is left half written.
+        // what the GPU did not, so that no output is left half written. An error while writing
+        // results (the host out of memory) goes to the caller, as on the CPU path.
         if (in_result || delivered == 0) throw;
         std::fprintf(stderr, "zgpu: the GPU failed after %zu of %zu elements (%s); the host computes the rest\n", delivered,
                      a_count, e.what());

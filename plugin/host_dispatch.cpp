@@ -27,12 +27,15 @@ Backend choose_for_host_add_sub()
     return backend_forced() ? requested : Backend::cpu;
 }
 
-// Products of host data go to the GPU from this many limb products a product on, and only up
-// to the batch's size limit. Measured end to end on an H200 host with 16 threads
-// (bench/results/, 32 MiB an operand vector): 16 x 16 limbs (1024 bits) took 3.1 to 3.7 ms on
-// the GPU path against 3.7 to 4.5 ms on the CPU path; at 8 x 8 limbs the CPU path was faster
-// (2.4 to 3.0 against 3.5 to 4.2 ms).
-constexpr std::uint64_t kGpuHostMulMinLimbProducts = 16 * 16;
+// Products of host data go to the GPU where they do at least this many limb products for each
+// limb that crosses PCIe (operands and result), and only up to the batch's size limit: the host
+// threads' time grows with the limb products, the GPU path's with the limbs it converts and
+// moves. Measured end to end on an H200 host with 16 threads for equal sizes (bench/results/,
+// 32 MiB an operand vector): 16 x 16 limbs (1024 bits, 256 limb products for 64 limbs moved)
+// took 3.1 to 3.7 ms on the GPU path against 3.7 to 4.5 ms on the CPU path; at 8 x 8 limbs the
+// CPU path was faster (2.4 to 3.0 against 3.5 to 4.2 ms). Unequal sizes follow the same ratio
+// (a long operand times a short one is cheap on the host, and moves as many limbs).
+constexpr std::uint64_t kGpuHostMulMinLimbProductsPerLimbMoved = 4;
 
 // Whether the product's stride stays within kMaxLimbs, as a batch needs.
 bool product_fits_batch(const HostOperand& a, const HostOperand& b)
@@ -41,12 +44,14 @@ bool product_fits_batch(const HostOperand& a, const HostOperand& b)
            size_class(std::uint32_t(a.max_limbs)) + size_class(std::uint32_t(b.max_limbs)) <= kMaxLimbs;
 }
 
-Backend choose_for_host_mul(const HostOperand& a, const HostOperand& b, std::size_t count)
+Backend choose_for_host_mul(const HostOperand& a, const HostOperand& b, std::size_t count, std::size_t b_count)
 {
     const Backend requested = requested_backend();
     if (backend_forced() || requested == Backend::cpu) return requested;
     if (!product_fits_batch(a, b)) return Backend::cpu;
-    return count > 0 && a.max_limbs * b.max_limbs >= kGpuHostMulMinLimbProducts ? Backend::gpu : Backend::cpu;
+    const std::uint64_t moved = a.max_limbs + (b_count == 1 ? 0 : b.max_limbs) + a.max_limbs + b.max_limbs;
+    const bool pays = a.max_limbs * b.max_limbs >= kGpuHostMulMinLimbProductsPerLimbMoved * moved;
+    return count > 0 && pays ? Backend::gpu : Backend::cpu;
 }
 
 // Divisions of host data go to the GPU from dividends of this many limbs on, and division with
@@ -129,7 +134,7 @@ DeviceBatch to_gpu(const HostOperand& x, std::size_t count)
 void mul_host(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
               const HostRange& on_cpu, const HostResult& on_gpu_result)
 {
-    const Backend backend = choose_for_host_mul(a, b, count);
+    const Backend backend = choose_for_host_mul(a, b, count, b_count);
 #ifdef ZGPU_WITH_CUDA
     if (backend == Backend::gpu) {
         require_gpu_product(a, b);
@@ -152,7 +157,7 @@ void addmul_host(const HostOperand& r, const HostOperand& a, std::size_t count, 
     const std::uint64_t product_stride = size_class(std::uint32_t(std::min<std::uint64_t>(a.max_limbs + b.max_limbs, kMaxLimbs)));
     const bool sum_fits = r.too_large.empty() &&
                           std::max<std::uint64_t>(size_class(std::uint32_t(r.max_limbs)), product_stride) < kMaxLimbs;
-    const Backend backend = sum_fits || backend_forced() ? choose_for_host_mul(a, b, count) : Backend::cpu;
+    const Backend backend = sum_fits || backend_forced() ? choose_for_host_mul(a, b, count, b_count) : Backend::cpu;
 #ifdef ZGPU_WITH_CUDA
     if (backend == Backend::gpu) {
         require_gpu_product(a, b);

@@ -58,7 +58,34 @@ TEST_P(FlintEntryPoints, VecAddSubMatchFlint)
         }
     }
     check_vec(zgpu_fmpz_vec_add, _fmpz_vec_add, 100003, 300);
+    check_vec(zgpu_fmpz_vec_sub, _fmpz_vec_sub, 200003, 1000);  // the GPU path's chunks: results written while later ones are read
     check_vec(zgpu_fmpz_vec_sub, _fmpz_vec_sub, 3, 1 << 20);
+}
+
+// The GPU path writes results chunk by chunk while it still reads later coefficients: an output
+// that is the shorter input grows (fit_length moves its coefficients) in the middle of that.
+TEST_P(FlintEntryPoints, PolyOutputThatGrowsWhileItIsRead)
+{
+    fmpz_poly_t shorter, longer, expected, res;
+    for (fmpz_poly_struct* p : {shorter, longer, expected, res}) fmpz_poly_init(p);
+    fmpz_poly_randtest(shorter, state_, 50000, 1000);
+    fmpz_poly_randtest(longer, state_, 200000, 1000);
+    // res holds room for the shorter's coefficients only (a fresh copy), so it must grow.
+    const auto fresh_copy_of_shorter = [&] {
+        fmpz_poly_clear(res);
+        fmpz_poly_init(res);
+        fmpz_poly_set(res, shorter);
+        ASSERT_LT(res->alloc, fmpz_poly_length(longer));
+    };
+    fmpz_poly_sub(expected, shorter, longer);
+    fresh_copy_of_shorter();
+    ASSERT_EQ(zgpu_fmpz_poly_sub(res, res, longer), 0) << zgpu_last_error();
+    EXPECT_TRUE(fmpz_poly_equal(res, expected)) << "res == poly1, the shorter";
+    fmpz_poly_add(expected, longer, shorter);
+    fresh_copy_of_shorter();
+    ASSERT_EQ(zgpu_fmpz_poly_add(res, longer, res), 0) << zgpu_last_error();
+    EXPECT_TRUE(fmpz_poly_equal(res, expected)) << "res == poly2, the shorter";
+    for (fmpz_poly_struct* p : {shorter, longer, expected, res}) fmpz_poly_clear(p);
 }
 
 TEST_P(FlintEntryPoints, PolyAddSubMatchFlint)

@@ -281,8 +281,9 @@ TEST(MulAutomaticChoice, EverySizeSucceedsOnTheBackendItsSizeCallsFor)
     const char* gpu_if_present = gpu_available() ? "gpu" : "cpu";
     run(8, 8, "cpu");                // below the measured crossover
     run(16, 16, gpu_if_present);     // at it
-    run(32, 8, gpu_if_present);      // unbalanced, as many limb products
-    run(300, 4, gpu_if_present);     // the NTT's sizes
+    run(32, 8, "cpu");               // as many limb products, but more limbs to move
+    run(300, 4, "cpu");              // a long operand times a short one: cheap on the host
+    run(300, 16, gpu_if_present);    // unequal sizes above the crossover
     run(33000, 33000, "cpu");        // products above a batch's kMaxLimbs
 
     // addmul with a result entry too large for a batch stays on the CPU.
