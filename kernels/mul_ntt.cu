@@ -11,7 +11,7 @@
 // Butterflies run in registers, four stages a pass over a tile (ntt_stages.cuh). Up to kTile
 // words a transform is one tile in shared memory, and one kernel transforms both operands,
 // multiplies and transforms back, the last forward and first inverse stages in one pass.
-// Longer transforms (N = R * kTile, R <= 16) first run their top log2 R stages with a thread a
+// Longer transforms (N = R * kTile, R <= 32) first run their top log2 R stages with a thread a
 // column (R elements kTile apart, so a warp's loads are coalesced), then the tile kernel on
 // each run of kTile words, then the inverse top stages: each pass reads and writes the data
 // once.
@@ -31,13 +31,10 @@
 namespace zgpu::kernels {
 namespace {
 
-// Words of a tile: 32 KiB of shared memory per operand, three blocks an SM. Transforms of 8192
-// words (2^17-bit operands) then need no passes over global memory for their top stages, which
-// took a fifth of the time at 2^18 bits.
-constexpr int kLogTile = 13;
-constexpr std::uint32_t kTile = 1u << kLogTile;
+constexpr int kLogTile = 12;
+constexpr std::uint32_t kTile = 1u << kLogTile;  // words of a tile: 16 KiB of shared memory per operand
 constexpr std::uint32_t kMinLength = 64;
-constexpr int kTileThreads = 256;  // a group of 16 words a thread per pass at 4096 words, two at kTile
+constexpr int kTileThreads = kTile / 16;  // a group of 16 words a thread per pass at kTile
 constexpr int kOuterThreads = 256;
 static_assert(kNttMaxLength / kTile <= 32, "the outer stages take at most 32 rows a thread");
 constexpr int kCarryThreads = 128;
@@ -369,9 +366,6 @@ void mul_ntt(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, 
     }
     const unsigned tile_threads = std::clamp<std::uint32_t>(shape.tile / 16, 32, kTileThreads);
     const std::size_t tile_smem = 2 * padded_words(shape.tile) * sizeof(std::uint32_t);
-    if (const cudaError_t e = cudaFuncSetAttribute(tile_stages, cudaFuncAttributeMaxDynamicSharedMemorySize, int(tile_smem));
-        e != cudaSuccess)
-        throw Error(std::string("mul (NTT): tile kernel setup: ") + cudaGetErrorString(e));
     const auto run_outer = [&](bool forward, const Source& source, std::uint32_t* out, std::size_t products_now) {
         const OuterArgs args{source, out, products_now, fields, tables, shape};
         const dim3 grid = grid_for(products_now * (kTile / kOuterThreads));

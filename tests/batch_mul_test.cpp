@@ -21,7 +21,7 @@ namespace {
 // 256 limbs at most), of the tensor-core kernel
 // (8 to 512 limbs; 2, 4 or 8 tiles of 16 product limbs a warp, 1 to 8 warps), the crossovers
 // (32, 64 and 256 limbs) and the NTT's shapes: transform lengths 2 (a + b) rounded up to a power of two,
-// one tile up to 8192 words (operands of 2048 limbs), tiles of 2 to 16 rows above, up to
+// one tile up to 4096 words (operands of 1024 limbs), tiles of 2 to 32 rows above, up to
 // operands of 2^20 bits (16384 limbs).
 const std::vector<std::uint32_t> kSizes = {1,    2,    3,    4,    5,    7,    8,    9,    12,   15,   16,  17,  31,
                                            32,   33,   63,   64,   65,   100,  127,  128,  129,  200,  255, 256, 257,
