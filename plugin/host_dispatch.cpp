@@ -33,9 +33,11 @@ Backend choose_for_host_add_sub()
 // moves. Measured end to end on an H200 host with 16 threads for equal sizes (bench/results/,
 // 32 MiB an operand vector): 16 x 16 limbs (1024 bits, 256 limb products for 64 limbs moved)
 // took 3.1 to 3.7 ms on the GPU path against 3.7 to 4.5 ms on the CPU path; at 8 x 8 limbs the
-// CPU path was faster (2.4 to 3.0 against 3.5 to 4.2 ms). Unequal sizes follow the same ratio
-// (a long operand times a short one is cheap on the host, and moves as many limbs).
-constexpr std::uint64_t kGpuHostMulMinLimbProductsPerLimbMoved = 4;
+// CPU path was faster (2.4 to 3.0 against 3.5 to 4.2 ms): 2 limb products a limb moved. Unequal
+// sizes, 32 MiB of operands: 32 x 8 limbs (3.2 a limb moved) 1.74 ms on the GPU path against
+// 2.01, 128 x 8 (3.8) 1.74 against 2.45, 300 x 4 (2.0) 2.01 against 1.45, 256 x 1 (0.5) 3.29
+// against 0.53 (bench/results/2026-11-23-h200-mul-unequal-4c39c7d.md).
+constexpr std::uint64_t kGpuHostMulMinLimbProductsPerLimbMoved = 3;
 
 // Whether the product's stride stays within kMaxLimbs, as a batch needs.
 bool product_fits_batch(const HostOperand& a, const HostOperand& b)

@@ -281,7 +281,8 @@ TEST(MulAutomaticChoice, EverySizeSucceedsOnTheBackendItsSizeCallsFor)
     const char* gpu_if_present = gpu_available() ? "gpu" : "cpu";
     run(8, 8, "cpu");                // below the measured crossover
     run(16, 16, gpu_if_present);     // at it
-    run(32, 8, "cpu");               // as many limb products, but more limbs to move
+    run(32, 8, gpu_if_present);      // as many limb products for more limbs moved: still pays
+    run(256, 1, "cpu");              // a long operand times a one-limb one: cheap on the host
     run(300, 4, "cpu");              // a long operand times a short one: cheap on the host
     run(300, 16, gpu_if_present);    // unequal sizes above the crossover
     run(33000, 33000, "cpu");        // products above a batch's kMaxLimbs
