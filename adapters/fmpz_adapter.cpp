@@ -14,15 +14,14 @@ namespace {
 // half as far ahead, when the record has arrived.
 constexpr std::size_t kPrefetchAhead = 16;
 
-void prefetch_record(fmpz c)
+// Before element i of values[0 .. count) is converted.
+void prefetch_ahead(const fmpz* values, std::size_t i, std::size_t count, bool for_writing)
 {
-    if (COEFF_IS_MPZ(c)) __builtin_prefetch(COEFF_TO_PTR(c));
-}
-
-void prefetch_limbs(fmpz c, bool for_writing)
-{
-    if (!COEFF_IS_MPZ(c)) return;
-    const ulong* limbs = COEFF_TO_PTR(c)->_mp_d;
+    if (i + kPrefetchAhead < count && COEFF_IS_MPZ(values[i + kPrefetchAhead]))
+        __builtin_prefetch(COEFF_TO_PTR(values[i + kPrefetchAhead]));
+    const std::size_t nearer = i + kPrefetchAhead / 2;  // its record came in earlier
+    if (nearer >= count || !COEFF_IS_MPZ(values[nearer])) return;
+    const ulong* limbs = COEFF_TO_PTR(values[nearer])->_mp_d;
     if (for_writing) __builtin_prefetch(limbs, 1);
     else __builtin_prefetch(limbs);
 }
@@ -47,11 +46,7 @@ void FmpzReader::copy(std::size_t i, limb_t* dst) const
     std::copy_n(mpz_limbs_read(z), mpz_size(z), dst);
 }
 
-void FmpzReader::prefetch(std::size_t i, std::size_t count) const
-{
-    if (i + kPrefetchAhead < count) prefetch_record(values_[i + kPrefetchAhead]);
-    if (i + kPrefetchAhead / 2 < count) prefetch_limbs(values_[i + kPrefetchAhead / 2], false);
-}
+void FmpzReader::prefetch(std::size_t i, std::size_t count) const { prefetch_ahead(values_, i, count, false); }
 
 void FmpzWriter::operator()(std::size_t i, std::int32_t size, const limb_t* limbs) const
 {
@@ -69,11 +64,7 @@ void FmpzWriter::operator()(std::size_t i, std::int32_t size, const limb_t* limb
     _fmpz_demote_val(f);  // only if the limbs were not normalised: FLINT keeps small values inline
 }
 
-void FmpzWriter::prefetch(std::size_t i, std::size_t count) const
-{
-    if (i + kPrefetchAhead < count) prefetch_record(values_[i + kPrefetchAhead]);
-    if (i + kPrefetchAhead / 2 < count) prefetch_limbs(values_[i + kPrefetchAhead / 2], true);
-}
+void FmpzWriter::prefetch(std::size_t i, std::size_t count) const { prefetch_ahead(values_, i, count, true); }
 
 LimbBatch pack_fmpz_vec(const fmpz* values, std::size_t count, std::string_view argument)
 {
