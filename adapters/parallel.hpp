@@ -16,4 +16,11 @@ unsigned host_threads();
 // one) runs inline.
 void parallel_for(std::size_t n, std::size_t min_parallel, const std::function<void(std::size_t, std::size_t)>& body);
 
+// The same on [first, last): body(begin, end) gets indices from first on.
+inline void parallel_for(std::size_t first, std::size_t last, std::size_t min_parallel,
+                         const std::function<void(std::size_t, std::size_t)>& body)
+{
+    parallel_for(last - first, min_parallel, [&](std::size_t begin, std::size_t end) { body(first + begin, first + end); });
+}
+
 }  // namespace zgpu

@@ -25,8 +25,8 @@ void add_sub(const FmpzArray& a, const FmpzArray& b, std::size_t n, bool subtrac
         [&](std::size_t first, std::size_t last) {
             fmpz* res = resize();
             const fmpz zero = 0;
-            parallel_for(last - first, kMinParallel, [&](std::size_t begin, std::size_t end) {
-                for (std::size_t i = first + begin; i < first + end; ++i) {
+            parallel_for(first, last, kMinParallel, [&](std::size_t begin, std::size_t end) {
+                for (std::size_t i = begin; i < end; ++i) {
                     if (subtract) fmpz_sub(res + i, a.at(i, &zero), b.at(i, &zero));
                     else fmpz_add(res + i, a.at(i, &zero), b.at(i, &zero));
                 }

@@ -25,8 +25,8 @@ void multiply(Resize resize, const FmpzArray& a, std::size_t n, const FmpzArray*
         pa, n, b_or_square ? pb : pa, b_count,
         [&](std::size_t first, std::size_t last) {
             fmpz* res = resize();
-            parallel_for(last - first, product_min_parallel(pa, b_or_square ? pb : pa), [&](std::size_t begin, std::size_t end) {
-                for (std::size_t i = first + begin; i < first + end; ++i)
+            parallel_for(first, last, product_min_parallel(pa, b_or_square ? pb : pa), [&](std::size_t begin, std::size_t end) {
+                for (std::size_t i = begin; i < end; ++i)
                     fmpz_mul(res + i, *a.start + i, *b.start + (b_count == 1 ? 0 : i));
             });
         },

@@ -20,8 +20,8 @@ void add_sub(NTL::Vec<NTL::ZZ>& x, const ZZArray& a, const ZZArray& b, std::size
         [&] { return host_operand(a, n, "a"); }, [&] { return host_operand(b, n, "b"); }, n, subtract,
         [&](std::size_t first, std::size_t last) {
             x.SetLength(long(n));
-            parallel_for(last - first, kMinParallel, [&](std::size_t begin, std::size_t end) {
-                for (std::size_t i = first + begin; i < first + end; ++i) {
+            parallel_for(first, last, kMinParallel, [&](std::size_t begin, std::size_t end) {
+                for (std::size_t i = begin; i < end; ++i) {
                     if (subtract) NTL::sub(x[long(i)], a.at(i), b.at(i));
                     else NTL::add(x[long(i)], a.at(i), b.at(i));
                 }

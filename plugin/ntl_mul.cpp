@@ -20,8 +20,8 @@ void multiply(NTL::Vec<NTL::ZZ>& x, const ZZArray& a, std::size_t n, const ZZArr
         pa, n, pb, b_count,
         [&](std::size_t first, std::size_t last) {
             x.SetLength(long(n));
-            parallel_for(last - first, product_min_parallel(pa, pb), [&](std::size_t begin, std::size_t end) {
-                for (std::size_t i = first + begin; i < first + end; ++i) NTL::mul(x[long(i)], a.at(i), b.at(b_count == 1 ? 0 : i));
+            parallel_for(first, last, product_min_parallel(pa, pb), [&](std::size_t begin, std::size_t end) {
+                for (std::size_t i = begin; i < end; ++i) NTL::mul(x[long(i)], a.at(i), b.at(b_count == 1 ? 0 : i));
             });
         },
         [&](std::size_t first, ConstBatchView r) {
