@@ -3,20 +3,20 @@
 // exact: mul_tensor_layout.hpp).
 //
 // W warps work on one product (one block; with W = 1, a warp a product and four a block). A warp
-// owns U consecutive output tiles and runs the union of their steps: per step it loads two new
-// words of a (the other A registers of its tiles are still in a window of registers from earlier
-// steps) and the two B words, and issues one mma for each of its tiles (fewer instructions than
-// testing which tiles need the step: a step outside a tile's own multiplies zeros). The operands
-// wait in shared memory: a as bytes with zero margins, b as its table of descending words. The
-// column sums go to shared memory too, and the group turns them into
-// limbs: each thread takes L limbs, v_l = sum_c s_(8 l + c) 256^c (below 2^88), adds the part
-// of the limb below that lies above 2^64 into its own, and carries across the group. Blocks stay
-// for further products, and the next product's operands are copied in while one is multiplied.
+// owns U consecutive output tiles and runs the union of their steps: per step it loads the A
+// registers, which its tiles share, from a table of b's descending words, and one new pair of a's
+// words (the B registers of its other tiles are still in registers from earlier steps), and
+// issues one mma for each of its tiles (fewer instructions than testing which tiles need the
+// step: a step outside a tile's own multiplies zeros). The operands wait in shared memory with
+// zero margins. The column sums go to shared memory too, and the group turns them into limbs:
+// each thread takes two limbs, v_l = sum_c s_(8 l + c) 256^c (below 2^88), adds the part of the
+// limb below that lies above 2^64 into its own, and carries across the group. Blocks stay for
+// further products, and the next product's operands and sizes are copied in while one is
+// multiplied.
 #include "mul_tensor.hpp"
 
 #include <algorithm>
 #include <bit>
-#include <climits>
 #include <string>
 
 #include "add_columns.cuh"
@@ -33,9 +33,8 @@ using namespace tensor_layout;
 constexpr int kProductsPerBlockOfOneWarp = 4;
 
 // Limbs a thread of the carry pass takes: the 32 W threads of a product cover the 16 U W limbs of
-// its tiles (two at least: limbs go in pairs).
-template <int U>
-constexpr int kLimbsPerThread = U < 4 ? 2 : U / 2;
+// its tiles (U <= 4), in pairs.
+constexpr int kLimbsPerThread = 2;
 
 struct TensorArgs {
     ConstBatchView a, b;
@@ -50,11 +49,12 @@ ZGPU_HOST_DEVICE constexpr int output_tiles(std::uint32_t a_limbs, std::uint32_t
     return int(((a_limbs + b_limbs < r_limbs ? a_limbs + b_limbs : r_limbs) + 15) / 16);
 }
 
-// Shared memory of one product slot, in bytes: two buffers of a (at a_margin inside each, zeros
-// around it: mul_tensor_layout.hpp) and of b as it is in memory, so that the next product's
-// operands arrive while this one's are in use; the b table; the column sums.
+// Shared memory of one product slot, in bytes: two buffers of a (at a_margin inside each) and of
+// b as it is in memory (at kRawBMarginLimbs inside each), zeros around them (mul_tensor_layout.hpp),
+// so that the next product's operands arrive while this one's are in use; the b table, and in
+// the same place once the steps are done, the column sums; two buffers of the sizes of a and b.
 struct ProductSpace {
-    int a_margin, a_buffer, raw_b, table, sums, bytes;
+    int a_margin, a_buffer, raw_b, raw_b_buffer, table, sums, sizes, bytes;
 };
 
 ProductSpace product_space(std::uint32_t a_limbs, std::uint32_t b_limbs, std::uint32_t r_limbs, int tiles_per_warp)
@@ -63,17 +63,22 @@ ProductSpace product_space(std::uint32_t a_limbs, std::uint32_t b_limbs, std::ui
     s.a_margin = a_margin_bytes(tiles_per_warp);
     s.a_buffer = 2 * s.a_margin + 8 * int(a_limbs);
     s.raw_b = 2 * s.a_buffer;
-    s.table = s.raw_b + 2 * 8 * int(b_limbs);
-    s.sums = s.table + 4 * 8 * table_groups(int(b_limbs));
-    s.bytes = s.sums + 4 * kTileColumns * output_tiles(a_limbs, b_limbs, r_limbs);  // 8 bytes for 2 columns
+    s.raw_b_buffer = 8 * (int(b_limbs) + 2 * kRawBMarginLimbs);
+    s.table = s.raw_b + 2 * s.raw_b_buffer;
+    s.sums = s.table;
+    s.sizes = s.table + std::max(8 * 8 * table_groups(int(b_limbs)), 4 * sum_word(kTileColumns * output_tiles(a_limbs, b_limbs, r_limbs)));
+    s.bytes = s.sizes + 16;
     return s;
 }
 
-// Asynchronous copies of 16 bytes from global to shared memory (cp.async, not through registers).
+// Asynchronous copies of 16 or 4 bytes from global to shared memory (cp.async, not through
+// registers).
+template <int Bytes = 16>
 __device__ __forceinline__ void copy_async(void* shared_destination, const void* global_source)
 {
     const unsigned destination = unsigned(__cvta_generic_to_shared(shared_destination));
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(destination), "l"(global_source) : "memory");
+    if constexpr (Bytes == 16) asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(destination), "l"(global_source) : "memory");
+    else asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(destination), "l"(global_source), "n"(Bytes) : "memory");
 }
 __device__ __forceinline__ void commit_copies() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 __device__ __forceinline__ void wait_for_copies() { asm volatile("cp.async.wait_group 0;" ::: "memory"); }
@@ -94,53 +99,54 @@ __device__ __forceinline__ void sync_product()
 }
 
 // The steps of U tiles from T0: `steps` of them from m = first, every tile at every step (a step
-// outside a tile's own multiplies zeros: the margins and the table hold them). Word e of a
-// (a_word_index) is kept in register slot e mod 8U: a step uses 8U - 2 consecutive words and loads
-// the two the next one adds into the two slots it does not use.
+// outside a tile's own multiplies zeros: the margins and the table hold them). Each step loads the
+// A registers, shared by the tiles, from the b table, and one new pair of a's words; pair q (step
+// - 4 u, from `first`) stays in ring slot q mod (4 U - 3) until tile U - 1 has used it, never moving.
 template <int U>
-__device__ void multiply_tiles(const unsigned char* a, const std::uint32_t* b_table, int T0, int first, int steps, int (&acc)[U][4])
+__device__ void multiply_tiles(const unsigned char* a, const uint2* b_table, int T0, int first, int steps, int (&acc)[U][4])
 {
-    constexpr int kWindow = 8 * U, kBlockSteps = 4 * U;  // 4U steps move the window by 8U words: slots repeat
+    constexpr int kRing = 4 * U - 3;
     const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
-    // Word e' relative to the first step's word 0 of tile T0 is a_words[4 e'].
-    const std::uint32_t* a_words = reinterpret_cast<const std::uint32_t*>(a + a_word_offset(T0, first, g, t, 0));
-    const std::uint32_t* b_words = b_table + b_word_x(first, g, t, 0);
-    const auto slot = [](int e) { return (e % kWindow + kWindow) % kWindow; };
-    std::uint32_t window[kWindow];
+    const unsigned char* pairs = a + a_word_offset(T0, first, g, t, 0);
+    const uint2* entries = b_table + b_word_x(first, g, t, 0);
+    const auto slot = [](int q) { return (q % kRing + kRing) % kRing; };
+    std::uint32_t ring[kRing][2];
+    const auto load_pair = [&](int q) {
+        ring[slot(q)][0] = *reinterpret_cast<const std::uint32_t*>(pairs - kStepBytes * q);
+        ring[slot(q)][1] = *reinterpret_cast<const std::uint32_t*>(pairs - kStepBytes * q - 16);
+    };
 #pragma unroll
-    for (int e = -1; e <= kWindow - 4; ++e) window[slot(e)] = a_words[4 * e];
-    for (int block = 0; block * kBlockSteps < steps; ++block) {
+    for (int q = -4 * (U - 1); q < 0; ++q) load_pair(q);
+    for (int block = 0; block * kRing < steps; ++block) {
 #pragma unroll
-        for (int k = 0; k < kBlockSteps; ++k) {
-            if (block * kBlockSteps + k >= steps) break;  // the same in every lane
-            window[slot(-2 * k - 3)] = a_words[4 * (-2 * k - 3)];
-            window[slot(-2 * k - 2)] = a_words[4 * (-2 * k - 2)];
-            const std::uint32_t b0 = b_words[kStepBytes * k], b1 = b_words[kStepBytes * k + 16];
+        for (int k = 0; k < kRing; ++k) {
+            if (block * kRing + k >= steps) break;  // the same in every lane
+            load_pair(k);
+            const uint2 low = entries[kStepBytes * k], high = entries[kStepBytes * k + 16];
 #pragma unroll
-            for (int u = 0; u < U; ++u)
-                mma_u8(acc[u], window[slot(8 * u - 2 * k)], window[slot(8 * u - 2 * k + 4)], window[slot(8 * u - 2 * k - 1)],
-                       window[slot(8 * u - 2 * k + 3)], b0, b1);
+            for (int u = 0; u < U; ++u) mma_u8(acc[u], low.x, low.y, high.x, high.y, ring[slot(k - 4 * u)][0], ring[slot(k - 4 * u)][1]);
         }
-        a_words -= 4 * 2 * kBlockSteps;
-        b_words += kStepBytes * kBlockSteps;
+        pairs -= kStepBytes * kRing;
+        entries += kStepBytes * kRing;
     }
 }
 
-// The limb l of the product, as low 64 bits and the rest (below 2^25), from its four sums of two
-// columns: sums[4 l + t] = s_(8 l + 2 t) + 2^8 s_(8 l + 2 t + 1), each below 2^40.
-__device__ __forceinline__ void limb_from_sums(const std::uint64_t* sums, int l, int limbs, limb_t& low, limb_t& high)
+// The limb l of the product, as low 64 bits and the rest (below 2^21), from its eight column sums
+// (each below 2^28).
+__device__ __forceinline__ void limb_from_sums(const std::uint32_t* sums, int l, int limbs, limb_t& low, limb_t& high)
 {
     low = high = 0;
     if (l < 0 || l >= limbs) return;
-    const ulonglong2 x = *reinterpret_cast<const ulonglong2*>(sums + 4 * l), y = *reinterpret_cast<const ulonglong2*>(sums + 4 * l + 2);
-    const limb_t first = x.x + (x.y << 16), second = y.x + (y.y << 16);  // each below 2^57
+    const uint4 x = *reinterpret_cast<const uint4*>(sums + sum_word(8 * l)), y = *reinterpret_cast<const uint4*>(sums + sum_word(8 * l + 4));
+    const limb_t first = x.x + (limb_t(x.y) << 8) + (limb_t(x.z) << 16) + (limb_t(x.w) << 24);  // below 2^53
+    const limb_t second = y.x + (limb_t(y.y) << 8) + (limb_t(y.z) << 16) + (limb_t(y.w) << 24);
     low = first + (second << 32);
     high = (second >> 32) + (low < first);
 }
 
 // r[i] from the column sums of its `limbs` limbs: thread `rank` takes L of them.
 template <int L, int T>
-__device__ void store_product(const ThreadGroup<T>& group, const std::uint64_t* sums, int limbs, std::int32_t size_a, std::int32_t size_b,
+__device__ void store_product(const ThreadGroup<T>& group, const std::uint32_t* sums, int limbs, std::int32_t size_a, std::int32_t size_b,
                               const BatchView& r, std::size_t i)
 {
     const int first_limb = group.rank() * L;
@@ -154,42 +160,57 @@ __device__ void store_product(const ThreadGroup<T>& group, const std::uint64_t* 
     }
     add_columns(group, low, shifted);  // a full product fits its limbs; a low one drops the carry out
 
+    limb_t* out = r.element(i);
+    store_limbs(out, r.stride, first_limb, low);
+    for (std::uint32_t k = T * L + group.rank(); k < r.stride; k += T) out[k] = 0;  // padding above
+    const bool negative = (size_a < 0) != (size_b < 0);
+    const int sizes = abs(size_a) + abs(size_b);
+    if (sizes <= int(r.stride)) {
+        // A full product of normalized operands has |a| + |b| or |a| + |b| - 1 limbs (0 where one
+        // is zero): the thread that holds limb |a| + |b| - 1 knows which, with no collective.
+        if (size_a == 0 || size_b == 0) {
+            if (group.rank() == 0) r.sizes[i] = 0;
+            return;
+        }
+#pragma unroll
+        for (int j = 0; j < L; ++j)
+            if (first_limb + j == sizes - 1) r.sizes[i] = (low[j] != 0 ? sizes : sizes - 1) * (negative ? -1 : 1);
+        return;
+    }
     std::uint32_t used = 0;
 #pragma unroll
     for (int j = 0; j < L; ++j)
         if (low[j] != 0 && first_limb + j < int(r.stride)) used = first_limb + j + 1;
     used = group.max(used);
-    limb_t* out = r.element(i);
-    store_limbs(out, r.stride, first_limb, low);
-    for (std::uint32_t k = T * L + group.rank(); k < r.stride; k += T) out[k] = 0;  // padding above
-    if (group.rank() == 0) r.sizes[i] = (size_a < 0) != (size_b < 0) ? -std::int32_t(used) : std::int32_t(used);
+    if (group.rank() == 0) r.sizes[i] = negative ? -std::int32_t(used) : std::int32_t(used);
 }
 
-// Table entries 8 q .. 8 q + 7 (x = 8 l + 3 + o with l = q - kTableLimbsBelow) from b's limbs l and l + 1.
-__device__ __forceinline__ void build_table_entries(const limb_t* b, int b_limbs, int q, std::uint32_t* table)
+// The b table from b's 32-bit words (zeros around them). Thread `rank` of T writes the table's
+// 16-byte chunks c = 4 q + k with k = rank % 4: entries 2 c and 2 c + 1 (y = 8 l + 3 + o for
+// l = q - kTableLimbsBelow and o = 2 k, 2 k + 1), the descending words of x = y and x = y + 8,
+// from b's words 2 l + k / 2 to 2 l + k / 2 + 3. Consecutive threads write consecutive chunks
+// (no bank conflicts), and a thread's k, so its byte selectors, never change.
+template <int T>
+__device__ __forceinline__ void build_table(const std::uint32_t* b_words, int b_limbs, int rank, uint4* table)
 {
-    const int l = q - kTableLimbsBelow;
-    const limb_t low = l >= 0 && l < b_limbs ? b[l] : 0, high = l + 1 >= 0 && l + 1 < b_limbs ? b[l + 1] : 0;
-    const std::uint32_t words[4] = {std::uint32_t(low), std::uint32_t(low >> 32), std::uint32_t(high), std::uint32_t(high >> 32)};
-    std::uint32_t entry[8];
-#pragma unroll
-    for (int o = 0; o < 8; ++o) {
-        const int r = o % 4;  // bytes o + 3, o + 2, o + 1, o of the pair of words from o / 4
-        entry[o] = __byte_perm(words[o / 4], words[o / 4 + 1], (r + 3) | (r + 2) << 4 | (r + 1) << 8 | r << 12);
+    static_assert(T % 4 == 0);
+    const int k = rank % 4;
+    const int select_first = 0x0123 + 0x1111 * 2 * (k % 2), select_second = select_first + 0x1111;  // bytes o + 3, .., o
+    for (int q = rank / 4; q < table_groups(b_limbs); q += T / 4) {
+        const std::uint32_t* words = b_words + 2 * (q - kTableLimbsBelow) + k / 2;
+        const std::uint32_t w0 = words[0], w1 = words[1], w2 = words[2], w3 = words[3];
+        table[4 * q + k] = make_uint4(__byte_perm(w0, w1, select_first), __byte_perm(w2, w3, select_first),
+                                      __byte_perm(w0, w1, select_second), __byte_perm(w2, w3, select_second));
     }
-    uint4* out = reinterpret_cast<uint4*>(table + 8 * q);
-    out[0] = make_uint4(entry[0], entry[1], entry[2], entry[3]);
-    out[1] = make_uint4(entry[4], entry[5], entry[6], entry[7]);
 }
 
 template <int W, int U>
 constexpr int kThreadsPerBlock = W == 1 ? 32 * kProductsPerBlockOfOneWarp : 32 * W;
 
-// Blocks an SM asked of the compiler, which bounds the registers: 64 (32 warps in flight) where
-// that does not spill, 85 for one warp a product of four tiles (64 spills there); eight tiles a
-// warp need about 124.
+// Blocks an SM asked of the compiler, which bounds the registers: 64 (32 warps in flight) for
+// blocks of several warps, 85 for one warp a product of four tiles.
 template <int W, int U>
-constexpr int kMinBlocksPerSm = U == 8 ? 1 : W == 1 && U == 4 ? 6 : 1024 / kThreadsPerBlock<W, U>;
+constexpr int kMinBlocksPerSm = W == 1 && U == 4 ? 6 : 1024 / kThreadsPerBlock<W, U>;
 
 // A slot (a block, or a warp with W = 1) multiplies the products i, i + stride, ...: while one
 // is multiplied, the operands of the next one are on their way to the other buffers.
@@ -209,66 +230,60 @@ __global__ void __launch_bounds__(kThreadsPerBlock<W, U>, kMinBlocksPerSm<W, U>)
 
     unsigned char* slot = shared + (W == 1 ? warp * space.bytes : 0);
     const int a_limbs = int(args.a.stride), b_limbs = int(args.b.stride);
-    const auto b_index = [&](std::size_t p) { return args.broadcast_b ? 0 : p; };
+    std::int32_t* sizes = reinterpret_cast<std::int32_t*>(slot + space.sizes);  // a's and b's of each buffer
     const auto fetch = [&](std::size_t p, int buffer) {
+        const std::size_t q = args.broadcast_b ? 0 : p;
         unsigned char* a = slot + buffer * space.a_buffer + space.a_margin;
-        unsigned char* b = slot + space.raw_b + buffer * 8 * b_limbs;
+        unsigned char* b = slot + space.raw_b + buffer * space.raw_b_buffer + 8 * kRawBMarginLimbs;
         for (int c = rank; c < a_limbs / 2; c += 32 * W) copy_async(a + 16 * c, args.a.element(p) + 2 * c);
-        for (int c = rank; c < b_limbs / 2; c += 32 * W) copy_async(b + 16 * c, args.b.element(b_index(p)) + 2 * c);
+        for (int c = rank; c < b_limbs / 2; c += 32 * W) copy_async(b + 16 * c, args.b.element(q) + 2 * c);
+        if (rank == 0) {
+            copy_async<4>(sizes + 2 * buffer, args.a.sizes + p);
+            copy_async<4>(sizes + 2 * buffer + 1, args.b.sizes + q);
+        }
         commit_copies();
     };
-    for (int k = rank; k < 2 * space.a_buffer / 16; k += 32 * W) reinterpret_cast<uint4*>(slot)[k] = make_uint4(0, 0, 0, 0);
+    for (int k = rank; k < space.table / 16; k += 32 * W) reinterpret_cast<uint4*>(slot)[k] = make_uint4(0, 0, 0, 0);
     sync_product<W>();  // the margins are zero before any copy lands between them
     fetch(i, 0);
-    std::int32_t size_a = args.a.sizes[i], size_b = args.b.sizes[b_index(i)];
 
     const int tiles = output_tiles(a_limbs, b_limbs, args.r.stride);
     const int T0 = (W == 1 ? 0 : warp) * U;
-    std::uint32_t* table = reinterpret_cast<std::uint32_t*>(slot + space.table);
-    std::uint64_t* sums = reinterpret_cast<std::uint64_t*>(slot + space.sums);
+    uint4* table = reinterpret_cast<uint4*>(slot + space.table);
+    std::uint32_t* sums = reinterpret_cast<std::uint32_t*>(slot + space.sums);
     for (int buffer = 0;; buffer ^= 1) {
         wait_for_copies();
         sync_product<W>();  // product i's operands are in; every thread is done with product i - stride
-        const limb_t* raw_b = reinterpret_cast<const limb_t*>(slot + space.raw_b + buffer * 8 * b_limbs);
-        for (int q = rank; q < table_groups(b_limbs); q += 32 * W) build_table_entries(raw_b, b_limbs, q, table);
+        const std::uint32_t* raw_b = reinterpret_cast<const std::uint32_t*>(slot + space.raw_b + buffer * space.raw_b_buffer + 8 * kRawBMarginLimbs);
+        build_table<32 * W>(raw_b, b_limbs, rank, table);
         const std::size_t next = i + stride;
-        std::int32_t next_size_a = 0, next_size_b = 0;
-        if (next < args.a.count) {
-            fetch(next, buffer ^ 1);
-            next_size_a = args.a.sizes[next];
-            next_size_b = args.b.sizes[b_index(next)];
-        }
+        if (next < args.a.count) fetch(next, buffer ^ 1);
         sync_product<W>();
 
-        const int a_bytes = 8 * abs(size_a), b_bytes = 8 * abs(size_b);
-        int first = INT_MAX, last = INT_MIN;
-#pragma unroll
-        for (int u = 0; u < U; ++u) {
-            const Steps own = T0 + u < tiles ? steps_of_tile(T0 + u, a_bytes, b_bytes) : Steps{1, 0};
-            if (own.first <= own.last) {
-                first = min(first, own.first);
-                last = max(last, own.last);
-            }
-        }
+        const std::int32_t size_a = sizes[2 * buffer], size_b = sizes[2 * buffer + 1];
+        const Steps steps = T0 < tiles ? warp_steps(T0, min(T0 + U, tiles) - 1, 8 * abs(size_a), 8 * abs(size_b)) : Steps{1, 0};
         int acc[U][4] = {};
-        if (first <= last) multiply_tiles<U>(slot + buffer * space.a_buffer + space.a_margin, table - kTableFirstX, T0, first, last - first + 1, acc);
+        if (steps.first <= steps.last)
+            multiply_tiles<U>(slot + buffer * space.a_buffer + space.a_margin, reinterpret_cast<const uint2*>(table) - kTableFirstY, T0,
+                              steps.first, steps.last - steps.first + 1, acc);
+        sync_product<W>();  // the sums take the table's place
         {
-            // Columns 2t, 2t + 1 of rows g, g + 8: bytes 2t, 2t + 1 of limbs 16 T + g, 16 T + g + 8.
+            // Tile T0 + u's sums lie 128 u words above tile T0's (sum_word permutes within rows).
             const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+            int words[4];
+#pragma unroll
+            for (int reg = 0; reg < 4; ++reg) words[reg] = sum_word(column(T0, g, t, reg));
 #pragma unroll
             for (int u = 0; u < U; ++u) {
                 if (T0 + u >= tiles) continue;
-                const int limb = 16 * (T0 + u) + g;
-                sums[4 * limb + t] = std::uint64_t(std::uint32_t(acc[u][0])) + (std::uint64_t(std::uint32_t(acc[u][1])) << 8);
-                sums[4 * (limb + 8) + t] = std::uint64_t(std::uint32_t(acc[u][2])) + (std::uint64_t(std::uint32_t(acc[u][3])) << 8);
+#pragma unroll
+                for (int reg = 0; reg < 4; ++reg) sums[words[reg] + kTileColumns * u] = std::uint32_t(acc[u][reg]);
             }
         }
         sync_product<W>();
-        store_product<kLimbsPerThread<U>>(group, sums, tiles * 16, size_a, size_b, args.r, i);
+        store_product<kLimbsPerThread>(group, sums, tiles * 16, sizes[2 * buffer], sizes[2 * buffer + 1], args.r, i);
         if (next >= args.a.count) break;
         i = next;
-        size_a = next_size_a;
-        size_b = next_size_b;
     }
 }
 
@@ -314,21 +329,21 @@ bool mul_tensor_applies(ConstBatchView a, ConstBatchView b)
 }
 
 // The shape by the number of output tiles (16 limbs each), measured on an H200: one warp a
-// product for up to four tiles; then blocks of W warps, four tiles each, up to 32 tiles (16384-bit
-// operands); beyond, eight tiles a warp. Eight tiles a warp issue a quarter fewer instructions a
-// product but take 120 to 138 registers, which halves the warps in flight: at 4096 to 16384 bits
-// they ran 5 to 12 % slower than four, at 32768 bits 13 % faster.
+// product for up to four tiles; then blocks of W warps, four tiles each (up to 64 tiles: 32768-bit
+// operands). Fewer tiles a warp ran slower at every size (2048 bits: two warps of two tiles 23 %;
+// 4096: four warps of two 23 %, 8192: eight of two 26 %), eight tiles a warp at 32768 bits 26 %
+// slower (120 to 138 registers halve the warps in flight).
 void mul_tensor(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, cudaStream_t stream)
 {
     const TensorArgs args{a, b, r, broadcast_b};
     const int tiles = output_tiles(a.stride, b.stride, r.stride);
     if (tiles <= 2) return launch<1, 2>(args, stream);
     if (tiles <= 4) return launch<1, 4>(args, stream);
-    if (tiles > 32) return launch<8, 8>(args, stream);
     switch (std::bit_ceil(unsigned(tiles + 3) / 4)) {
     case 2: return launch<2, 4>(args, stream);
     case 4: return launch<4, 4>(args, stream);
-    default: return launch<8, 4>(args, stream);
+    case 8: return launch<8, 4>(args, stream);
+    default: return launch<16, 4>(args, stream);
     }
 }
 

@@ -6,7 +6,7 @@
 namespace zgpu::kernels {
 
 // Operand strides it takes: both at least kMulTensorMinLimbs (shorter ones waste most of each
-// tile) and at most kMulTensorMaxLimbs (a product's tiles fill one block of at most 8 warps).
+// tile) and at most kMulTensorMaxLimbs (a product's tiles fill one block of at most 16 warps).
 inline constexpr std::uint32_t kMulTensorMinLimbs = 8, kMulTensorMaxLimbs = 512;
 
 bool mul_tensor_applies(ConstBatchView a, ConstBatchView b);

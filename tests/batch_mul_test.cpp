@@ -19,7 +19,7 @@ namespace {
 // Operand sizes at and around every shape boundary of the classical kernels (one thread with a
 // window up to 8 columns, one thread for operands up to 16 limbs, 2 to 32 threads a product,
 // 256 limbs at most), of the tensor-core kernel
-// (8 to 512 limbs; 2, 4 or 8 tiles of 16 product limbs a warp, 1 to 8 warps), the crossovers
+// (8 to 512 limbs; 2 or 4 tiles of 16 product limbs a warp, 1 to 16 warps), the crossovers
 // (32, 64 and 256 limbs) and the NTT's shapes: transform lengths 2 (a + b) rounded up to a power of two,
 // one tile up to 4096 words (operands of 1024 limbs), tiles of 2 to 32 rows above, up to
 // operands of 2^20 bits (16384 limbs).
