@@ -88,12 +88,15 @@ TEST_P(BatchMul, AllOnesZeroAndUnits)
         check(a, b, "all ones, " + std::to_string(n) + " limbs");
     }
     // Unbalanced pairs (with the tensor-core kernel's shortest and longest operands together:
-    // one warp a product of 1 and of 4 tiles, 4 warps of 4 tiles, 8 warps of 8); 2^20-bit
-    // operands; and the largest product, 2^21 x 2^21 bits: the NTT's longest transform (2^17
-    // words) and its largest coefficients.
+    // one warp a product of 1 and of 4 tiles, 4 warps of 4 tiles, 16 warps of 4); NTTs of two
+    // tiles where both operands, or one or the other, fill at most the first tile (its top stage
+    // folded into reading them); 2^20-bit operands; and the largest
+    // product, 2^21 x 2^21 bits: the NTT's longest transform (2^17 words) and its largest
+    // coefficients.
     for (const auto& [n, m] : {std::pair{8u, 8u}, std::pair{8u, 56u}, std::pair{8u, 248u}, std::pair{8u, 512u},
                                std::pair{512u, 8u}, std::pair{511u, 9u}, std::pair{256u, 17u}, std::pair{17u, 256u},
-                               std::pair{256u, 1u}, std::pair{129u, 128u},
+                               std::pair{256u, 1u}, std::pair{129u, 128u}, std::pair{2048u, 2048u}, std::pair{2500u, 64u},
+                               std::pair{64u, 2500u}, std::pair{2048u, 1025u},
                                std::pair{16384u, 1u}, std::pair{1u, 16384u}, std::pair{16384u, 16384u},
                                std::pair{32768u, 32768u}}) {
         MpzArray a(8), b(8);
