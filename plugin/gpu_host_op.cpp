@@ -70,12 +70,15 @@ double milliseconds(Clock::duration d) { return std::chrono::duration<double, st
 
 }  // namespace
 
-void run(const HostOperand& a, std::size_t a_count, const HostOperand& b, std::size_t b_count,
-         std::uint32_t result_stride, const Kernel& kernel, const HostResult& result, const FinishOnHost& finish_on_host)
+Backend run(const HostOperand& a, std::size_t a_count, const HostOperand& b, std::size_t b_count,
+            std::uint32_t result_stride, const Kernel& kernel, const HostResult& result, const FinishOnHost& finish_on_host)
 {
     a.require_packable();
     b.require_packable();
-    if (a_count == 0) return result(0, {nullptr, nullptr, 0, result_stride});  // the caller still sizes its output
+    if (a_count == 0) {
+        result(0, {nullptr, nullptr, 0, result_stride});  // the caller still sizes its output
+        return Backend::gpu;
+    }
     const Clock::time_point start = Clock::now();
     const auto sa = size_class(std::uint32_t(a.max_limbs)), sb = size_class(std::uint32_t(b.max_limbs));
     const bool shared_b = b_count == 1, b_is_a = &a == &b;  // b is a: packed once, and the kernel squares
@@ -161,7 +164,7 @@ void run(const HostOperand& a, std::size_t a_count, const HostOperand& b, std::s
         std::fprintf(stderr, "zgpu: the GPU failed after %zu of %zu elements (%s); the host computes the rest\n", delivered,
                      a_count, e.what());
         finish_on_host(delivered);
-        return;
+        return Backend::cpu;
     }
     if (std::getenv("ZGPU_TIMING"))
         std::fprintf(stderr,
@@ -169,6 +172,7 @@ void run(const HostOperand& a, std::size_t a_count, const HostOperand& b, std::s
                      "unpacking %.2f ms, total %.2f ms\n",
                      a_count, chunks, milliseconds(packing), milliseconds(waiting), milliseconds(unpacking),
                      milliseconds(Clock::now() - start));
+    return Backend::gpu;
 }
 
 }  // namespace zgpu::gpu

@@ -10,6 +10,7 @@
 #include <cuda_runtime_api.h>
 
 #include "host_dispatch.hpp"
+#include "zgpu/backend.hpp"
 
 namespace zgpu::gpu {
 
@@ -26,8 +27,9 @@ using FinishOnHost = std::function<void(std::size_t first)>;
 // view, which the product kernel squares). Throws zgpu::Error, with nothing written, for
 // elements too large for a batch and for a GPU failure before the first result; a GPU failure
 // after it is reported on stderr and the remaining elements go to finish_on_host(first), so
-// that no output is left half written. An exception from result() itself propagates.
-void run(const HostOperand& a, std::size_t a_count, const HostOperand& b, std::size_t b_count,
+// that no output is left half written. An exception from result() itself propagates. Returns
+// the backend that finished the call: the CPU where the host computed the remaining elements.
+Backend run(const HostOperand& a, std::size_t a_count, const HostOperand& b, std::size_t b_count,
          std::uint32_t result_stride, const Kernel& kernel, const HostResult& result, const FinishOnHost& finish_on_host);
 
 }  // namespace zgpu::gpu

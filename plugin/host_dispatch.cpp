@@ -92,7 +92,7 @@ Backend choose_for_host_div(HostDivision kind, const HostOperand& a, const HostO
 void add_sub_host(const std::function<HostOperand()>& make_a, const std::function<HostOperand()>& make_b,
                   std::size_t count, bool subtract, const HostRange& on_cpu, const HostResult& on_gpu_result)
 {
-    const Backend backend = choose_for_host_add_sub();
+    Backend backend = choose_for_host_add_sub();
 #ifdef ZGPU_WITH_CUDA
     if (backend == Backend::gpu) {
         const HostOperand a = make_a(), b = make_b();
@@ -100,7 +100,7 @@ void add_sub_host(const std::function<HostOperand()>& make_a, const std::functio
         const auto kernel = [subtract](ConstBatchView x, ConstBatchView y, BatchView r, cudaStream_t stream) {
             kernels::add_sub(x, y, r, subtract, stream);
         };
-        gpu::run(a, count, b, count, stride, kernel, on_gpu_result, [&](std::size_t first) { on_cpu(first, count); });
+        backend = gpu::run(a, count, b, count, stride, kernel, on_gpu_result, [&](std::size_t first) { on_cpu(first, count); });
     } else
 #endif
         on_cpu(0, count);
@@ -136,7 +136,7 @@ DeviceBatch to_gpu(const HostOperand& x, std::size_t count)
 void mul_host(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
               const HostRange& on_cpu, const HostResult& on_gpu_result)
 {
-    const Backend backend = choose_for_host_mul(a, b, count, b_count);
+    Backend backend = choose_for_host_mul(a, b, count, b_count);
 #ifdef ZGPU_WITH_CUDA
     if (backend == Backend::gpu) {
         require_gpu_product(a, b);
@@ -145,7 +145,7 @@ void mul_host(const HostOperand& a, std::size_t count, const HostOperand& b, std
         const auto kernel = [broadcast](ConstBatchView x, ConstBatchView y, BatchView r, cudaStream_t stream) {
             gpu::mul(gpu::Runtime::get(), x, y, r, broadcast, stream);  // gpu::run holds the lease
         };
-        gpu::run(a, count, b, b_count, stride, kernel, on_gpu_result, [&](std::size_t first) { on_cpu(first, count); });
+        backend = gpu::run(a, count, b, b_count, stride, kernel, on_gpu_result, [&](std::size_t first) { on_cpu(first, count); });
     } else
 #endif
         on_cpu(0, count);

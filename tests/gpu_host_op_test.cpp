@@ -28,6 +28,7 @@ struct Outcome {
     std::vector<std::size_t> firsts;  // of the results given, in order
     std::size_t correct = 0;          // results that match GMP
     std::optional<std::size_t> finished_from;  // where the host took over, if it did
+    Backend finished_by = Backend::gpu;        // what run() said
     bool threw = false;
     std::string error;
 };
@@ -55,7 +56,7 @@ Outcome multiply_failing_at(std::size_t count, int failing_call)
         for (std::size_t i = 0; i < r.count; ++i) outcome.correct += mpz_cmp(got[first + i], expected[first + i]) == 0;
     };
     try {
-        gpu::run(pa, count, pb, count, 32, kernel, result, [&](std::size_t first) { outcome.finished_from = first; });
+        outcome.finished_by = gpu::run(pa, count, pb, count, 32, kernel, result, [&](std::size_t first) { outcome.finished_from = first; });
     } catch (const Error& e) {
         outcome.threw = true;
         outcome.error = e.what();
@@ -76,6 +77,7 @@ TEST(GpuHostOperation, ResultsArriveChunkByChunkInOrder)
     EXPECT_EQ(outcome.firsts.front(), 0u);
     for (std::size_t k = 1; k < outcome.firsts.size(); ++k) EXPECT_GT(outcome.firsts[k], outcome.firsts[k - 1]);
     EXPECT_FALSE(outcome.finished_from.has_value());
+    EXPECT_EQ(outcome.finished_by, Backend::gpu);
 #endif
 }
 
@@ -102,6 +104,7 @@ TEST(GpuHostOperation, FailureEitherWritesNothingOrLeavesTheRestToTheHost)
         EXPECT_EQ(outcome.firsts[0], 0u) << context;
         EXPECT_LT(*outcome.finished_from, count) << context;
         EXPECT_EQ(outcome.correct, *outcome.finished_from) << context << ": every result given before the failure is right";
+        EXPECT_EQ(outcome.finished_by, Backend::cpu) << context << ": the host finished the call";
         EXPECT_NE(warning.find("the GPU failed after " + std::to_string(*outcome.finished_from)), std::string::npos) << warning;
     }
     // The first kernel has given nothing; the last one comes after results were given (they

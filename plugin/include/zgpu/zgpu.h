@@ -74,7 +74,8 @@ int zgpu_fmpz_poly_scalar_mod_fmpz(fmpz_poly_t res, const fmpz_poly_t poly, cons
 
 /* Why the last call on this thread failed ("" if it succeeded). */
 const char * zgpu_last_error(void);
-/* "cpu" or "gpu": the backend that ran the last call on this thread. */
+/* "cpu" or "gpu": the backend that ran the last call on this thread ("cpu" also where the GPU
+   failed part-way and the host computed the rest). */
 const char * zgpu_last_backend(void);
 
 #ifdef __cplusplus
