@@ -14,8 +14,7 @@
 // Longer transforms (N = R * kTile, R <= 32) first run their top log2 R stages with a thread a
 // column (R elements kTile apart, so a warp's loads are coalesced), then the tile kernel on
 // each run of kTile words, then the inverse top stages: each pass reads and writes the data
-// once. An operand that fills at most the first half of a transform of two tiles skips its
-// forward pass: its top stage, (x, 0) -> (x, x w^j), is done as the tile kernel reads its digits.
+// once.
 // Cost: 3 primes x 3 transforms x (N/2) log2 N butterflies, each one Shoup multiplication (3
 // IMADs) and an addition and a subtraction mod p, against a classical product's 8 n^2 IMADs.
 #include "mul_ntt.hpp"
@@ -61,22 +60,16 @@ Shape shape_of(std::uint32_t a_stride, std::uint32_t b_stride)
 }
 
 // One transform's input from some element on, as a block reads it: an operand's digits,
-// reduced on the way (`digits` of them, zeros above), or times the twiddles where given, or the
-// residues an earlier pass wrote.
+// reduced on the way (`digits` of them, zeros above), or the residues an earlier pass wrote.
 struct Reader {
     const std::uint32_t* words;
     std::uint32_t digits;
     bool raw;
-    const Twiddle* twiddles;
 
     __device__ std::uint32_t operator()(const PrimeField& f, std::uint32_t index) const
     {
         if (!raw) return words[index];
-        if (index >= digits) return 0;
-        const std::uint32_t x = __ldg(words + index);
-        if (!twiddles) return f.reduce_word(x);
-        const uint2 w = __ldg(reinterpret_cast<const uint2*>(twiddles) + index);
-        return f.mul_lazy(x, w.x, w.y);
+        return index < digits ? f.reduce_word(__ldg(words + index)) : 0;
     }
 };
 
@@ -87,20 +80,14 @@ struct Source {
     const std::uint32_t* residues;
     std::size_t batch_first;  // batch element of the chunk's product 0
     bool broadcast;           // one element (or one residue array) for every product
-    // Digits of a transform of two tiles that fill at most its first: the top DIF stage takes
-    // (x_j, 0) to (x_j, x_j w^j), so the first tile reads the digits and the second the digits
-    // times the stage's twiddles.
-    bool fold_top_stage = false;
 
-    // Reads transform element `first` as index 0 (`forward`: the prime's forward twiddles).
-    __device__ Reader reader(std::size_t product, int prime, const Shape& shape, std::uint32_t first, const Twiddle* forward) const
+    // Reads transform element `first` as index 0.
+    __device__ Reader reader(std::size_t product, int prime, const Shape& shape, std::uint32_t first) const
     {
         const std::size_t p = broadcast ? 0 : product;
-        if (residues) return {residues + (p * kNttPrimeCount + prime) * shape.length + first, 0, false, nullptr};
+        if (residues) return {residues + (p * kNttPrimeCount + prime) * shape.length + first, 0, false};
         const std::uint32_t digits = 2 * batch.stride;
-        const std::uint32_t* words = reinterpret_cast<const std::uint32_t*>(batch.element(batch_first + p));
-        if (fold_top_stage) return {words, digits, true, first ? forward + shape.length / 2 : nullptr};  // stage log2 length - 1
-        return {words + first, digits > first ? digits - first : 0, true, nullptr};
+        return {reinterpret_cast<const std::uint32_t*>(batch.element(batch_first + p)) + first, digits > first ? digits - first : 0, true};
     }
 };
 
@@ -125,7 +112,7 @@ __global__ void __launch_bounds__(kOuterThreads) outer_stages(const OuterArgs ar
     if (product >= args.products) return;
     const std::uint32_t col = column % kTile;
     std::uint32_t* out = args.out + (product * kNttPrimeCount + prime) * args.shape.length;
-    const Reader in = Forward ? args.source.reader(product, prime, args.shape, 0, nullptr) : Reader{out, 0, false, nullptr};
+    const Reader in = Forward ? args.source.reader(product, prime, args.shape, 0) : Reader{out, 0, false};
     std::uint32_t v[1 << LogRows];
 #pragma unroll
     for (int row = 0; row < (1 << LogRows); ++row) v[row] = in(f, row * kTile + col);
@@ -170,7 +157,7 @@ __global__ void __maxnreg__(84) tile_stages(const TileArgs args)
     const bool transform_b = !args.spectrum_only && !args.b_spectrum && !args.square;
     const int transformed = transform_b ? 2 : 1;  // tiles whose forward stages run here
 
-    const Reader a = args.a.reader(product, prime, shape, first, forward), b = args.b.reader(product, prime, shape, first, forward);
+    const Reader a = args.a.reader(product, prime, shape, first), b = args.b.reader(product, prime, shape, first);
     std::uint32_t* out = args.out + (product * kNttPrimeCount + prime) * shape.length + first;
     const auto input = [&](int t, std::uint32_t i) { return t == 0 ? a(f, i) : b(f, i); };
     const auto from_smem = [&](int t, std::uint32_t i) { return smem[t * tile_words + padded(i)]; };
@@ -404,13 +391,10 @@ void mul_ntt(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, 
         check_launch("tile stages");
     };
 
-    // Operands that skip their forward outer pass (Source::fold_top_stage).
-    const auto folds = [&](ConstBatchView x) { return shape.tiles() == 2 && 2 * x.stride <= shape.tile; };
     if (broadcast_b) {  // b's spectrum once, for all chunks
-        const Source raw_b{b, nullptr, 0, true, folds(b)};
-        const bool outer_b = shape.outer() && !raw_b.fold_top_stage;
-        if (outer_b) run_outer(true, raw_b, spectrum, 1);
-        tile.a = outer_b ? Source{b, spectrum, 0, true} : raw_b;
+        const Source raw_b{b, nullptr, 0, true};
+        if (shape.outer()) run_outer(true, raw_b, spectrum, 1);
+        tile.a = shape.outer() ? Source{b, spectrum, 0, true} : raw_b;
         tile.spectrum_only = true;
         tile.out = spectrum;
         run_tiles(1);
@@ -418,13 +402,14 @@ void mul_ntt(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, 
     }
     for (std::size_t first = 0; first < a.count; first += chunk) {
         const std::size_t count = std::min(chunk, a.count - first);
-        const Source raw_a{a, nullptr, first, false, folds(a)}, raw_b{b, nullptr, first, false, folds(b)};
-        const bool outer_a = shape.outer() && !raw_a.fold_top_stage, outer_b = own_b_residues && !raw_b.fold_top_stage;
-        if (outer_a) run_outer(true, raw_a, products, count);
-        if (outer_b) run_outer(true, raw_b, b_residues, count);
-        tile.a = outer_a ? Source{a, products, 0, false} : raw_a;
+        const Source raw_a{a, nullptr, first, false}, raw_b{b, nullptr, first, false};
+        if (shape.outer()) {
+            run_outer(true, raw_a, products, count);
+            if (own_b_residues) run_outer(true, raw_b, b_residues, count);
+        }
+        tile.a = shape.outer() ? Source{a, products, 0, false} : raw_a;
         tile.b_spectrum = broadcast_b;
-        tile.b = broadcast_b ? Source{b, spectrum, 0, true} : square ? tile.a : outer_b ? Source{b, b_residues, 0, false} : raw_b;
+        tile.b = broadcast_b ? Source{b, spectrum, 0, true} : square ? tile.a : own_b_residues ? Source{b, b_residues, 0, false} : raw_b;
         tile.out = products;
         run_tiles(count);
         if (shape.outer()) run_outer(false, Source{}, products, count);

@@ -89,8 +89,7 @@ TEST_P(BatchMul, AllOnesZeroAndUnits)
     }
     // Unbalanced pairs (with the tensor-core kernel's shortest and longest operands together:
     // one warp a product of 1 and of 4 tiles, 4 warps of 4 tiles, 16 warps of 4); NTTs of two
-    // tiles where both operands, or one or the other, fill at most the first tile (its top stage
-    // folded into reading them); 2^20-bit operands; and the largest
+    // tiles (2^17-bit operands, and one or the other longer than half the transform); 2^20-bit operands; and the largest
     // product, 2^21 x 2^21 bits: the NTT's longest transform (2^17 words) and its largest
     // coefficients.
     for (const auto& [n, m] : {std::pair{8u, 8u}, std::pair{8u, 56u}, std::pair{8u, 248u}, std::pair{8u, 512u},
