@@ -102,6 +102,8 @@ __device__ __forceinline__ void sync_product()
 // outside a tile's own multiplies zeros: the margins and the table hold them). Each step loads the
 // A registers, shared by the tiles, from the b table, and one new pair of a's words; pair q (step
 // - 4 u, from `first`) stays in ring slot q mod (4 U - 3) until tile U - 1 has used it, never moving.
+// Whole turns of the ring run without a test between steps (a branch a step stalled the warps
+// more than the mma did); the last, partial turn tests each step.
 template <int U>
 __device__ void multiply_tiles(const unsigned char* a, const uint2* b_table, int T0, int first, int steps, int (&acc)[U][4])
 {
@@ -115,19 +117,24 @@ __device__ void multiply_tiles(const unsigned char* a, const uint2* b_table, int
         ring[slot(q)][0] = *reinterpret_cast<const std::uint32_t*>(pairs - kStepBytes * q);
         ring[slot(q)][1] = *reinterpret_cast<const std::uint32_t*>(pairs - kStepBytes * q - 16);
     };
+    const auto step = [&](int k) {  // k: the step within the turn, known at compile time
+        load_pair(k);
+        const uint2 low = entries[kStepBytes * k], high = entries[kStepBytes * k + 16];
+#pragma unroll
+        for (int u = 0; u < U; ++u) mma_u8(acc[u], low.x, low.y, high.x, high.y, ring[slot(k - 4 * u)][0], ring[slot(k - 4 * u)][1]);
+    };
 #pragma unroll
     for (int q = -4 * (U - 1); q < 0; ++q) load_pair(q);
-    for (int block = 0; block * kRing < steps; ++block) {
+    for (int turn = 0; turn < steps / kRing; ++turn) {
 #pragma unroll
-        for (int k = 0; k < kRing; ++k) {
-            if (block * kRing + k >= steps) break;  // the same in every lane
-            load_pair(k);
-            const uint2 low = entries[kStepBytes * k], high = entries[kStepBytes * k + 16];
-#pragma unroll
-            for (int u = 0; u < U; ++u) mma_u8(acc[u], low.x, low.y, high.x, high.y, ring[slot(k - 4 * u)][0], ring[slot(k - 4 * u)][1]);
-        }
+        for (int k = 0; k < kRing; ++k) step(k);
         pairs -= kStepBytes * kRing;
         entries += kStepBytes * kRing;
+    }
+#pragma unroll
+    for (int k = 0; k < kRing; ++k) {
+        if (k >= steps % kRing) break;  // the same in every lane
+        step(k);
     }
 }
 
@@ -208,9 +215,9 @@ template <int W, int U>
 constexpr int kThreadsPerBlock = W == 1 ? 32 * kProductsPerBlockOfOneWarp : 32 * W;
 
 // Blocks an SM asked of the compiler, which bounds the registers: 64 (32 warps in flight) for
-// blocks of several warps, 85 for one warp a product of four tiles.
+// blocks of several warps, 85 for one warp a product (64 spill there).
 template <int W, int U>
-constexpr int kMinBlocksPerSm = W == 1 && U == 4 ? 6 : 1024 / kThreadsPerBlock<W, U>;
+constexpr int kMinBlocksPerSm = W == 1 ? 6 : 1024 / kThreadsPerBlock<W, U>;
 
 // A slot (a block, or a warp with W = 1) multiplies the products i, i + stride, ...: while one
 // is multiplied, the operands of the next one are on their way to the other buffers.
