@@ -89,9 +89,9 @@ TEST_P(BatchMul, AllOnesZeroAndUnits)
     }
     // Unbalanced pairs (with the tensor-core kernel's shortest and longest operands together:
     // one warp a product of 1 and of 4 tiles, 4 warps of 4 tiles, 16 warps of 4); NTTs of two
-    // tiles (2^17-bit operands, and one or the other longer than half the transform); 2^20-bit operands; and the largest
-    // product, 2^21 x 2^21 bits: the NTT's longest transform (2^17 words) and its largest
-    // coefficients.
+    // tiles (2^17-bit operands, and one or the other longer than half the transform); 2^20-bit
+    // operands; and the largest product, 2^21 x 2^21 bits: the NTT's longest transform (2^17
+    // words) and its largest coefficients.
     for (const auto& [n, m] : {std::pair{8u, 8u}, std::pair{8u, 56u}, std::pair{8u, 248u}, std::pair{8u, 512u},
                                std::pair{512u, 8u}, std::pair{511u, 9u}, std::pair{256u, 17u}, std::pair{17u, 256u},
                                std::pair{256u, 1u}, std::pair{129u, 128u}, std::pair{2048u, 2048u}, std::pair{2500u, 64u},
