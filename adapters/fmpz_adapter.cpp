@@ -59,7 +59,7 @@ void FmpzWriter::operator()(std::size_t i, std::int32_t size, const limb_t* limb
         return;
     }
     __mpz_struct* z = _fmpz_promote(f);
-    std::copy_n(limbs, n, mpz_limbs_write(z, n));
+    stream_copy(mpz_limbs_write(z, n), limbs, n * sizeof(limb_t));  // results of large batches: not read back soon
     mpz_limbs_finish(z, size);
     _fmpz_demote_val(f);  // only if the limbs were not normalised: FLINT keeps small values inline
 }

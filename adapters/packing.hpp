@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "parallel.hpp"
+#include "streaming_copy.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/limb_batch.hpp"
 
@@ -72,21 +73,47 @@ std::uint32_t max_limbs(const Reader& reader, std::size_t count, std::string_vie
     return std::uint32_t(extent.largest);
 }
 
+// Element i into `element` (stride limbs): its limbs and zeros up to the stride; returns its
+// signed size. Elements below `end` exist (for the reader's prefetches).
+template <class Reader>
+std::int32_t pack_element(const Reader& reader, std::size_t i, std::size_t end, limb_t* element, std::uint32_t stride)
+{
+    if constexpr (requires { reader.prefetch(i, end); }) reader.prefetch(i, end);
+    const std::int32_t size = std::int32_t(reader.size(i));
+    reader.copy(i, element);
+    std::fill(element + std::abs(size), element + stride, limb_t(0));
+    return size;
+}
+
+// Who reads a packed batch next: this host (cached), or a copy to the GPU (streamed: the limbs
+// are packed a few elements at a time into a buffer that stays in cache, and go to the batch
+// with non-temporal stores, so that the batch's lines are not read first).
+enum class PackTarget { cached, streamed };
+
+// Limbs of the buffer of streamed packing: elements of larger strides are packed in place.
+inline constexpr std::uint32_t kStreamBufferLimbs = 2048;
+
 // Writes elements first .. first + out.count - 1 into `out` (out.stride at least their largest
 // size): sizes, limbs, and zeros up to the stride.
 template <class Reader>
-void pack_into(const Reader& reader, BatchView out, std::size_t first = 0)
+void pack_into(const Reader& reader, BatchView out, std::size_t first = 0, PackTarget target = PackTarget::cached)
 {
+    const std::size_t per_buffer = kStreamBufferLimbs / out.stride;
+    const bool streamed = target == PackTarget::streamed && per_buffer > 0;
     parallel_for(out.count, min_parallel_elements(out.stride), [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
-            if constexpr (requires { reader.prefetch(i, end); }) reader.prefetch(first + i, first + end);
-            const std::int32_t size = std::int32_t(reader.size(first + i));
-            const std::uint32_t n = std::abs(size);
-            limb_t* element = out.element(i);
-            reader.copy(first + i, element);
-            std::fill(element + n, element + out.stride, limb_t(0));
-            out.sizes[i] = size;
+        if (!streamed) {
+            for (std::size_t i = begin; i < end; ++i)
+                out.sizes[i] = pack_element(reader, first + i, first + end, out.element(i), out.stride);
+            return;
         }
+        alignas(64) limb_t buffer[kStreamBufferLimbs];
+        for (std::size_t block = begin; block < end; block += per_buffer) {
+            const std::size_t n = std::min(per_buffer, end - block);
+            for (std::size_t j = 0; j < n; ++j)
+                out.sizes[block + j] = pack_element(reader, first + block + j, first + end, buffer + j * out.stride, out.stride);
+            stream_copy(out.element(block), buffer, n * out.stride * sizeof(limb_t));
+        }
+        stream_fence();
     });
 }
 
@@ -107,6 +134,7 @@ void unpack(ConstBatchView batch, const Writer& writer)
             if constexpr (requires { writer.prefetch(i, end); }) writer.prefetch(i, end);
             writer(i, batch.sizes[i], batch.element(i));
         }
+        stream_fence();  // for writers that store limbs with stream_copy
     });
 }
 

@@ -59,6 +59,31 @@ Shape shape_of(std::uint32_t a_stride, std::uint32_t b_stride)
     return {length, std::uint32_t(std::countr_zero(length)), tile, std::uint32_t(std::countr_zero(tile))};
 }
 
+// C consecutive words (C = 1, 2 or 4) at an address aligned to 4C bytes, in one access.
+template <int C>
+__device__ void load_words(const std::uint32_t* p, std::uint32_t (&w)[C])
+{
+    static_assert(C == 1 || C == 2 || C == 4);
+    if constexpr (C == 4) {
+        const uint4 x = *reinterpret_cast<const uint4*>(p);
+        w[0] = x.x, w[1] = x.y, w[2] = x.z, w[3] = x.w;
+    } else if constexpr (C == 2) {
+        const uint2 x = *reinterpret_cast<const uint2*>(p);
+        w[0] = x.x, w[1] = x.y;
+    } else {
+        w[0] = *p;
+    }
+}
+
+template <int C>
+__device__ void store_words(std::uint32_t* p, const std::uint32_t (&w)[C])
+{
+    static_assert(C == 1 || C == 2 || C == 4);
+    if constexpr (C == 4) *reinterpret_cast<uint4*>(p) = make_uint4(w[0], w[1], w[2], w[3]);
+    else if constexpr (C == 2) *reinterpret_cast<uint2*>(p) = make_uint2(w[0], w[1]);
+    else *p = w[0];
+}
+
 // One transform's input from some element on, as a block reads it: an operand's digits,
 // reduced on the way (`digits` of them, zeros above), or the residues an earlier pass wrote.
 struct Reader {
@@ -70,6 +95,26 @@ struct Reader {
     {
         if (!raw) return words[index];
         return index < digits ? f.reduce_word(__ldg(words + index)) : 0;
+    }
+
+    // Elements index .. index + C - 1 (C = 1, 2 or 4, index a multiple of C) in few loads:
+    // residue arrays start on 16 bytes (their lengths are multiples of 64 words), an operand's
+    // digits on 8 (a limb), and its digit count is even, so a pair is read whole or not at all.
+    template <int C>
+    __device__ void load(const PrimeField& f, std::uint32_t index, std::uint32_t (&w)[C]) const
+    {
+        if constexpr (C == 1) {
+            w[0] = (*this)(f, index);
+        } else if (!raw) {
+            load_words(words + index, w);
+        } else {
+#pragma unroll
+            for (int j = 0; j < C; j += 2) {
+                const uint2 pair = index + j < digits ? __ldg(reinterpret_cast<const uint2*>(words + index + j)) : make_uint2(0, 0);
+                w[j] = f.reduce_word(pair.x);
+                w[j + 1] = f.reduce_word(pair.y);
+            }
+        }
     }
 };
 
@@ -100,25 +145,44 @@ struct OuterArgs {
     Shape shape;
 };
 
+// Columns a thread of the outer stages takes: up to four, so that its loads and stores move
+// 16 bytes, while it holds at most 32 elements.
+__host__ __device__ constexpr int outer_columns(int log_rows) { return (32 >> log_rows) < 4 ? 32 >> log_rows : 4; }
+
 // The top log2 R stages of long transforms (R = length / kTile): forward (source -> out) or
-// inverse (out in place). A thread takes one column: the R elements col + row * kTile.
+// inverse (out in place). A thread takes outer_columns consecutive columns, each the R elements
+// col + row * kTile. The three primes of the same columns are neighbouring blocks, so that an
+// operand's digits come from memory once and from L2 for the other two.
 template <bool Forward, int LogRows>
 __global__ void __launch_bounds__(kOuterThreads) outer_stages(const OuterArgs args)
 {
-    const int prime = blockIdx.y;
+    constexpr int kRows = 1 << LogRows, kColumns = outer_columns(LogRows);
+    const int prime = blockIdx.x % kNttPrimeCount;
     const PrimeField f = args.fields.field[prime];
-    const std::size_t column = std::size_t(blockIdx.x) * kOuterThreads + threadIdx.x;
+    const std::size_t column = (std::size_t(blockIdx.x / kNttPrimeCount) * kOuterThreads + threadIdx.x) * kColumns;
     const std::size_t product = column / kTile;
     if (product >= args.products) return;
     const std::uint32_t col = column % kTile;
     std::uint32_t* out = args.out + (product * kNttPrimeCount + prime) * args.shape.length;
     const Reader in = Forward ? args.source.reader(product, prime, args.shape, 0) : Reader{out, 0, false};
-    std::uint32_t v[1 << LogRows];
+    std::uint32_t v[kColumns][kRows];
 #pragma unroll
-    for (int row = 0; row < (1 << LogRows); ++row) v[row] = in(f, row * kTile + col);
-    butterflies<Forward, LogRows>(v, col, kLogTile, Forward ? args.tables.forward[prime] : args.tables.inverse[prime], f);
+    for (int row = 0; row < kRows; ++row) {
+        std::uint32_t w[kColumns];
+        in.load(f, row * kTile + col, w);
 #pragma unroll
-    for (int row = 0; row < (1 << LogRows); ++row) out[row * kTile + col] = v[row];
+        for (int c = 0; c < kColumns; ++c) v[c][row] = w[c];
+    }
+#pragma unroll
+    for (int c = 0; c < kColumns; ++c)
+        butterflies<Forward, LogRows>(v[c], col + c, kLogTile, Forward ? args.tables.forward[prime] : args.tables.inverse[prime], f);
+#pragma unroll
+    for (int row = 0; row < kRows; ++row) {
+        std::uint32_t w[kColumns];
+#pragma unroll
+        for (int c = 0; c < kColumns; ++c) w[c] = v[c][row];
+        store_words(out + row * kTile + col, w);
+    }
 }
 
 struct TileArgs {
@@ -209,12 +273,22 @@ struct CarryArgs {
     Shape shape;
 };
 
-// Coefficient k of the convolution (zero outside it), from its lazy residues by CRT.
-__device__ Words96 coefficient(const std::uint32_t* residues, std::uint32_t length, std::int64_t k)
+// Coefficients k .. k + 7 of the convolution (k a multiple of 8; zeros from `length` on), from
+// their lazy residues by CRT, each prime's residues read 16 bytes at a time.
+__device__ void coefficients(const std::uint32_t* residues, std::uint32_t length, std::uint32_t k, Words96* c)
 {
-    if (k < 0 || k >= length) return {{0, 0, 0}};
+    if (k >= length) {  // length is a multiple of 8: all eight are outside
+        for (int t = 0; t < 8; ++t) c[t] = {{0, 0, 0}};
+        return;
+    }
     constexpr PrimeField f0 = make_field(kNttPrimes[0]), f1 = make_field(kNttPrimes[1]), f2 = make_field(kNttPrimes[2]);
-    return crt_combine(f0.normal(residues[k]), f1.normal(residues[length + k]), f2.normal(residues[2 * length + k]));
+    std::uint32_t r[kNttPrimeCount][2][4];
+#pragma unroll
+    for (int q = 0; q < kNttPrimeCount; ++q)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) load_words(residues + q * length + k + 4 * h, r[q][h]);
+#pragma unroll
+    for (int t = 0; t < 8; ++t) c[t] = crt_combine(f0.normal(r[0][t / 4][t % 4]), f1.normal(r[1][t / 4][t % 4]), f2.normal(r[2][t / 4][t % 4]));
 }
 
 // The result limbs from the convolution: coefficient k (< 2^81) sits at bit 32k. Limb m gets
@@ -243,8 +317,8 @@ __global__ void __launch_bounds__(kCarryThreads) carry_pass(const CarryArgs args
     for (std::uint32_t round = 0; round < args.r.stride; round += kCarryThreads * kCarryLimbs) {
         const std::uint32_t first = round + threadIdx.x * kCarryLimbs;
         Words96 c[2 * kCarryLimbs + 2];  // c[t]: coefficient 2 first - 2 + t; the first two from below
-#pragma unroll
-        for (int t = 2; t < 2 * kCarryLimbs + 2; ++t) c[t] = coefficient(residues, args.shape.length, 2 * first - 2 + t);
+        static_assert(2 * kCarryLimbs == 8, "a thread's coefficients are one group of eight");
+        coefficients(residues, args.shape.length, 2 * first, c + 2);
         top_words[0][threadIdx.x] = c[2 * kCarryLimbs + 1].word[1];
         top_words[1][threadIdx.x] = c[2 * kCarryLimbs + 1].word[2];
         top_words[2][threadIdx.x] = c[2 * kCarryLimbs].word[2];
@@ -368,8 +442,8 @@ void mul_ntt(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, 
     const std::size_t tile_smem = 2 * padded_words(shape.tile) * sizeof(std::uint32_t);
     const auto run_outer = [&](bool forward, const Source& source, std::uint32_t* out, std::size_t products_now) {
         const OuterArgs args{source, out, products_now, fields, tables, shape};
-        const dim3 grid = grid_for(products_now * (kTile / kOuterThreads));
         const int log_rows = shape.log_length - shape.log_tile;
+        const unsigned grid = blocks_for(products_now * (kTile / (kOuterThreads * outer_columns(log_rows))) * kNttPrimeCount);
         const auto launch = [&](auto forward_tag, auto log_rows_tag) {
             outer_stages<decltype(forward_tag)::value, decltype(log_rows_tag)::value><<<grid, kOuterThreads, 0, stream>>>(args);
         };

@@ -19,7 +19,7 @@ namespace zgpu {
 struct HostOperand {
     std::uint64_t max_limbs = 0;              // largest element
     std::string too_large;                    // if not empty: an element exceeds kMaxLimbs, and why
-    std::function<void(std::size_t first, BatchView out)> pack;  // writes elements first.. into out
+    std::function<void(std::size_t first, BatchView out)> pack;  // writes elements first.. into out, bound for the GPU
 
     // Throws the too_large error, if any: batches hold at most kMaxLimbs limbs an element.
     void require_packable() const;
@@ -40,7 +40,9 @@ HostOperand host_operand(Reader reader, std::size_t count, std::string_view argu
     const adapters::Extent extent = adapters::measure(reader, count);
     std::string too_large;
     if (extent.first_too_large < count) too_large = adapters::too_large_message(reader, extent.first_too_large, argument);
-    return {extent.largest, std::move(too_large), [reader](std::size_t first, BatchView out) { adapters::pack_into(reader, out, first); }};
+    return {extent.largest, std::move(too_large), [reader](std::size_t first, BatchView out) {
+        adapters::pack_into(reader, out, first, adapters::PackTarget::streamed);
+    }};
 }
 
 // The GPU's results for the elements from `first` on, packed.

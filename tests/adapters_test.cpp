@@ -1,5 +1,7 @@
 // Round trips through every adapter on mixed elements: 0, +-1, inline fmpz, up to 2^20 bits.
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include <flint/fmpz_vec.h>
 #include <gtest/gtest.h>
@@ -8,6 +10,8 @@
 #include "fmpz_adapter.hpp"
 #include "mpz_adapter.hpp"
 #include "ntl_adapter.hpp"
+#include "packing.hpp"
+#include "streaming_copy.hpp"
 #include "zgpu/error.hpp"
 
 namespace zgpu::testing {
@@ -172,6 +176,50 @@ TEST_F(Adapters, NtlZZXRoundTrip)
         for (std::size_t i = 0; i < length; ++i) mpz_set(prefix[i], values[i]);
         expect_batch_equals(again, prefix, "packed ZZX");
     });
+}
+
+// Packing for the GPU goes through a cached buffer and non-temporal stores: the same batch
+// as packing in place, for every stride (the buffer holds 2048 limbs: several elements, one,
+// or none, when the element is packed in place), counts that fill no whole buffer, and
+// elements at offsets that are not whole cache lines (strides 1, 2 and 4 limbs).
+TEST_F(Adapters, StreamedPackingMatchesCached)
+{
+    const auto check = [](const MpzArray& values, std::size_t first, std::size_t count) {
+        const adapters::MpzReader reader(values.data());
+        const std::uint32_t stride = size_class(adapters::max_limbs(reader, values.size(), "values"));
+        LimbBatch cached(count, stride), streamed(count, stride);
+        std::ranges::fill(streamed.limbs(), ~limb_t(0));  // no old limb may stay
+        adapters::pack_into(reader, cached.view(), first);
+        adapters::pack_into(reader, streamed.view(), first, adapters::PackTarget::streamed);
+        ASSERT_TRUE(std::ranges::equal(cached.sizes(), streamed.sizes())) << "sizes, stride " << stride;
+        ASSERT_TRUE(std::ranges::equal(cached.limbs(), streamed.limbs())) << "limbs, stride " << stride;
+    };
+    for_each_slice([&](const MpzArray& values) { check(values, 1, values.size() - 1); });
+
+    IntegerSource source(7);
+    for (const std::uint32_t limbs : {1u, 2u, 3u, 8u, 100u}) {
+        MpzArray values(30011);  // many threads' ranges
+        for (std::size_t i = 0; i < values.size(); ++i) source.set_random(values[i], std::uint32_t(1 + source.below(limbs)));
+        check(values, 0, values.size());
+    }
+}
+
+// stream_copy is memcpy at every alignment and length, touching nothing around its target.
+TEST(StreamingCopy, CopiesExactlyAtEveryAlignment)
+{
+    std::vector<unsigned char> from(512), to(512 + 192);
+    for (std::size_t k = 0; k < from.size(); ++k) from[k] = static_cast<unsigned char>(k * 131 + 7);
+    for (std::size_t offset = 0; offset < 64; ++offset) {
+        for (std::size_t bytes = 0; bytes <= 300; bytes += bytes < 140 ? 1 : 37) {
+            std::fill(to.begin(), to.end(), 0xa5);
+            adapters::stream_copy(to.data() + 64 + offset, from.data() + 3, bytes);
+            adapters::stream_fence();
+            for (std::size_t k = 0; k < to.size(); ++k) {
+                const bool inside = k >= 64 + offset && k < 64 + offset + bytes;
+                ASSERT_EQ(to[k], inside ? from[3 + k - 64 - offset] : 0xa5) << "offset " << offset << ", " << bytes << " bytes, byte " << k;
+            }
+        }
+    }
 }
 
 TEST(AdapterErrors, ElementTooLargeNamesArgumentAndIndex)
