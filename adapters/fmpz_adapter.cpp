@@ -1,5 +1,7 @@
 #include "fmpz_adapter.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <type_traits>
 
@@ -13,6 +15,10 @@ namespace {
 // How many elements ahead the conversions fetch an element's mpz record; its limbs are fetched
 // half as far ahead, when the record has arrived.
 constexpr std::size_t kPrefetchAhead = 16;
+// Cache lines of an element's limbs fetched at most: every line of mid-size values (a 1024-bit
+// value spans three lines at malloc's 16-byte alignment, and a prefetch fetches one line), the
+// start of larger ones, whose lines the hardware's streams find.
+constexpr std::size_t kPrefetchLines = 8;
 
 // Before element i of values[0 .. count) is converted.
 void prefetch_ahead(const fmpz* values, std::size_t i, std::size_t count, bool for_writing)
@@ -21,9 +27,15 @@ void prefetch_ahead(const fmpz* values, std::size_t i, std::size_t count, bool f
         __builtin_prefetch(COEFF_TO_PTR(values[i + kPrefetchAhead]));
     const std::size_t nearer = i + kPrefetchAhead / 2;  // its record came in earlier
     if (nearer >= count || !COEFF_IS_MPZ(values[nearer])) return;
-    const ulong* limbs = COEFF_TO_PTR(values[nearer])->_mp_d;
-    if (for_writing) __builtin_prefetch(limbs, 1);
-    else __builtin_prefetch(limbs);
+    const __mpz_struct* z = COEFF_TO_PTR(values[nearer]);
+    // Reading: the value's limbs; writing: the space the result will likely reuse.
+    const std::size_t limbs = for_writing ? std::size_t(z->_mp_alloc) : std::size_t(std::abs(z->_mp_size));
+    const auto first = reinterpret_cast<std::uintptr_t>(z->_mp_d) / 64, last = reinterpret_cast<std::uintptr_t>(z->_mp_d + limbs - 1) / 64;
+    for (std::uintptr_t line = first; line <= std::min(last, first + kPrefetchLines - 1); ++line) {
+        const void* at = reinterpret_cast<const void*>(line * 64);
+        if (for_writing) __builtin_prefetch(at, 1);
+        else __builtin_prefetch(at);
+    }
 }
 
 }  // namespace
@@ -59,7 +71,7 @@ void FmpzWriter::operator()(std::size_t i, std::int32_t size, const limb_t* limb
         return;
     }
     __mpz_struct* z = _fmpz_promote(f);
-    stream_copy(mpz_limbs_write(z, n), limbs, n * sizeof(limb_t));  // results of large batches: not read back soon
+    std::copy_n(limbs, n, mpz_limbs_write(z, n));
     mpz_limbs_finish(z, size);
     _fmpz_demote_val(f);  // only if the limbs were not normalised: FLINT keeps small values inline
 }

@@ -134,7 +134,6 @@ void unpack(ConstBatchView batch, const Writer& writer)
             if constexpr (requires { writer.prefetch(i, end); }) writer.prefetch(i, end);
             writer(i, batch.sizes[i], batch.element(i));
         }
-        stream_fence();  // for writers that store limbs with stream_copy
     });
 }
 
