@@ -1,7 +1,5 @@
 #include "fmpz_adapter.hpp"
 
-#include <algorithm>
-#include <cstdint>
 #include <cstdlib>
 #include <type_traits>
 
@@ -15,10 +13,6 @@ namespace {
 // How many elements ahead the conversions fetch an element's mpz record; its limbs are fetched
 // half as far ahead, when the record has arrived.
 constexpr std::size_t kPrefetchAhead = 16;
-// Cache lines of an element's limbs fetched at most: every line of mid-size values (a 1024-bit
-// value spans three lines at malloc's 16-byte alignment, and a prefetch fetches one line), the
-// start of larger ones, whose lines the hardware's streams find.
-constexpr std::size_t kPrefetchLines = 8;
 
 // Before element i of values[0 .. count) is converted.
 void prefetch_ahead(const fmpz* values, std::size_t i, std::size_t count, bool for_writing)
@@ -27,15 +21,9 @@ void prefetch_ahead(const fmpz* values, std::size_t i, std::size_t count, bool f
         __builtin_prefetch(COEFF_TO_PTR(values[i + kPrefetchAhead]));
     const std::size_t nearer = i + kPrefetchAhead / 2;  // its record came in earlier
     if (nearer >= count || !COEFF_IS_MPZ(values[nearer])) return;
-    const __mpz_struct* z = COEFF_TO_PTR(values[nearer]);
-    // Reading: the value's limbs; writing: the space the result will likely reuse.
-    const std::size_t limbs = for_writing ? std::size_t(z->_mp_alloc) : std::size_t(std::abs(z->_mp_size));
-    const auto first = reinterpret_cast<std::uintptr_t>(z->_mp_d) / 64, last = reinterpret_cast<std::uintptr_t>(z->_mp_d + limbs - 1) / 64;
-    for (std::uintptr_t line = first; line <= std::min(last, first + kPrefetchLines - 1); ++line) {
-        const void* at = reinterpret_cast<const void*>(line * 64);
-        if (for_writing) __builtin_prefetch(at, 1);
-        else __builtin_prefetch(at);
-    }
+    const ulong* limbs = COEFF_TO_PTR(values[nearer])->_mp_d;
+    if (for_writing) __builtin_prefetch(limbs, 1);
+    else __builtin_prefetch(limbs);
 }
 
 }  // namespace
