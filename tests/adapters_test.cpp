@@ -85,7 +85,10 @@ TEST_F(Adapters, FmpzVecRoundTrip)
         expect_batch_equals(batch, values, "packed fmpz");
 
         fmpz* back = _fmpz_vec_init(n);
-        for (slong i = 0; i < n; i += 3) fmpz_set_si(back + i, -5);  // old values must not leak through
+        // Old values must not leak through: small ones, and large ones of other sizes (a result
+        // reuses a large value's limbs where they suffice).
+        for (slong i = 0; i < n; i += 3) fmpz_set_si(back + i, -5);
+        for (slong i = 1; i < n; i += 3) fmpz_set_mpz(back + i, values[std::size_t(n - i)]);
         adapters::unpack_fmpz_vec(batch.view(), back);
         EXPECT_TRUE(_fmpz_vec_equal(back, vec, n));
         for (slong i = 0; i < n; ++i) {
