@@ -43,7 +43,7 @@ void FmpzReader::copy(std::size_t i, limb_t* dst) const
         return;
     }
     const __mpz_struct* z = COEFF_TO_PTR(c);
-    std::copy_n(z->_mp_d, std::abs(z->_mp_size), dst);
+    std::copy_n(mpz_limbs_read(z), mpz_size(z), dst);
 }
 
 void FmpzReader::prefetch(std::size_t i, std::size_t count) const { prefetch_ahead(values_, i, count, false); }
@@ -57,14 +57,6 @@ void FmpzWriter::operator()(std::size_t i, std::int32_t size, const limb_t* limb
         if (size < 0) fmpz_neg_ui(f, magnitude);
         else fmpz_set_ui(f, magnitude);
         return;
-    }
-    if (COEFF_IS_MPZ(*f) && limbs[n - 1] != 0) {  // a result in place of a large value: no library calls
-        __mpz_struct* z = COEFF_TO_PTR(*f);
-        if (std::uint32_t(z->_mp_alloc) >= n) {
-            std::copy_n(limbs, n, z->_mp_d);
-            z->_mp_size = size;
-            return;
-        }
     }
     __mpz_struct* z = _fmpz_promote(f);
     std::copy_n(limbs, n, mpz_limbs_write(z, n));
