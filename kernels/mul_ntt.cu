@@ -205,8 +205,10 @@ struct TileArgs {
 // on the same groups of 16 consecutive words, fused into one pass held in registers. The
 // first pass reads the input and the last one writes the output, in global memory; the
 // passes between keep the tiles in shared memory.
-// 84 registers: no spills, and three blocks of kTileThreads an SM.
-__global__ void __maxnreg__(84) tile_stages(const TileArgs args)
+// 80 registers: three blocks of kTileThreads an SM (registers go 256 to a warp, so 84 left room
+// for two), at the cost of a few bytes of spills; measured faster than 84, 72 and 64 at every
+// NTT size (bench/NOTES-mul.md).
+__global__ void __maxnreg__(80) tile_stages(const TileArgs args)
 {
     extern __shared__ std::uint32_t smem[];
     const int prime = blockIdx.y;
