@@ -57,7 +57,9 @@ struct ProductSpace {
     int a_margin, a_buffer, raw_b, raw_b_buffer, table, sums, sizes, bytes;
 };
 
-ProductSpace product_space(std::uint32_t a_limbs, std::uint32_t b_limbs, std::uint32_t r_limbs, int tiles_per_warp)
+// The column sums take the table's place once the steps are done, but for a broadcast b, whose
+// table is built once and kept for every product: there they go above it.
+ProductSpace product_space(std::uint32_t a_limbs, std::uint32_t b_limbs, std::uint32_t r_limbs, int tiles_per_warp, bool broadcast_b)
 {
     ProductSpace s{};
     s.a_margin = a_margin_bytes(tiles_per_warp);
@@ -65,8 +67,10 @@ ProductSpace product_space(std::uint32_t a_limbs, std::uint32_t b_limbs, std::ui
     s.raw_b = 2 * s.a_buffer;
     s.raw_b_buffer = 8 * (int(b_limbs) + 2 * kRawBMarginLimbs);
     s.table = s.raw_b + 2 * s.raw_b_buffer;
-    s.sums = s.table;
-    s.sizes = s.table + std::max(8 * 8 * table_groups(int(b_limbs)), 4 * sum_word(kTileColumns * output_tiles(a_limbs, b_limbs, r_limbs)));
+    const int table_bytes = 8 * 8 * table_groups(int(b_limbs));
+    const int sums_bytes = 4 * sum_word(kTileColumns * output_tiles(a_limbs, b_limbs, r_limbs));
+    s.sums = broadcast_b ? s.table + table_bytes : s.table;
+    s.sizes = broadcast_b ? s.sums + sums_bytes : s.table + std::max(table_bytes, sums_bytes);
     s.bytes = s.sizes + 16;
     return s;
 }
@@ -238,12 +242,14 @@ __global__ void __launch_bounds__(kThreadsPerBlock<W, U>, kMinBlocksPerSm<W, U>)
     unsigned char* slot = shared + (W == 1 ? warp * space.bytes : 0);
     const int a_limbs = int(args.a.stride), b_limbs = int(args.b.stride);
     std::int32_t* sizes = reinterpret_cast<std::int32_t*>(slot + space.sizes);  // a's and b's of each buffer
-    const auto fetch = [&](std::size_t p, int buffer) {
+    // A broadcast b's limbs come once, with the first product: its table is kept (product_space).
+    const auto fetch = [&](std::size_t p, int buffer, bool with_b_limbs) {
         const std::size_t q = args.broadcast_b ? 0 : p;
         unsigned char* a = slot + buffer * space.a_buffer + space.a_margin;
         unsigned char* b = slot + space.raw_b + buffer * space.raw_b_buffer + 8 * kRawBMarginLimbs;
         for (int c = rank; c < a_limbs / 2; c += 32 * W) copy_async(a + 16 * c, args.a.element(p) + 2 * c);
-        for (int c = rank; c < b_limbs / 2; c += 32 * W) copy_async(b + 16 * c, args.b.element(q) + 2 * c);
+        if (with_b_limbs)
+            for (int c = rank; c < b_limbs / 2; c += 32 * W) copy_async(b + 16 * c, args.b.element(q) + 2 * c);
         if (rank == 0) {
             copy_async<4>(sizes + 2 * buffer, args.a.sizes + p);
             copy_async<4>(sizes + 2 * buffer + 1, args.b.sizes + q);
@@ -252,7 +258,8 @@ __global__ void __launch_bounds__(kThreadsPerBlock<W, U>, kMinBlocksPerSm<W, U>)
     };
     for (int k = rank; k < space.table / 16; k += 32 * W) reinterpret_cast<uint4*>(slot)[k] = make_uint4(0, 0, 0, 0);
     sync_product<W>();  // the margins are zero before any copy lands between them
-    fetch(i, 0);
+    fetch(i, 0, true);
+    bool table_built = false;
 
     const int tiles = output_tiles(a_limbs, b_limbs, args.r.stride);
     const int T0 = (W == 1 ? 0 : warp) * U;
@@ -262,9 +269,10 @@ __global__ void __launch_bounds__(kThreadsPerBlock<W, U>, kMinBlocksPerSm<W, U>)
         wait_for_copies();
         sync_product<W>();  // product i's operands are in; every thread is done with product i - stride
         const std::uint32_t* raw_b = reinterpret_cast<const std::uint32_t*>(slot + space.raw_b + buffer * space.raw_b_buffer + 8 * kRawBMarginLimbs);
-        build_table<32 * W>(raw_b, b_limbs, rank, table);
+        if (!table_built) build_table<32 * W>(raw_b, b_limbs, rank, table);
+        table_built = args.broadcast_b;
         const std::size_t next = i + stride;
-        if (next < args.a.count) fetch(next, buffer ^ 1);
+        if (next < args.a.count) fetch(next, buffer ^ 1, !args.broadcast_b);
         sync_product<W>();
 
         const std::int32_t size_a = sizes[2 * buffer], size_b = sizes[2 * buffer + 1];
@@ -273,7 +281,7 @@ __global__ void __launch_bounds__(kThreadsPerBlock<W, U>, kMinBlocksPerSm<W, U>)
         if (steps.first <= steps.last)
             multiply_tiles<U>(slot + buffer * space.a_buffer + space.a_margin, reinterpret_cast<const uint2*>(table) - kTableFirstY, T0,
                               steps.first, steps.last - steps.first + 1, acc);
-        sync_product<W>();  // the sums take the table's place
+        sync_product<W>();  // the sums may take the table's place
         {
             // Tile T0 + u's sums lie 128 u words above tile T0's (sum_word permutes within rows).
             const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
@@ -298,7 +306,7 @@ template <int W, int U>
 void launch(const TensorArgs& args, cudaStream_t stream)
 {
     if (args.a.count == 0) return;
-    const ProductSpace space = product_space(args.a.stride, args.b.stride, args.r.stride, U);
+    const ProductSpace space = product_space(args.a.stride, args.b.stride, args.r.stride, U, args.broadcast_b);
     constexpr int kSlotsPerBlock = W == 1 ? kProductsPerBlockOfOneWarp : 1;
     const int threads = kThreadsPerBlock<W, U>;
     const std::size_t bytes = std::size_t(kSlotsPerBlock) * space.bytes;
