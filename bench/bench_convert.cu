@@ -55,17 +55,7 @@ void row(std::uint32_t bits)
     const auto ms = [](const std::function<void()>& op) { return 1e3 * median_seconds(5, op, [] {}); };
     // The same, but with the caches emptied before each timing (the host's last-level cache may
     // hold all of a batch, which an application's data between two calls seldom is).
-    const auto cold_ms = [&](const std::function<void()>& op) {
-        std::vector<double> times;
-        for (int k = 0; k < 5; ++k) {
-            evict_caches();
-            const double start = now();
-            op();
-            times.push_back(1e3 * (now() - start));
-        }
-        std::sort(times.begin(), times.end());
-        return times[times.size() / 2];
-    };
+    const auto cold_ms = [](const std::function<void()>& op) { return 1e3 * median_seconds(5, op, [] {}, evict_caches); };
     const auto pack_streamed = [&] { zgpu::adapters::pack_into(reader, staging, 0, zgpu::adapters::PackTarget::streamed); };
     // As the GPU path packs: chunks of 8 MiB of limbs, one parallel conversion each.
     const std::size_t chunk = (std::size_t(8) << 20) / (n * sizeof(ulong));

@@ -30,14 +30,17 @@ double now()
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// Median of `repeats` timings of op(), after two warm-up calls; `finish` waits for the work.
-double median_seconds(int repeats, const std::function<void()>& op, const std::function<void()>& finish)
+// Median of `repeats` timings of op(), after two warm-up calls; `finish` waits for the work, and
+// `untimed`, if given, runs before each timed call.
+double median_seconds(int repeats, const std::function<void()>& op, const std::function<void()>& finish,
+                      const std::function<void()>& untimed = {})
 {
     op();
     op();
     finish();
     std::vector<double> times;
     for (int k = 0; k < repeats; ++k) {
+        if (untimed) untimed();
         const double start = now();
         op();
         finish();
