@@ -11,12 +11,15 @@
 namespace zgpu::gpu {
 namespace {
 
-// Operands a chunk: about this many bytes, so that the host's packing and unpacking overlap the
-// transfers and kernels of other chunks, and device memory holds a few chunks, not the batch.
-// Measured end to end on an H200 host (16 threads, 64 MiB of operands, 2048- and 4096-bit
-// products): 8 MiB chunks took 2.5 to 3.0 ms, 4 MiB 2.8 to 3.7, 2 MiB 3.3 to 4.1 (each chunk
-// costs a few parallel conversions and CUDA calls), 16 MiB 2.9 to 3.2 (longer start and end).
-constexpr std::size_t kChunkBytes = std::size_t(8) << 20;
+// Operands a chunk: a quarter of the call's, between these bounds, so that the host's packing
+// and unpacking overlap the transfers and kernels of other chunks, and device memory holds a few
+// chunks, not the batch. Measured end to end on an H200 host (16 threads): with 64 MiB of
+// operands (2048- and 4096-bit products) 8 MiB chunks took 2.5 to 3.0 ms, 4 MiB 2.8 to 3.7,
+// 2 MiB 3.3 to 4.1 (each chunk costs a few parallel conversions and CUDA calls), 16 MiB 2.9 to
+// 3.2 (longer start and end). With 4 MiB of operands, four chunks of 1 MiB took 0.27 to 0.43 ms
+// against 0.45 to 0.67 in one chunk (1024- to 262144-bit products); chunks of 512 KiB and less
+// were slower than one chunk (bench/results/2026-11-24-h200-mul-choice-*).
+constexpr std::size_t kMinChunkBytes = std::size_t(1) << 20, kMaxChunkBytes = std::size_t(8) << 20;
 
 std::size_t element_bytes(std::uint32_t stride) { return stride * sizeof(limb_t) + sizeof(std::int32_t); }
 
@@ -83,7 +86,8 @@ Backend run(const HostOperand& a, std::size_t a_count, const HostOperand& b, std
     const auto sa = size_class(std::uint32_t(a.max_limbs)), sb = size_class(std::uint32_t(b.max_limbs));
     const bool shared_b = b_count == 1, b_is_a = &a == &b;  // b is a: packed once, and the kernel squares
     const std::size_t per_element = element_bytes(sa) + (shared_b || b_is_a ? 0 : element_bytes(sb));
-    const std::size_t chunk = std::clamp<std::size_t>(kChunkBytes / per_element, 1, a_count);
+    const std::size_t chunk_bytes = std::clamp(a_count * per_element / 4, kMinChunkBytes, kMaxChunkBytes);
+    const std::size_t chunk = std::clamp<std::size_t>(chunk_bytes / per_element, 1, a_count);
     const std::size_t chunks = (a_count + chunk - 1) / chunk;
     const auto layout = [&](std::size_t n) {
         return ChunkLayout(n, sa, b_is_a ? 0 : shared_b ? 1 : n, sb);

@@ -1,4 +1,4 @@
-// Operations on host data run on the GPU: in chunks of about 8 MiB of operands, each packed
+// Operations on host data run on the GPU: in chunks of 1 to 8 MiB of operands, each packed
 // into pinned staging on the host threads while earlier chunks upload, run and download, and
 // unpacked while later ones do. Device memory holds two chunks of operands and two of results
 // (besides a product's NTT workspace); pinned host memory two of operands and three of

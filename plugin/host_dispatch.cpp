@@ -5,6 +5,8 @@
 #include <algorithm>
 
 #include "divide_exactly.hpp"
+#include "host_choice.hpp"
+#include "parallel.hpp"
 #include "zgpu/batch_div.hpp"
 #include "zgpu/batch_ops.hpp"
 #include "zgpu/error.hpp"
@@ -18,26 +20,19 @@
 namespace zgpu {
 namespace {
 
+// The automatic choice: the GPU where there is one and `gpu_pays` (host_choice.hpp); ZGPU_BACKEND
+// forces either.
+Backend choose(bool gpu_pays)
+{
+    const Backend requested = requested_backend();
+    if (backend_forced() || requested == Backend::cpu) return requested;
+    return gpu_pays ? Backend::gpu : Backend::cpu;
+}
+
 // Add/sub of host data: packing, PCIe both ways and unpacking cost more than the CPU's own
 // addition at every size measured (128 bits to 2^19 bits, H200 host with 16 threads, see
 // bench/results/), so the automatic choice is the CPU; ZGPU_BACKEND=gpu forces the GPU.
-Backend choose_for_host_add_sub()
-{
-    const Backend requested = requested_backend();  // rejects unknown ZGPU_BACKEND values
-    return backend_forced() ? requested : Backend::cpu;
-}
-
-// Products of host data go to the GPU where they do at least this many limb products for each
-// limb that crosses PCIe (operands and result), and only up to the batch's size limit: the host
-// threads' time grows with the limb products, the GPU path's with the limbs it converts and
-// moves. Measured end to end on an H200 host with 16 threads for equal sizes (bench/results/,
-// 32 MiB an operand vector): 16 x 16 limbs (1024 bits, 256 limb products for 64 limbs moved)
-// took 3.1 to 3.7 ms on the GPU path against 3.7 to 4.5 ms on the CPU path; at 8 x 8 limbs the
-// CPU path was faster (2.4 to 3.0 against 3.5 to 4.2 ms): 2 limb products a limb moved. Unequal
-// sizes, 32 MiB of operands: 32 x 8 limbs (3.2 a limb moved) 1.74 ms on the GPU path against
-// 2.01, 128 x 8 (3.8) 1.74 against 2.45, 300 x 4 (2.0) 2.01 against 1.45, 256 x 1 (0.5) 3.29
-// against 0.53 (bench/results/2026-11-23-h200-mul-unequal-4c39c7d.md).
-constexpr std::uint64_t kGpuHostMulMinLimbProductsPerLimbMoved = 3;
+Backend choose_for_host_add_sub() { return choose(false); }
 
 // Whether the product's stride stays within kMaxLimbs, as a batch needs.
 bool product_fits_batch(const HostOperand& a, const HostOperand& b)
@@ -46,25 +41,10 @@ bool product_fits_batch(const HostOperand& a, const HostOperand& b)
            size_class(std::uint32_t(a.max_limbs)) + size_class(std::uint32_t(b.max_limbs)) <= kMaxLimbs;
 }
 
-Backend choose_for_host_mul(const HostOperand& a, const HostOperand& b, std::size_t count, std::size_t b_count)
+HostShape shape_of(const HostOperand& a, const HostOperand& b, std::size_t count, std::size_t b_count)
 {
-    const Backend requested = requested_backend();
-    if (backend_forced() || requested == Backend::cpu) return requested;
-    if (!product_fits_batch(a, b)) return Backend::cpu;
-    const std::uint64_t moved = a.max_limbs + (b_count == 1 ? 0 : b.max_limbs) + a.max_limbs + b.max_limbs;
-    const bool pays = a.max_limbs * b.max_limbs >= kGpuHostMulMinLimbProductsPerLimbMoved * moved;
-    return count > 0 && pays ? Backend::gpu : Backend::cpu;
+    return {a.max_limbs, b.max_limbs, b_count == 1, count};
 }
-
-// Divisions of host data go to the GPU from dividends of this many limbs on, and division with
-// remainder only for divisors its kernel takes (longer ones would be divided on the host after
-// the transfers). Measured end to end on an H200 host with 16 threads (32 MiB of dividends twice
-// the divisor's size, bench/results/2026-11-23-h200-div-end-to-end-*): at 16384 bits the host
-// threads took 12.8 ms (exact) and 20.8 ms (fdiv_qr) against the GPU path's 17.3 and 24.6; at
-// 32768 bits 13.7 and 23.5 against 12.9 and 17.9; at 65536 bits 25.4 and 32.0 against 14.2
-// and 17.7. The GPU path packs, transfers and unpacks a whole vector at once (products overlap
-// chunks), which is most of its time.
-constexpr std::uint64_t kGpuHostDivMinLimbs = 512;
 
 #ifdef ZGPU_WITH_CUDA
 bool with_remainder(HostDivision kind)
@@ -73,17 +53,18 @@ bool with_remainder(HostDivision kind)
 }
 #endif
 
-Backend choose_for_host_div(HostDivision kind, const HostOperand& a, const HostOperand& b, std::size_t count)
+Backend choose_for_host_div(HostDivision kind, const HostOperand& a, const HostOperand& b, std::size_t count,
+                            std::size_t b_count)
 {
-    const Backend requested = requested_backend();
-    if (backend_forced() || requested == Backend::cpu) return requested;
 #ifdef ZGPU_WITH_CUDA
+    // Division with remainder only by divisors the kernel takes: longer ones would be divided
+    // on the host after the transfers.
     const bool fits = a.too_large.empty() && b.too_large.empty() &&
                       (!with_remainder(kind) || b.max_limbs <= kernels::kDivremWarpMaxDivisorLimbs);
-    return count > 0 && fits && a.max_limbs >= kGpuHostDivMinLimbs ? Backend::gpu : Backend::cpu;
+    return choose(fits && gpu_pays_for_host_division(shape_of(a, b, count, b_count), with_remainder(kind), host_threads()));
 #else
-    (void)kind, (void)a, (void)b, (void)count;
-    return Backend::cpu;
+    (void)kind, (void)a, (void)b, (void)count, (void)b_count;
+    return choose(false);
 #endif
 }
 
@@ -136,7 +117,8 @@ DeviceBatch to_gpu(const HostOperand& x, std::size_t count)
 void mul_host(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
               const HostRange& on_cpu, const HostResult& on_gpu_result)
 {
-    Backend backend = choose_for_host_mul(a, b, count, b_count);
+    Backend backend =
+        choose(product_fits_batch(a, b) && gpu_pays_for_host_products(shape_of(a, b, count, b_count), host_threads()));
 #ifdef ZGPU_WITH_CUDA
     if (backend == Backend::gpu) {
         require_gpu_product(a, b);
@@ -159,7 +141,8 @@ void addmul_host(const HostOperand& r, const HostOperand& a, std::size_t count, 
     const std::uint64_t product_stride = size_class(std::uint32_t(std::min<std::uint64_t>(a.max_limbs + b.max_limbs, kMaxLimbs)));
     const bool sum_fits = r.too_large.empty() &&
                           std::max<std::uint64_t>(size_class(std::uint32_t(r.max_limbs)), product_stride) < kMaxLimbs;
-    const Backend backend = sum_fits || backend_forced() ? choose_for_host_mul(a, b, count, b_count) : Backend::cpu;
+    const Backend backend = choose(sum_fits && product_fits_batch(a, b) &&
+                                   gpu_pays_for_host_addmul(shape_of(a, b, count, b_count), r.max_limbs, host_threads()));
 #ifdef ZGPU_WITH_CUDA
     if (backend == Backend::gpu) {
         require_gpu_product(a, b);
@@ -204,7 +187,7 @@ std::size_t divide_on_gpu(HostDivision kind, const HostOperand& a, std::size_t c
 std::size_t div_host(HostDivision kind, const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
                      const std::function<void()>& on_cpu, const HostDivisionResult& on_gpu_result)
 {
-    const Backend backend = choose_for_host_div(kind, a, b, count);
+    const Backend backend = choose_for_host_div(kind, a, b, count, b_count);
     std::size_t first_inexact = count;
 #ifdef ZGPU_WITH_CUDA
     if (backend == Backend::gpu && count > 0) first_inexact = divide_on_gpu(kind, a, count, b, b_count, on_gpu_result);

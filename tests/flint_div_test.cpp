@@ -9,6 +9,7 @@
 #include <flint/ulong_extras.h>
 #include <gtest/gtest.h>
 
+#include "../adapters/parallel.hpp"
 #include "flint_fixture.hpp"
 #include "zgpu/backend.hpp"
 #include "zgpu/zgpu.h"
@@ -299,22 +300,27 @@ TEST_P(Division, PolynomialContentRemovalAndModulusMatchFlint)
 
 INSTANTIATE_TEST_SUITE_P(Backends, Division, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
 
-// Without ZGPU_BACKEND, entries below 32768 bits stay on the host threads and longer ones go
-// to the GPU where there is one.
-TEST(DivisionChoice, ShortEntriesStayOnTheHostLongOnesGoToTheGpu)
+// Without ZGPU_BACKEND, divisions go to the GPU where there is one and the batch pays for its
+// path (host_choice.hpp): a single 32768-bit division stays on the host, 64 of 131072 bits go.
+TEST(DivisionChoice, SmallBatchesStayOnTheHostLargeOnesGoToTheGpu)
 {
     unsetenv("ZGPU_BACKEND");
-    for (const flint_bitcnt_t bits : {flint_bitcnt_t(64 * 511), flint_bitcnt_t(64 * 512)}) {
-        Vec a(100), b(100), q(100), r(100);
-        for (slong i = 0; i < 100; ++i) {
-            fmpz_set_ui(a.v + i, 7);
-            fmpz_mul_2exp(a.v + i, a.v + i, bits - 3);
-            fmpz_set_si(b.v + i, -3);
+    flint_rand_t state;
+    flint_randinit(state);
+    for (const auto& [divisor_limbs, count] : {std::pair<std::uint64_t, slong>{256, 1}, {1024, 64}}) {
+        Vec a(count), b(count), q(count), expected(count);
+        for (slong i = 0; i < count; ++i) {
+            fmpz_randbits(expected.v + i, state, 64 * divisor_limbs);
+            fmpz_randbits(b.v + i, state, 64 * divisor_limbs);
+            fmpz_mul(a.v + i, expected.v + i, b.v + i);
         }
-        ASSERT_EQ(zgpu_fmpz_vec_fdiv_qr(q.v, r.v, a.v, b.v, 100), 0) << zgpu_last_error();
-        const bool gpu = bits == 64 * 512 && gpu_available();
-        EXPECT_STREQ(zgpu_last_backend(), gpu ? "gpu" : "cpu") << bits << "-bit dividends";
+        ASSERT_EQ(zgpu_fmpz_vec_divexact(q.v, a.v, b.v, count), 0) << zgpu_last_error();
+        EXPECT_TRUE(_fmpz_vec_equal(q.v, expected.v, count));
+        // 64 divisions of 131072 bits take the host threads 0.32 ms a round of one each.
+        const bool gpu = divisor_limbs == 1024 && gpu_available() && host_threads() <= 31;
+        EXPECT_STREQ(zgpu_last_backend(), gpu ? "gpu" : "cpu") << count << " divisions by " << divisor_limbs << "-limb divisors";
     }
+    flint_randclear(state);
 }
 
 }  // namespace

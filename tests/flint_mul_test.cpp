@@ -261,31 +261,34 @@ TEST_P(MulEntryPoints, GpuRefusalsWriteNothing)
 
 INSTANTIATE_TEST_SUITE_P(Backends, MulEntryPoints, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
 
-// ZGPU_BACKEND unset: zgpu picks the backend by size, and every choice gives FLINT's results.
-TEST(MulAutomaticChoice, EverySizeSucceedsOnTheBackendItsSizeCallsFor)
+// ZGPU_BACKEND unset: zgpu picks the backend by the operands' sizes and their count
+// (host_choice.hpp), and every choice gives FLINT's results.
+TEST(MulAutomaticChoice, EveryShapeSucceedsOnTheBackendItCallsFor)
 {
     unsetenv("ZGPU_BACKEND");
     flint_rand_t state;
     flint_randinit(state);
-    const auto run = [&](std::uint32_t limbs_a, std::uint32_t limbs_b, const char* expected_backend) {
-        Vec a(40), b(40), ours(40), theirs(40);
-        for (slong i = 0; i < 40; ++i) {
+    const auto run = [&](std::uint32_t limbs_a, std::uint32_t limbs_b, slong count, const char* expected_backend) {
+        Vec a(count), b(count), ours(count), theirs(count);
+        for (slong i = 0; i < count; ++i) {
             fmpz_randbits(a.v + i, state, 64 * limbs_a);
             fmpz_randbits(b.v + i, state, 64 * limbs_b);
             fmpz_mul(theirs.v + i, a.v + i, b.v + i);
         }
-        ASSERT_EQ(zgpu_fmpz_vec_mul(ours.v, a.v, b.v, 40), 0) << zgpu_last_error();
-        EXPECT_TRUE(_fmpz_vec_equal(ours.v, theirs.v, 40)) << limbs_a << " x " << limbs_b << " limbs";
-        EXPECT_STREQ(zgpu_last_backend(), expected_backend) << limbs_a << " x " << limbs_b << " limbs";
+        ASSERT_EQ(zgpu_fmpz_vec_mul(ours.v, a.v, b.v, count), 0) << zgpu_last_error();
+        EXPECT_TRUE(_fmpz_vec_equal(ours.v, theirs.v, count)) << limbs_a << " x " << limbs_b << " limbs";
+        EXPECT_STREQ(zgpu_last_backend(), expected_backend) << count << " products of " << limbs_a << " x " << limbs_b << " limbs";
     };
     const char* gpu_if_present = gpu_available() ? "gpu" : "cpu";
-    run(8, 8, "cpu");                // below the measured crossover
-    run(16, 16, gpu_if_present);     // at it
-    run(32, 8, gpu_if_present);      // as many limb products for more limbs moved: still pays
-    run(256, 1, "cpu");              // a long operand times a one-limb one: cheap on the host
-    run(300, 4, "cpu");              // a long operand times a short one: cheap on the host
-    run(300, 16, gpu_if_present);    // unequal sizes above the crossover
-    run(33000, 33000, "cpu");        // products above a batch's kMaxLimbs
+    // The batch sizes are on either side of the rule for up to 64 host threads.
+    run(8, 8, 5000, "cpu");               // too few limb products a limb moved, at any count
+    run(16, 16, 40, "cpu");               // too few products to pay for the GPU path
+    run(64, 64, 8, "cpu");                // likewise
+    run(64, 64, 1600, gpu_if_present);    // enough
+    run(256, 1, 5000, "cpu");             // a long operand times a one-limb one: cheap on the host
+    run(300, 4, 5000, "cpu");             // a long operand times a short one: cheap on the host
+    run(300, 16, 1600, gpu_if_present);   // unequal sizes above the crossover
+    run(33000, 33000, 2, "cpu");          // products above a batch's kMaxLimbs
 
     // addmul with a result entry too large for a batch stays on the CPU.
     Vec r(33), v(33), expected(33);

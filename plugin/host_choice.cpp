@@ -1,0 +1,77 @@
+#include "host_choice.hpp"
+
+#include <algorithm>
+
+namespace zgpu {
+namespace {
+
+// Products through the pipelined GPU path. Per element it pays from 3 limb products for each
+// limb it converts and moves (operands, a shared b once, and the result): measured for equal and
+// unequal sizes (16 x 16 limbs pays, 8 x 8, 300 x 4 and 256 x 1 do not,
+// bench/results/2026-11-23-h200-mul-unequal-4c39c7d.md). A batch pays once its limb products
+// beyond those 3 a limb, summed, exceed 2^16 a host thread (2^20 on 16 threads), which covers
+// the path's fixed cost and its first and last chunks, which nothing overlaps. Crossovers
+// measured on 16 threads (products beyond 3 a limb, per product): 1024 bits (64) between 16384
+// and 65536 products, 2048 bits (640) between 1024 and 4096, 4096 bits (3328) between 256 and
+// 1024, 16384 bits (62464) between 16 and 64; from 65536 bits two products pay (one product
+// took 0.22 ms on the host against 0.08 on the GPU: the rule's one miss).
+constexpr std::uint64_t kMinLimbProductsPerLimbMoved = 3;
+constexpr std::uint64_t kMinExcessLimbProductsPerThread = 1 << 16;
+
+// The GPU paths that convert and move whole vectors at once (division, addmul) cost about
+// 0.32 ms a call and 2 ns a limb moved. The host threads take, a thread, about 0.3 ns a limb
+// product for exact division and products (quotient or product limbs times the divisor's or
+// b's; 0.29 to 0.45 for exact division, 0.2 to 1.2 for products, smaller for larger sizes) and
+// 0.8 ns for division with remainder, each thread one element at a time. Measured (16 threads):
+// exact division of 32768-bit dividends by 16384-bit divisors, one element 0.02 ms on the host
+// against 0.33 on the GPU, 1024 elements 1.9 against 3.0 ms, 4096 elements 8.8 against 8.2;
+// fdiv_qr 256 elements 0.82 against 1.45, 1024 3.57 against 3.59, 4096 13.9 against 12.0;
+// exact division at 131072 bits, 4 elements 0.80 against 0.54, 256 elements 5.2 against 3.0.
+constexpr double kWholeVectorGpuSeconds = 0.32e-3, kWholeVectorGpuSecondsPerLimb = 2e-9;
+constexpr double kHostSecondsPerLimbProduct = 0.3e-9, kHostSecondsPerLimbProductWithRemainder = 0.8e-9;
+
+bool whole_vector_gpu_pays(double host_seconds_per_element, double limbs_moved_per_element, std::size_t count,
+                           unsigned threads)
+{
+    threads = std::max(1u, threads);
+    const double host = double((count + threads - 1) / threads) * host_seconds_per_element;
+    const double gpu = kWholeVectorGpuSeconds + double(count) * limbs_moved_per_element * kWholeVectorGpuSecondsPerLimb;
+    return count > 0 && gpu < host;
+}
+
+// Limbs moved for each element: a, b unless shared, and the results.
+std::uint64_t limbs_moved(const HostShape& s, std::uint64_t result_limbs)
+{
+    return s.a_limbs + (s.b_shared ? 0 : s.b_limbs) + result_limbs;
+}
+
+}  // namespace
+
+bool gpu_pays_for_host_products(const HostShape& shape, unsigned threads)
+{
+    const std::uint64_t products = std::max<std::uint64_t>(1, shape.a_limbs) * std::max<std::uint64_t>(1, shape.b_limbs);
+    const std::uint64_t break_even = kMinLimbProductsPerLimbMoved * limbs_moved(shape, shape.a_limbs + shape.b_limbs);
+    if (shape.count == 0 || products < break_even) return false;
+    const std::uint64_t excess = products - break_even, needed = kMinExcessLimbProductsPerThread * std::max(1u, threads);
+    return excess > needed / shape.count;  // count * excess > needed, without overflow
+}
+
+bool gpu_pays_for_host_addmul(const HostShape& shape, std::uint64_t r_limbs, unsigned threads)
+{
+    const double products = double(shape.a_limbs) * double(shape.b_limbs);
+    const std::uint64_t sum_limbs = std::max(r_limbs, shape.a_limbs + shape.b_limbs);
+    return whole_vector_gpu_pays(products * kHostSecondsPerLimbProduct, double(limbs_moved(shape, sum_limbs) + r_limbs),
+                                 shape.count, threads);
+}
+
+bool gpu_pays_for_host_division(const HostShape& shape, bool with_remainder, unsigned threads)
+{
+    if (shape.a_limbs < shape.b_limbs) return false;  // quotients of at most one limb
+    const std::uint64_t quotient = shape.a_limbs - shape.b_limbs + 1;
+    const std::uint64_t results = quotient + (with_remainder ? shape.b_limbs : 0);
+    const double seconds = with_remainder ? kHostSecondsPerLimbProductWithRemainder : kHostSecondsPerLimbProduct;
+    return whole_vector_gpu_pays(double(quotient) * double(shape.b_limbs) * seconds, double(limbs_moved(shape, results)),
+                                 shape.count, threads);
+}
+
+}  // namespace zgpu

@@ -1,0 +1,77 @@
+// The automatic choice's rules against the crossovers measured end to end on an H200 host with
+// 16 threads (plugin/host_choice.cpp): each measured point on the side where it was faster.
+#include <gtest/gtest.h>
+
+#include "../plugin/host_choice.hpp"
+
+namespace zgpu::testing {
+namespace {
+
+constexpr unsigned kMeasuredThreads = 16;
+
+bool products_pay(std::uint64_t a, std::uint64_t b, std::size_t count, unsigned threads = kMeasuredThreads)
+{
+    return gpu_pays_for_host_products({a, b, false, count}, threads);
+}
+
+TEST(HostChoice, ProductsGoToTheGpuFromTheMeasuredBatchSizes)
+{
+    EXPECT_FALSE(products_pay(16, 16, 16384));  // 1024 bits: 0.32 ms on the host, 0.37 on the GPU
+    EXPECT_TRUE(products_pay(16, 16, 65536));   // 1.32 against 0.69
+    EXPECT_FALSE(products_pay(32, 32, 1024));   // 2048 bits: 0.076 against 0.104
+    EXPECT_TRUE(products_pay(32, 32, 4096));    // 0.29 against 0.25
+    EXPECT_FALSE(products_pay(64, 64, 256));    // 4096 bits: 0.052 against 0.078
+    EXPECT_TRUE(products_pay(64, 64, 1024));    // 0.21 against 0.13
+    EXPECT_FALSE(products_pay(256, 256, 16));   // 16384 bits: 0.037 against 0.051
+    EXPECT_TRUE(products_pay(256, 256, 64));    // 0.13 against 0.07
+    EXPECT_TRUE(products_pay(1024, 1024, 2));   // 65536 bits: one product 0.22 against 0.08
+    EXPECT_TRUE(products_pay(16384, 16384, 1)); // 2^20 bits: 4.0 against 0.2
+}
+
+TEST(HostChoice, ProductsThatDoTooFewLimbProductsALimbMovedNeverPay)
+{
+    for (const std::size_t count : {std::size_t(1) << 10, std::size_t(1) << 30}) {
+        EXPECT_FALSE(products_pay(8, 8, count));
+        EXPECT_FALSE(products_pay(300, 4, count));
+        EXPECT_FALSE(products_pay(256, 1, count));
+        EXPECT_FALSE(products_pay(1, 1, count));
+    }
+    EXPECT_TRUE(products_pay(32, 8, std::size_t(1) << 20));  // 3.2 a limb moved: pays in large batches
+    EXPECT_FALSE(products_pay(16, 16, 0));
+}
+
+TEST(HostChoice, ProductsOfAScalarMoveItOnce)
+{
+    // 16 x 16 limbs with b shared moves 48 limbs a product, not 64: more excess a product.
+    const std::size_t count = 12000;
+    EXPECT_FALSE(products_pay(16, 16, count));
+    EXPECT_TRUE(gpu_pays_for_host_products({16, 16, true, count}, kMeasuredThreads));
+}
+
+TEST(HostChoice, FewerHostThreadsSendSmallerBatchesToTheGpu)
+{
+    // 1024 bits: 64 limb products beyond 3 a limb moved, 2^16 of them a thread.
+    EXPECT_FALSE(products_pay(16, 16, 1024, 1));
+    EXPECT_TRUE(products_pay(16, 16, 1025, 1));
+    EXPECT_FALSE(products_pay(16, 16, 16384, 16));
+    EXPECT_TRUE(products_pay(16, 16, 16385, 16));
+}
+
+TEST(HostChoice, DivisionGoesToTheGpuFromTheMeasuredBatchSizes)
+{
+    const auto pays = [](std::uint64_t a, std::uint64_t b, std::size_t count, bool remainder) {
+        return gpu_pays_for_host_division({a, b, false, count}, remainder, kMeasuredThreads);
+    };
+    EXPECT_FALSE(pays(512, 256, 1, false));     // 32768-bit dividends: 0.02 ms on the host, 0.33 on the GPU
+    EXPECT_FALSE(pays(512, 256, 1024, false));  // 1.9 against 3.0
+    EXPECT_FALSE(pays(512, 256, 256, true));    // fdiv_qr: 0.82 against 1.45
+    EXPECT_TRUE(pays(512, 256, 4096, true));    // 13.9 against 12.0
+    EXPECT_FALSE(pays(2048, 1024, 1, false));   // 131072 bits: 0.20 against 0.49
+    EXPECT_TRUE(pays(2048, 1024, 256, false));  // 5.2 against 3.0
+    EXPECT_TRUE(pays(2048, 1024, 1024, false)); // 19.2 against 9.0
+    EXPECT_FALSE(pays(4096, 1, std::size_t(1) << 20, false));  // one-limb divisors: cheap on the host
+    EXPECT_FALSE(pays(2048, 1024, 0, false));
+}
+
+}  // namespace
+}  // namespace zgpu::testing
