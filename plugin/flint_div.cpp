@@ -14,9 +14,6 @@
 namespace zgpu {
 namespace {
 
-// Divisions cost about as much as products: threads pay from a few dozen elements on.
-constexpr std::size_t kMinParallel = 64;
-
 // The index of the first zero divisor among divisor(0 .. n-1), or n.
 template <class Divisor>
 std::size_t first_zero(std::size_t n, Divisor divisor)
@@ -61,14 +58,14 @@ void divexact(Resize resize, const FmpzArray& a, std::size_t n, const FmpzArray&
     const std::size_t first_inexact = div_host(checked ? HostDivision::exact_checked : HostDivision::exact, pa, n, pb, b_count, [&] {
         if (!checked) {
             fmpz* res = resize();
-            parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
+            parallel_for(n, host_min_parallel(pa, pb), [&](std::size_t begin, std::size_t end) {
                 for (std::size_t i = begin; i < end; ++i) fmpz_divexact(res + i, dividend(i), divisor(i));
             });
             return;
         }
         FmpzVec quotients(n);
         std::vector<char> exact(n);
-        parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
+        parallel_for(n, host_min_parallel(pa, pb), [&](std::size_t begin, std::size_t end) {
             fmpz_t remainder;
             fmpz_init(remainder);
             for (std::size_t i = begin; i < end; ++i) {
@@ -96,9 +93,9 @@ void div_qr(fmpz* q, fmpz* r, const fmpz* a, const fmpz* b, slong len, Rounding 
     const std::size_t n = std::size_t(len);
     require_nonzero(name, "vec2", n, [&](std::size_t i) { return b + i; });
     const FmpzArray dividends{&a, n}, divisors{&b, n};
-    div_host(rounding == Rounding::floor ? HostDivision::floor : HostDivision::truncate,
-             host_operand(dividends, n, "vec1"), n, host_operand(divisors, n, "vec2"), n, [&] {
-        parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
+    const HostOperand pa = host_operand(dividends, n, "vec1"), pb = host_operand(divisors, n, "vec2");
+    div_host(rounding == Rounding::floor ? HostDivision::floor : HostDivision::truncate, pa, n, pb, n, [&] {
+        parallel_for(n, host_min_parallel(pa, pb), [&](std::size_t begin, std::size_t end) {
             for (std::size_t i = begin; i < end; ++i) {
                 if (rounding == Rounding::floor) fmpz_fdiv_qr(q + i, r + i, a + i, b + i);
                 else fmpz_tdiv_qr(q + i, r + i, a + i, b + i);
@@ -182,9 +179,10 @@ void scalar_mod(Resize resize, const FmpzArray& a, std::size_t n, const fmpz_t p
         throw Error(name + ": " + (fmpz_is_zero(modulus) ? "division by zero (" + std::string(names[1]) + " is 0)"
                                                          : std::string(names[1]) + " is negative, FLINT requires " + names[1] + " > 0"));
     const FmpzArray m{&modulus, 1};
-    div_host(HostDivision::mod, host_operand(a, n, names[0]), n, host_operand(m, 1, names[1]), 1, [&] {
+    const HostOperand pa = host_operand(a, n, names[0]), pm = host_operand(m, 1, names[1]);
+    div_host(HostDivision::mod, pa, n, pm, 1, [&] {
         fmpz* res = resize();
-        parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
+        parallel_for(n, host_min_parallel(pa, pm), [&](std::size_t begin, std::size_t end) {
             for (std::size_t i = begin; i < end; ++i) fmpz_mod(res + i, *a.start + i, modulus);
         });
     }, [&](ConstBatchView, ConstBatchView r) { adapters::unpack_fmpz_vec(r, resize()); });

@@ -25,7 +25,7 @@ void multiply(Resize resize, const FmpzArray& a, std::size_t n, const FmpzArray*
         pa, n, b_or_square ? pb : pa, b_count,
         [&](std::size_t first, std::size_t last) {
             fmpz* res = resize();
-            parallel_for(first, last, product_min_parallel(pa, b_or_square ? pb : pa), [&](std::size_t begin, std::size_t end) {
+            parallel_for(first, last, host_min_parallel(pa, b_or_square ? pb : pa), [&](std::size_t begin, std::size_t end) {
                 for (std::size_t i = begin; i < end; ++i)
                     fmpz_mul(res + i, *a.start + i, *b.start + (b_count == 1 ? 0 : i));
             });
@@ -48,7 +48,7 @@ void scalar_addmul(fmpz* res, const fmpz* vec, slong len, const fmpz_t c, bool s
     addmul_host(
         pr, pa, n, pb, 1, subtract,
         [&] {
-            parallel_for(n, product_min_parallel(pa, pb), [&](std::size_t begin, std::size_t end) {
+            parallel_for(n, host_min_parallel(pa, pb), [&](std::size_t begin, std::size_t end) {
                 for (std::size_t i = begin; i < end; ++i) {
                     if (subtract) fmpz_submul(res + i, vec + i, scalar);
                     else fmpz_addmul(res + i, vec + i, scalar);

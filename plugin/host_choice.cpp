@@ -20,15 +20,19 @@ constexpr std::uint64_t kMinExcessLimbProductsPerThread = 1 << 16;
 
 // The GPU paths that convert and move whole vectors at once (division, addmul) cost about
 // 0.32 ms a call and 2 ns a limb moved. The host threads take, a thread, about 0.3 ns a limb
-// product for exact division and products (quotient or product limbs times the divisor's or
-// b's; 0.29 to 0.45 for exact division, 0.2 to 1.2 for products, smaller for larger sizes) and
-// 0.8 ns for division with remainder, each thread one element at a time. Measured (16 threads):
-// exact division of 32768-bit dividends by 16384-bit divisors, one element 0.02 ms on the host
-// against 0.33 on the GPU, 1024 elements 1.9 against 3.0 ms, 4096 elements 8.8 against 8.2;
-// fdiv_qr 256 elements 0.82 against 1.45, 1024 3.57 against 3.59, 4096 13.9 against 12.0;
-// exact division at 131072 bits, 4 elements 0.80 against 0.54, 256 elements 5.2 against 3.0.
+// product (quotient limbs times divisor limbs) for exact division (0.29 at 131072-bit
+// dividends, 0.45 at 32768), 0.8 ns for division with remainder, and 0.2 ns for products
+// (0.23 at 65536 bits, where addmul's choice is close; more for smaller operands, whose
+// addmul never pays on that path, less for larger ones), each thread one element at a time.
+// Measured on 16 threads (bench/results/2026-11-24-h200-mul-choice-*.md): exact division of
+// 32768-bit dividends, one element 0.02 ms on the host against 0.33 on the GPU, 1024 elements
+// 1.9 against 3.0 ms, 4096 elements 8.8 against 8.2; fdiv_qr 256 elements 0.82 against 1.45,
+// 1024 3.6 against 3.6, 4096 13.9 against 12.0; exact division at 131072 bits, 256 elements 5.2
+// against 3.0; addmul of 65536-bit values by a scalar, 64 elements 1.0 against 1.9, 1024 15.1
+// against 11.6; of 16384-bit values, 4096 elements 8.4 against 14.6.
 constexpr double kWholeVectorGpuSeconds = 0.32e-3, kWholeVectorGpuSecondsPerLimb = 2e-9;
-constexpr double kHostSecondsPerLimbProduct = 0.3e-9, kHostSecondsPerLimbProductWithRemainder = 0.8e-9;
+constexpr double kHostSecondsPerLimbProductExact = 0.3e-9, kHostSecondsPerLimbProductWithRemainder = 0.8e-9;
+constexpr double kHostSecondsPerLimbProductOfProducts = 0.2e-9;
 
 bool whole_vector_gpu_pays(double host_seconds_per_element, double limbs_moved_per_element, std::size_t count,
                            unsigned threads)
@@ -60,7 +64,7 @@ bool gpu_pays_for_host_addmul(const HostShape& shape, std::uint64_t r_limbs, uns
 {
     const double products = double(shape.a_limbs) * double(shape.b_limbs);
     const std::uint64_t sum_limbs = std::max(r_limbs, shape.a_limbs + shape.b_limbs);
-    return whole_vector_gpu_pays(products * kHostSecondsPerLimbProduct, double(limbs_moved(shape, sum_limbs) + r_limbs),
+    return whole_vector_gpu_pays(products * kHostSecondsPerLimbProductOfProducts, double(limbs_moved(shape, sum_limbs) + r_limbs),
                                  shape.count, threads);
 }
 
@@ -69,7 +73,7 @@ bool gpu_pays_for_host_division(const HostShape& shape, bool with_remainder, uns
     if (shape.a_limbs < shape.b_limbs) return false;  // quotients of at most one limb
     const std::uint64_t quotient = shape.a_limbs - shape.b_limbs + 1;
     const std::uint64_t results = quotient + (with_remainder ? shape.b_limbs : 0);
-    const double seconds = with_remainder ? kHostSecondsPerLimbProductWithRemainder : kHostSecondsPerLimbProduct;
+    const double seconds = with_remainder ? kHostSecondsPerLimbProductWithRemainder : kHostSecondsPerLimbProductExact;
     return whole_vector_gpu_pays(double(quotient) * double(shape.b_limbs) * seconds, double(limbs_moved(shape, results)),
                                  shape.count, threads);
 }

@@ -25,9 +25,9 @@ struct HostOperand {
     void require_packable() const;
 };
 
-// The element count from which products of such operands pay for the host threads: about 2^16
-// limb products of work (the CPU backend's threshold too).
-inline std::size_t product_min_parallel(const HostOperand& a, const HostOperand& b)
+// The element count from which products or divisions of such operands pay for the host
+// threads: about 2^16 limb products of work (the CPU backend's threshold too).
+inline std::size_t host_min_parallel(const HostOperand& a, const HostOperand& b)
 {
     const std::uint64_t work = std::max<std::uint64_t>(1, a.max_limbs) * std::max<std::uint64_t>(1, b.max_limbs);
     return std::size_t(std::max<std::uint64_t>(2, (std::uint64_t(1) << 16) / work));

@@ -15,8 +15,6 @@
 namespace zgpu {
 namespace {
 
-constexpr std::size_t kMinParallel = 64;  // see flint_div.cpp
-
 // b as one entry, copied (it may be an entry of an output); NTL raises an error for b = 0.
 NTL::Vec<NTL::ZZ> nonzero_divisor(const NTL::ZZ& b, const std::string& name)
 {
@@ -24,11 +22,11 @@ NTL::Vec<NTL::ZZ> nonzero_divisor(const NTL::ZZ& b, const std::string& name)
     return one_element(b);
 }
 
-// body(i) for every entry, on the host threads.
+// body(i) for every entry of a divided by b, on the host threads.
 template <class Body>
-void each(std::size_t n, Body body)
+void each(std::size_t n, const HostOperand& a, const HostOperand& b, Body body)
 {
-    parallel_for(n, kMinParallel, [&](std::size_t begin, std::size_t end) {
+    parallel_for(n, host_min_parallel(a, b), [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) body(long(i));
     });
 }
@@ -51,10 +49,11 @@ FloorDivision floor_divide(const NTL::Vec<NTL::ZZ>& a, const NTL::Vec<NTL::ZZ>& 
     const std::size_t n = std::size_t(a.length());
     const ZZArray dividends{&a, n}, divisor{&b, 1};
     FloorDivision result;
-    div_host(HostDivision::floor, host_operand(dividends, n, "a"), n, host_operand(divisor, 1, "b"), 1, [&] {
+    const HostOperand pa = host_operand(dividends, n, "a"), pb = host_operand(divisor, 1, "b");
+    div_host(HostDivision::floor, pa, n, pb, 1, [&] {
         result.quotients.SetLength(quotients ? long(n) : 0);
         result.remainders.SetLength(remainders ? long(n) : 0);
-        each(n, [&](long i) {
+        each(n, pa, pb, [&](long i) {
             if (quotients && remainders) NTL::DivRem(result.quotients[i], result.remainders[i], a[i], b[0]);
             else if (quotients) NTL::div(result.quotients[i], a[i], b[0]);
             else NTL::rem(result.remainders[i], a[i], b[0]);
@@ -75,11 +74,13 @@ long divide_all(NTL::Vec<NTL::ZZ>& q, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ&
     const NTL::Vec<NTL::ZZ> divisor = one_element(b);
     NTL::Vec<NTL::ZZ> quotients;
     long first_inexact = -1;
+    const ZZArray dividends{&a, n}, divisors{&divisor, 1};
+    const HostOperand pa = host_operand(dividends, n, "a"), pb = host_operand(divisors, 1, "b");
     const auto on_cpu = [&] {
         quotients.SetLength(long(n));
         NTL::Vec<char> exact;
         exact.SetLength(long(n));
-        each(n, [&](long i) { exact[i] = char(NTL::IsZero(b) ? NTL::IsZero(a[i]) : NTL::divide(quotients[i], a[i], divisor[0])); });
+        each(n, pa, pb, [&](long i) { exact[i] = char(NTL::IsZero(b) ? NTL::IsZero(a[i]) : NTL::divide(quotients[i], a[i], divisor[0])); });
         for (long i = 0; i < long(n) && first_inexact < 0; ++i)
             if (!exact[i]) first_inexact = i;
     };
@@ -87,9 +88,7 @@ long divide_all(NTL::Vec<NTL::ZZ>& q, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ&
         on_cpu();
         set_last_backend(Backend::cpu);
     } else {
-        const ZZArray dividends{&a, n}, divisors{&divisor, 1};
-        const std::size_t first = div_host(HostDivision::exact_checked, host_operand(dividends, n, "a"), n,
-                                           host_operand(divisors, 1, "b"), 1, on_cpu,
+        const std::size_t first = div_host(HostDivision::exact_checked, pa, n, pb, 1, on_cpu,
                                            [&](ConstBatchView q, ConstBatchView) { adapters::unpack_vec_zz(q, quotients); });
         if (first < n) first_inexact = long(first);
     }

@@ -20,7 +20,7 @@ void multiply(NTL::Vec<NTL::ZZ>& x, const ZZArray& a, std::size_t n, const ZZArr
         pa, n, pb, b_count,
         [&](std::size_t first, std::size_t last) {
             x.SetLength(long(n));
-            parallel_for(first, last, product_min_parallel(pa, pb), [&](std::size_t begin, std::size_t end) {
+            parallel_for(first, last, host_min_parallel(pa, pb), [&](std::size_t begin, std::size_t end) {
                 for (std::size_t i = begin; i < end; ++i) NTL::mul(x[long(i)], a.at(i), b.at(b_count == 1 ? 0 : i));
             });
         },
