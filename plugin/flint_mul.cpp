@@ -47,15 +47,15 @@ void scalar_addmul(fmpz* res, const fmpz* vec, slong len, const fmpz_t c, bool s
     const HostOperand pr = host_operand(r, n, "res"), pa = host_operand(a, n, "vec"), pb = host_operand(b, 1, "c");
     addmul_host(
         pr, pa, n, pb, 1, subtract,
-        [&] {
-            parallel_for(n, host_min_parallel(pa, pb), [&](std::size_t begin, std::size_t end) {
+        [&](std::size_t first, std::size_t last) {
+            parallel_for(first, last, host_min_parallel(pa, pb), [&](std::size_t begin, std::size_t end) {
                 for (std::size_t i = begin; i < end; ++i) {
                     if (subtract) fmpz_submul(res + i, vec + i, scalar);
                     else fmpz_addmul(res + i, vec + i, scalar);
                 }
             });
         },
-        [&](std::size_t, ConstBatchView sum) { adapters::unpack_fmpz_vec(sum, res); });
+        [&](std::size_t first, ConstBatchView sum) { adapters::unpack_fmpz_vec(sum, res + first); });
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <vector>
 
 #include "gpu_runtime.hpp"
 
@@ -36,12 +37,37 @@ struct Region {
     }
 };
 
-// The operands of a chunk of n elements: a's, then b's (one if b is shared, none if b is a).
-struct ChunkLayout {
-    Region a, b;
+// The operands of a chunk of n elements, one region after another (one element for a shared
+// operand); an operand given again (the same HostOperand) shares its first region.
+class ChunkLayout {
+public:
+    ChunkLayout(std::span<const Operand> operands, std::span<const std::uint32_t> strides, std::size_t n)
+    {
+        for (std::size_t j = 0; j < operands.size(); ++j) {
+            const std::size_t first = first_of(operands, j);
+            regions_.push_back(first < j ? regions_[first] : Region{bytes_, operands[j].count == 1 ? 1 : n, strides[j]});
+            if (first == j) bytes_ += regions_.back().bytes();
+        }
+    }
+    // Where operand j first appears: j, unless the same HostOperand came before.
+    static std::size_t first_of(std::span<const Operand> operands, std::size_t j)
+    {
+        std::size_t i = 0;
+        while (operands[i].data != operands[j].data) ++i;
+        return i;
+    }
+    const Region& region(std::size_t j) const { return regions_[j]; }
+    std::size_t inputs() const { return bytes_; }
+    std::vector<ConstBatchView> views(std::byte* base) const
+    {
+        std::vector<ConstBatchView> views;
+        for (const Region& r : regions_) views.push_back(r.at(base));
+        return views;
+    }
 
-    ChunkLayout(std::size_t n, std::uint32_t sa, std::size_t nb, std::uint32_t sb) : a{0, n, sa}, b{a.bytes(), nb, sb} {}
-    std::size_t inputs() const { return a.bytes() + b.bytes(); }
+private:
+    std::vector<Region> regions_;
+    std::size_t bytes_ = 0;
 };
 
 class Event {
@@ -73,26 +99,26 @@ double milliseconds(Clock::duration d) { return std::chrono::duration<double, st
 
 }  // namespace
 
-Backend run(const HostOperand& a, std::size_t a_count, const HostOperand& b, std::size_t b_count,
-            std::uint32_t result_stride, const Kernel& kernel, const HostResult& result, const FinishOnHost& finish_on_host)
+Backend run(std::span<const Operand> operands, std::size_t count, std::uint32_t result_stride, const Kernel& kernel,
+            const HostResult& result, const FinishOnHost& finish_on_host)
 {
-    a.require_packable();
-    b.require_packable();
-    if (a_count == 0) {
+    for (const Operand& x : operands) x.data->require_packable();
+    if (count == 0) {
         result(0, {nullptr, nullptr, 0, result_stride});  // the caller still sizes its output
         return Backend::gpu;
     }
     const Clock::time_point start = Clock::now();
-    const auto sa = size_class(std::uint32_t(a.max_limbs)), sb = size_class(std::uint32_t(b.max_limbs));
-    const bool shared_b = b_count == 1, b_is_a = &a == &b;  // b is a: packed once, and the kernel squares
-    const std::size_t per_element = element_bytes(sa) + (shared_b || b_is_a ? 0 : element_bytes(sb));
-    const std::size_t chunk_bytes = std::clamp(a_count * per_element / 4, kMinChunkBytes, kMaxChunkBytes);
-    const std::size_t chunk = std::clamp<std::size_t>(chunk_bytes / per_element, 1, a_count);
-    const std::size_t chunks = (a_count + chunk - 1) / chunk;
-    const auto layout = [&](std::size_t n) {
-        return ChunkLayout(n, sa, b_is_a ? 0 : shared_b ? 1 : n, sb);
-    };
-    const ChunkLayout full = layout(chunk);
+    std::vector<std::uint32_t> strides;
+    std::size_t per_element = 0;  // bytes of the operands that are not shared, each once
+    for (std::size_t j = 0; j < operands.size(); ++j) {
+        strides.push_back(size_class(std::uint32_t(operands[j].data->max_limbs)));
+        if (operands[j].count != 1 && ChunkLayout::first_of(operands, j) == j) per_element += element_bytes(strides[j]);
+    }
+    per_element = std::max<std::size_t>(per_element, 1);
+    const std::size_t chunk_bytes = std::clamp(count * per_element / 4, kMinChunkBytes, kMaxChunkBytes);
+    const std::size_t chunk = std::clamp<std::size_t>(chunk_bytes / per_element, 1, count);
+    const std::size_t chunks = (count + chunk - 1) / chunk;
+    const ChunkLayout full(operands, strides, chunk);
 
     // Chunk k goes through slots k mod 2 of packed operands (pinned and device: one is packed
     // and uploaded while the kernel reads the other) and of device results (one is written while
@@ -110,7 +136,7 @@ Backend run(const HostOperand& a, std::size_t a_count, const HostOperand& b, std
     // chunk k downloaded from result slot k mod 2 into pinned slot k mod 3.
     Event uploaded[2], computed[2], downloaded[3];
     Clock::duration packing{}, waiting{}, unpacking{};
-    const auto elements = [&](std::size_t k) { return std::min(chunk, a_count - k * chunk); };
+    const auto elements = [&](std::size_t k) { return std::min(chunk, count - k * chunk); };
     const auto results = [&](std::byte* base, std::size_t slot, std::size_t k) {
         return Region{0, elements(k), result_stride}.at(base + slot * result_bytes);
     };
@@ -131,15 +157,16 @@ Backend run(const HostOperand& a, std::size_t a_count, const HostOperand& b, std
     try {
         for (std::size_t k = 0; k < chunks; ++k) {
             const std::size_t first = k * chunk, n = elements(k);
-            const ChunkLayout part = layout(n);
+            const ChunkLayout part(operands, strides, n);
             const int s = k % 2;
             std::byte *slot = host + s * slot_bytes, *device_slot = device + s * slot_bytes;
             const Clock::time_point wait_start = Clock::now();
             if (k >= 2) uploaded[s].wait();  // the pinned slot's previous chunk has left it
             const Clock::time_point pack_start = Clock::now();
             waiting += pack_start - wait_start;
-            a.pack(first, part.a.at(slot));
-            if (!b_is_a) b.pack(shared_b ? 0 : first, part.b.at(slot));
+            for (std::size_t j = 0; j < operands.size(); ++j)
+                if (ChunkLayout::first_of(operands, j) == j)
+                    operands[j].data->pack(operands[j].count == 1 ? 0 : first, part.region(j).at(slot));
             packing += Clock::now() - pack_start;
             if (k >= 2) computed[s].wait_on(upload);  // the kernel is done with the device slot
             check(cudaMemcpyAsync(device_slot, slot, part.inputs(), cudaMemcpyHostToDevice, upload), "uploading operands");
@@ -147,7 +174,7 @@ Backend run(const HostOperand& a, std::size_t a_count, const HostOperand& b, std
             uploaded[s].wait_on(stream);
             if (k >= 2) downloaded[(k - 2) % 3].wait_on(stream);  // the device result slot has been read
             const BatchView r = results(device + 2 * slot_bytes, s, k);
-            kernel(part.a.at(device_slot), b_is_a ? part.a.at(device_slot) : part.b.at(device_slot), r, stream);
+            kernel(part.views(device_slot), r, stream);
             computed[s].record(stream);
             computed[s].wait_on(download);
             // Pinned result slot k mod 3 held chunk k - 3, unpacked in the last round.
@@ -166,7 +193,7 @@ Backend run(const HostOperand& a, std::size_t a_count, const HostOperand& b, std
         // results (the host out of memory) goes to the caller, as on the CPU path.
         if (in_result || delivered == 0) throw;
         std::fprintf(stderr, "zgpu: the GPU failed after %zu of %zu elements (%s); the host computes the rest\n", delivered,
-                     a_count, e.what());
+                     count, e.what());
         finish_on_host(delivered);
         return Backend::cpu;
     }
@@ -174,7 +201,7 @@ Backend run(const HostOperand& a, std::size_t a_count, const HostOperand& b, std
         std::fprintf(stderr,
                      "zgpu: %zu elements on the GPU in %zu chunks: packing %.2f ms, waiting for the GPU %.2f ms, "
                      "unpacking %.2f ms, total %.2f ms\n",
-                     a_count, chunks, milliseconds(packing), milliseconds(waiting), milliseconds(unpacking),
+                     count, chunks, milliseconds(packing), milliseconds(waiting), milliseconds(unpacking),
                      milliseconds(Clock::now() - start));
     return Backend::gpu;
 }

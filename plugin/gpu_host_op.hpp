@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <span>
 
 #include <cuda_runtime_api.h>
 
@@ -14,22 +15,30 @@
 
 namespace zgpu::gpu {
 
-// Enqueues r = op(a, b) on the stream.
-using Kernel = std::function<void(ConstBatchView a, ConstBatchView b, BatchView r, cudaStream_t stream)>;
+// One operand of an operation on host data: its elements, `count` of them (the call's count,
+// or one shared by every element).
+struct Operand {
+    const HostOperand* data;
+    std::size_t count;
+};
+
+// Enqueues r = op(operands) on the stream, the operands' views in the order given to run().
+using Kernel = std::function<void(std::span<const ConstBatchView> operands, BatchView r, cudaStream_t stream)>;
 
 // Computes elements from `first` on by other means, after the GPU failed.
 using FinishOnHost = std::function<void(std::size_t first)>;
 
-// result(first, r) receives r = kernel(a, b) for the elements from `first` on, r in pinned
+// result(first, r) receives r = kernel(operands) for the elements from `first` on, r in pinned
 // memory valid during the call: chunk after chunk, in order, while later chunks are still on
-// the GPU (once, with no elements, for an empty batch). The kernel sees a chunk at a time (b of
-// one element stays one element; b the same object as a is packed once and passed as the same
-// view, which the product kernel squares). Throws zgpu::Error, with nothing written, for
-// elements too large for a batch and for a GPU failure before the first result; a GPU failure
-// after it is reported on stderr and the remaining elements go to finish_on_host(first), so
-// that no output is left half written. An exception from result() itself propagates. Returns
-// the backend that finished the call: the CPU where the host computed the remaining elements.
-Backend run(const HostOperand& a, std::size_t a_count, const HostOperand& b, std::size_t b_count,
-         std::uint32_t result_stride, const Kernel& kernel, const HostResult& result, const FinishOnHost& finish_on_host);
+// the GPU (once, with no elements, for an empty batch). The kernel sees a chunk at a time (an
+// operand of one element stays one element; an operand given twice, the same HostOperand, is
+// packed once and passed as the same view, which the product kernel squares). Throws
+// zgpu::Error, with nothing written, for elements too large for a batch and for a GPU failure
+// before the first result; a GPU failure after it is reported on stderr and the remaining
+// elements go to finish_on_host(first), so that no output is left half written. An exception
+// from result() itself propagates. Returns the backend that finished the call: the CPU where
+// the host computed the remaining elements.
+Backend run(std::span<const Operand> operands, std::size_t count, std::uint32_t result_stride, const Kernel& kernel,
+            const HostResult& result, const FinishOnHost& finish_on_host);
 
 }  // namespace zgpu::gpu

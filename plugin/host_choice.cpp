@@ -5,7 +5,8 @@
 namespace zgpu {
 namespace {
 
-// Products through the pipelined GPU path. Per element it pays from 3 limb products for each
+// Products (and addmul, whose r and sums count among the limbs moved) through the pipelined
+// GPU path. Per element it pays from 3 limb products for each
 // limb it converts and moves (operands, a shared b once, and the result): measured for equal and
 // unequal sizes (16 x 16 limbs pays, 8 x 8, 300 x 4 and 256 x 1 do not,
 // bench/results/2026-11-23-h200-mul-unequal-4c39c7d.md). A batch pays once its limb products
@@ -18,21 +19,17 @@ namespace {
 constexpr std::uint64_t kMinLimbProductsPerLimbMoved = 3;
 constexpr std::uint64_t kMinExcessLimbProductsPerThread = 1 << 16;
 
-// The GPU paths that convert and move whole vectors at once (division, addmul) cost about
-// 0.32 ms a call and 2 ns a limb moved. The host threads take, a thread, about 0.3 ns a limb
-// product (quotient limbs times divisor limbs) for exact division (0.29 at 131072-bit
-// dividends, 0.45 at 32768), 0.8 ns for division with remainder, and 0.2 ns for products
-// (0.23 at 65536 bits, where addmul's choice is close; more for smaller operands, whose
-// addmul never pays on that path, less for larger ones), each thread one element at a time.
-// Measured on 16 threads (bench/results/2026-11-24-h200-mul-choice-*.md): exact division of
-// 32768-bit dividends, one element 0.02 ms on the host against 0.33 on the GPU, 1024 elements
-// 1.9 against 3.0 ms, 4096 elements 8.8 against 8.2; fdiv_qr 256 elements 0.82 against 1.45,
-// 1024 3.6 against 3.6, 4096 13.9 against 12.0; exact division at 131072 bits, 256 elements 5.2
-// against 3.0; addmul of 65536-bit values by a scalar, 64 elements 1.0 against 1.9, 1024 15.1
-// against 11.6; of 16384-bit values, 4096 elements 8.4 against 14.6.
+// Division's GPU path converts and moves whole vectors at once: about 0.32 ms a call and 2 ns
+// a limb moved. The host threads take, a thread, about 0.3 ns a limb product (quotient limbs
+// times divisor limbs) for exact division (0.29 at 131072-bit dividends, 0.45 at 32768) and
+// 0.8 ns for division with remainder, each thread one element at a time. Measured on 16
+// threads (bench/results/2026-11-24-h200-mul-choice-782c5b9.md): exact division of 32768-bit
+// dividends, one element 0.02 ms on the host against 0.33 on the GPU, 1024 elements 1.9 against
+// 3.0 ms, 4096 elements 8.8 against 8.2; fdiv_qr 256 elements 0.82 against 1.45, 1024 3.6
+// against 3.6, 4096 13.9 against 12.0; exact division at 131072 bits, 256 elements 5.2 against
+// 3.0.
 constexpr double kWholeVectorGpuSeconds = 0.32e-3, kWholeVectorGpuSecondsPerLimb = 2e-9;
 constexpr double kHostSecondsPerLimbProductExact = 0.3e-9, kHostSecondsPerLimbProductWithRemainder = 0.8e-9;
-constexpr double kHostSecondsPerLimbProductOfProducts = 0.2e-9;
 
 bool whole_vector_gpu_pays(double host_seconds_per_element, double limbs_moved_per_element, std::size_t count,
                            unsigned threads)
@@ -49,23 +46,28 @@ std::uint64_t limbs_moved(const HostShape& s, std::uint64_t result_limbs)
     return s.a_limbs + (s.b_shared ? 0 : s.b_limbs) + result_limbs;
 }
 
+// The pipelined path's rule for `count` elements of `products` limb products and `moved` limbs.
+bool pipelined_gpu_pays(std::uint64_t products, std::uint64_t moved, std::size_t count, unsigned threads)
+{
+    const std::uint64_t break_even = kMinLimbProductsPerLimbMoved * moved;
+    if (count == 0 || products <= break_even) return false;
+    const std::uint64_t excess = products - break_even, needed = kMinExcessLimbProductsPerThread * std::max(1u, threads);
+    return excess > needed / count;  // count * excess > needed, without overflow
+}
+
 }  // namespace
 
 bool gpu_pays_for_host_products(const HostShape& shape, unsigned threads)
 {
     const std::uint64_t products = std::max<std::uint64_t>(1, shape.a_limbs) * std::max<std::uint64_t>(1, shape.b_limbs);
-    const std::uint64_t break_even = kMinLimbProductsPerLimbMoved * limbs_moved(shape, shape.a_limbs + shape.b_limbs);
-    if (shape.count == 0 || products < break_even) return false;
-    const std::uint64_t excess = products - break_even, needed = kMinExcessLimbProductsPerThread * std::max(1u, threads);
-    return excess > needed / shape.count;  // count * excess > needed, without overflow
+    return pipelined_gpu_pays(products, limbs_moved(shape, shape.a_limbs + shape.b_limbs), shape.count, threads);
 }
 
 bool gpu_pays_for_host_addmul(const HostShape& shape, std::uint64_t r_limbs, unsigned threads)
 {
-    const double products = double(shape.a_limbs) * double(shape.b_limbs);
-    const std::uint64_t sum_limbs = std::max(r_limbs, shape.a_limbs + shape.b_limbs);
-    return whole_vector_gpu_pays(products * kHostSecondsPerLimbProductOfProducts, double(limbs_moved(shape, sum_limbs) + r_limbs),
-                                 shape.count, threads);
+    const std::uint64_t products = std::max<std::uint64_t>(1, shape.a_limbs) * std::max<std::uint64_t>(1, shape.b_limbs);
+    const std::uint64_t sum_limbs = std::max(r_limbs, shape.a_limbs + shape.b_limbs) + 1;
+    return pipelined_gpu_pays(products, limbs_moved(shape, sum_limbs) + r_limbs, shape.count, threads);
 }
 
 bool gpu_pays_for_host_division(const HostShape& shape, bool with_remainder, unsigned threads)

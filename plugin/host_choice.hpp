@@ -21,8 +21,7 @@ struct HostShape {
 // host threads otherwise.
 bool gpu_pays_for_host_products(const HostShape& shape, unsigned threads);
 
-// r[i] +-= a[i] * b[i] (or b[0]), r of up to r_limbs, through the GPU path that moves whole
-// vectors at once.
+// r[i] +-= a[i] * b[i] (or b[0]), r of up to r_limbs, through the pipelined GPU path.
 bool gpu_pays_for_host_addmul(const HostShape& shape, std::uint64_t r_limbs, unsigned threads);
 
 // Dividends a by divisors b (the kernels' limits on b aside), quotients and, with_remainder,

@@ -15,6 +15,7 @@
 #include "../kernels/divrem.hpp"
 #include "gpu_host_op.hpp"
 #include "gpu_mul.hpp"
+#include "gpu_temporary.hpp"
 #endif
 
 namespace zgpu {
@@ -78,10 +79,11 @@ void add_sub_host(const std::function<HostOperand()>& make_a, const std::functio
     if (backend == Backend::gpu) {
         const HostOperand a = make_a(), b = make_b();
         const auto stride = size_class(std::uint32_t(std::min<std::uint64_t>(std::max(a.max_limbs, b.max_limbs), kMaxLimbs) + 1));
-        const auto kernel = [subtract](ConstBatchView x, ConstBatchView y, BatchView r, cudaStream_t stream) {
-            kernels::add_sub(x, y, r, subtract, stream);
+        const auto kernel = [subtract](std::span<const ConstBatchView> x, BatchView r, cudaStream_t stream) {
+            kernels::add_sub(x[0], x[1], r, subtract, stream);
         };
-        backend = gpu::run(a, count, b, count, stride, kernel, on_gpu_result, [&](std::size_t first) { on_cpu(first, count); });
+        const gpu::Operand operands[] = {{&a, count}, {&b, count}};
+        backend = gpu::run(operands, count, stride, kernel, on_gpu_result, [&](std::size_t first) { on_cpu(first, count); });
     } else
 #endif
         on_cpu(0, count);
@@ -124,10 +126,11 @@ void mul_host(const HostOperand& a, std::size_t count, const HostOperand& b, std
         require_gpu_product(a, b);
         const auto stride = size_class(std::uint32_t(size_class(a.max_limbs) + size_class(b.max_limbs)));
         const bool broadcast = b_count == 1;
-        const auto kernel = [broadcast](ConstBatchView x, ConstBatchView y, BatchView r, cudaStream_t stream) {
-            gpu::mul(gpu::Runtime::get(), x, y, r, broadcast, stream);  // gpu::run holds the lease
+        const auto kernel = [broadcast](std::span<const ConstBatchView> x, BatchView r, cudaStream_t stream) {
+            gpu::mul(gpu::Runtime::get(), x[0], x[1], r, broadcast, stream);  // gpu::run holds the lease
         };
-        backend = gpu::run(a, count, b, b_count, stride, kernel, on_gpu_result, [&](std::size_t first) { on_cpu(first, count); });
+        const gpu::Operand operands[] = {{&a, count}, {&b, b_count}};
+        backend = gpu::run(operands, count, stride, kernel, on_gpu_result, [&](std::size_t first) { on_cpu(first, count); });
     } else
 #endif
         on_cpu(0, count);
@@ -135,25 +138,34 @@ void mul_host(const HostOperand& a, std::size_t count, const HostOperand& b, std
 }
 
 void addmul_host(const HostOperand& r, const HostOperand& a, std::size_t count, const HostOperand& b,
-                 std::size_t b_count, bool subtract, const std::function<void()>& on_cpu, const HostResult& on_gpu_result)
+                 std::size_t b_count, bool subtract, const HostRange& on_cpu, const HostResult& on_gpu_result)
 {
     // The sum must fit a batch too: a huge r stays on the CPU unless the GPU is forced.
-    const std::uint64_t product_stride = size_class(std::uint32_t(std::min<std::uint64_t>(a.max_limbs + b.max_limbs, kMaxLimbs)));
-    const bool sum_fits = r.too_large.empty() &&
-                          std::max<std::uint64_t>(size_class(std::uint32_t(r.max_limbs)), product_stride) < kMaxLimbs;
-    const Backend backend = choose(sum_fits && product_fits_batch(a, b) &&
-                                   gpu_pays_for_host_addmul(shape_of(a, b, count, b_count), r.max_limbs, host_threads()));
+    const auto product_stride = size_class(std::uint32_t(std::min<std::uint64_t>(
+        std::uint64_t(size_class(std::uint32_t(a.max_limbs))) + size_class(std::uint32_t(b.max_limbs)), kMaxLimbs + 1)));
+    const std::uint64_t sum_bound = std::max<std::uint64_t>(size_class(std::uint32_t(r.max_limbs)), product_stride) + 1;
+    const bool sum_fits = r.too_large.empty() && sum_bound <= kMaxLimbs;
+    Backend backend = choose(sum_fits && product_fits_batch(a, b) &&
+                             gpu_pays_for_host_addmul(shape_of(a, b, count, b_count), r.max_limbs, host_threads()));
 #ifdef ZGPU_WITH_CUDA
     if (backend == Backend::gpu) {
         require_gpu_product(a, b);
-        DeviceBatch dr = to_gpu(r, count);
-        const DeviceBatch da = to_gpu(a, count), db = to_gpu(b, b_count);
-        if (subtract) submul(dr, da, db);
-        else addmul(dr, da, db);
-        on_gpu_result(0, dr.download().view());
+        r.require_packable();
+        if (!sum_fits)
+            throw Error(std::string(subtract ? "submul" : "addmul") + " on the GPU: the sums would exceed the " +
+                        std::to_string(kMaxLimbs) + " limbs of a batch (ZGPU_BACKEND=gpu)");
+        const bool broadcast = b_count == 1;
+        const auto kernel = [&](std::span<const ConstBatchView> x, BatchView sum, cudaStream_t stream) {
+            const gpu::TemporaryBatch product(x[1].count, product_stride, stream);
+            gpu::mul(gpu::Runtime::get(), x[1], x[2], product.view(), broadcast, stream);  // gpu::run holds the lease
+            kernels::add_sub(x[0], product.view(), sum, subtract, stream);
+        };
+        const gpu::Operand operands[] = {{&r, count}, {&a, count}, {&b, b_count}};
+        backend = gpu::run(operands, count, size_class(std::uint32_t(sum_bound)), kernel, on_gpu_result,
+                           [&](std::size_t first) { on_cpu(first, count); });
     } else
 #endif
-        on_cpu();
+        on_cpu(0, count);
     set_last_backend(backend);
 }
 

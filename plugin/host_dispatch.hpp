@@ -64,10 +64,10 @@ void add_sub_host(const std::function<HostOperand()>& make_a, const std::functio
 void mul_host(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
               const HostRange& on_cpu, const HostResult& on_gpu_result);
 
-// Runs r[i] +-= a[i] * b[i] (or b[0]), r and a of `count` elements, likewise, except that the
-// GPU's result comes whole (first 0) once everything has succeeded; the choice is mul_host's.
+// Runs r[i] +-= a[i] * b[i] (or b[0]), r and a of `count` elements, likewise: the GPU's sums
+// chunk by chunk, each written after its chunk of r and a was read.
 void addmul_host(const HostOperand& r, const HostOperand& a, std::size_t count, const HostOperand& b,
-                 std::size_t b_count, bool subtract, const std::function<void()>& on_cpu, const HostResult& on_gpu_result);
+                 std::size_t b_count, bool subtract, const HostRange& on_cpu, const HostResult& on_gpu_result);
 
 // The divisions of host data.
 enum class HostDivision { exact, exact_checked, floor, truncate, mod };

