@@ -75,16 +75,20 @@ TEST(HostChoice, DivisionGoesToTheGpuFromTheMeasuredBatchSizes)
 
 TEST(HostChoice, AddmulGoesToTheGpuFromTheMeasuredBatchSizes)
 {
-    const auto pays = [](std::uint64_t limbs, std::size_t count) {
-        return gpu_pays_for_host_addmul({limbs, limbs, true, count}, 2 * limbs, kMeasuredThreads);
+    const auto pays = [](std::uint64_t limbs, std::size_t count, std::uint64_t r_limbs) {
+        return gpu_pays_for_host_addmul({limbs, limbs, true, count}, r_limbs, kMeasuredThreads);
     };
-    EXPECT_FALSE(pays(16, 65536));   // 1024 bits: r, a and the sums move 81 limbs for 256 limb products
-    EXPECT_FALSE(pays(32, 1024));
-    EXPECT_TRUE(pays(32, 4096));
-    EXPECT_FALSE(pays(256, 16));
-    EXPECT_TRUE(pays(256, 64));
-    EXPECT_TRUE(pays(1024, 2));
-    EXPECT_FALSE(pays(1024, 0));
+    EXPECT_FALSE(pays(16, 4096, 32));    // 1024 bits: 0.18 ms on the host against 0.20 on the GPU
+    EXPECT_TRUE(pays(16, 65536, 32));    // 2.42 against 1.05
+    EXPECT_FALSE(pays(32, 1024, 64));    // 2048 bits: 0.085 against 0.113
+    EXPECT_TRUE(pays(32, 16384, 64));    // 1.09 against 0.59
+    EXPECT_FALSE(pays(64, 256, 128));    // 4096 bits: 0.057 against 0.090
+    EXPECT_TRUE(pays(64, 1024, 128));    // 0.20 against 0.16
+    EXPECT_FALSE(pays(256, 16, 512));    // 16384 bits: 0.037 against 0.064
+    EXPECT_TRUE(pays(256, 64, 512));     // 0.12 against 0.08
+    EXPECT_TRUE(pays(1024, 4, 2048));    // 65536 bits: 0.20 against 0.11
+    EXPECT_FALSE(pays(16, 65536, 4096)); // an r far longer than the products: moving it costs more
+    EXPECT_FALSE(pays(1024, 0, 2048));
 }
 
 }  // namespace
