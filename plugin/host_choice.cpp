@@ -21,14 +21,14 @@ constexpr std::uint64_t kMinExcessLimbProductsPerThread = 1 << 16;
 // Division's GPU path converts and moves whole vectors at once: about 0.32 ms a call and 2 ns
 // a limb moved. The host threads take, a thread, about 0.3 ns a limb product (quotient limbs
 // times divisor limbs) for exact division (0.29 at 131072-bit dividends, 0.45 at 32768) and
-// 0.8 ns for division with remainder, each thread one element at a time. Measured on 16
-// threads (bench/results/2026-11-24-h200-mul-choice-782c5b9.md): exact division of 32768-bit
+// 0.65 ns for division with remainder, each thread one element at a time. Measured on 16
+// threads (bench/results/2026-11-24-h200-mul-choice-*.md): exact division of 32768-bit
 // dividends, one element 0.02 ms on the host against 0.33 on the GPU, 1024 elements 1.9 against
-// 3.0 ms, 4096 elements 8.8 against 8.2; fdiv_qr 256 elements 0.82 against 1.45, 1024 3.6
-// against 3.6, 4096 13.9 against 12.0; exact division at 131072 bits, 256 elements 5.2 against
-// 3.0.
+// 3.0 ms, 4096 elements 8.8 against 8.2; fdiv_qr 256 elements 0.82 against 1.45, 1024 2.8 to
+// 3.6 against 3.4 to 3.7, 4096 13.9 to 14.2 against 10.7 to 12.0; exact division at 131072
+// bits, 256 elements 5.2 against 3.0.
 constexpr double kWholeVectorGpuSeconds = 0.32e-3, kWholeVectorGpuSecondsPerLimb = 2e-9;
-constexpr double kHostSecondsPerLimbProductExact = 0.3e-9, kHostSecondsPerLimbProductWithRemainder = 0.8e-9;
+constexpr double kHostSecondsPerLimbProductExact = 0.3e-9, kHostSecondsPerLimbProductWithRemainder = 0.65e-9;
 
 bool whole_vector_gpu_pays(double host_seconds_per_element, double limbs_moved_per_element, std::size_t count,
                            unsigned threads)
