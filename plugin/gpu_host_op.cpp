@@ -115,8 +115,10 @@ Backend run(std::span<const Operand> operands, std::size_t count, std::uint32_t 
         if (operands[j].count != 1 && ChunkLayout::first_of(operands, j) == j) per_element += element_bytes(strides[j]);
     }
     per_element = std::max<std::size_t>(per_element, 1);
-    const std::size_t chunk_bytes = std::clamp(count * per_element / 4, kMinChunkBytes, kMaxChunkBytes);
-    const std::size_t chunk = std::clamp<std::size_t>(chunk_bytes / per_element, 1, count);
+    // A quarter of the elements, rounded up (no tiny fifth chunk), within the bounds in bytes.
+    const std::size_t fewest = std::max<std::size_t>(1, kMinChunkBytes / per_element);
+    const std::size_t most = std::max<std::size_t>(1, kMaxChunkBytes / per_element);
+    const std::size_t chunk = std::min(count, std::clamp((count + 3) / 4, fewest, most));
     const std::size_t chunks = (count + chunk - 1) / chunk;
     const ChunkLayout full(operands, strides, chunk);
 

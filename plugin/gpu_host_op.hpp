@@ -1,7 +1,8 @@
 // Operations on host data run on the GPU: in chunks of 1 to 8 MiB of operands, each packed
 // into pinned staging on the host threads while earlier chunks upload, run and download, and
 // unpacked while later ones do. Device memory holds two chunks of operands and two of results
-// (besides a product's NTT workspace); pinned host memory two of operands and three of
+// (besides a product's NTT workspace and addmul's products of a chunk); pinned host memory two
+// of operands and three of
 // results. ZGPU_TIMING=1 prints where the time went to stderr. Only built with the GPU backend.
 #pragma once
 

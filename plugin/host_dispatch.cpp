@@ -42,9 +42,10 @@ bool product_fits_batch(const HostOperand& a, const HostOperand& b)
            size_class(std::uint32_t(a.max_limbs)) + size_class(std::uint32_t(b.max_limbs)) <= kMaxLimbs;
 }
 
+// b moves once when shared, and not at all when it is a (squares: packed once).
 HostShape shape_of(const HostOperand& a, const HostOperand& b, std::size_t count, std::size_t b_count)
 {
-    return {a.max_limbs, b.max_limbs, b_count == 1, count};
+    return {a.max_limbs, b.max_limbs, b_count == 1 || &a == &b, count};
 }
 
 #ifdef ZGPU_WITH_CUDA
@@ -62,7 +63,9 @@ Backend choose_for_host_div(HostDivision kind, const HostOperand& a, const HostO
     // on the host after the transfers.
     const bool fits = a.too_large.empty() && b.too_large.empty() &&
                       (!with_remainder(kind) || b.max_limbs <= kernels::kDivremWarpMaxDivisorLimbs);
-    return choose(fits && gpu_pays_for_host_division(shape_of(a, b, count, b_count), with_remainder(kind), host_threads()));
+    // The host threads divide with remainder for checked exact division too.
+    const bool remainders = with_remainder(kind) || kind == HostDivision::exact_checked;
+    return choose(fits && gpu_pays_for_host_division(shape_of(a, b, count, b_count), remainders, host_threads()));
 #else
     (void)kind, (void)a, (void)b, (void)count, (void)b_count;
     return choose(false);

@@ -26,7 +26,8 @@ struct HostOperand {
 };
 
 // The element count from which products or divisions of such operands pay for the host
-// threads: about 2^16 limb products of work (the CPU backend's threshold too).
+// threads: about 2^16 limb products of work, a times b limbs (for divisions a bound on the
+// quotient's times the divisor's); the CPU backend's threshold for products too.
 inline std::size_t host_min_parallel(const HostOperand& a, const HostOperand& b)
 {
     const std::uint64_t work = std::max<std::uint64_t>(1, a.max_limbs) * std::max<std::uint64_t>(1, b.max_limbs);

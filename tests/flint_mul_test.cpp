@@ -290,7 +290,7 @@ TEST(MulAutomaticChoice, EveryShapeSucceedsOnTheBackendItCallsFor)
     run(300, 16, 1600, gpu_if_present);   // unequal sizes above the crossover
     run(33000, 33000, 2, "cpu");          // products above a batch's kMaxLimbs
 
-    // addmul with a result entry too large for a batch stays on the CPU.
+    // addmul with an entry of r far longer than the products stays on the CPU.
     Vec r(33), v(33), expected(33);
     for (slong i = 0; i < 33; ++i) fmpz_randbits(v.v + i, state, 2048);
     fmpz_one(r.v);
@@ -305,6 +305,25 @@ TEST(MulAutomaticChoice, EveryShapeSucceedsOnTheBackendItCallsFor)
     EXPECT_STREQ(zgpu_last_backend(), "cpu");
     fmpz_clear(c);
     flint_randclear(state);
+}
+
+// On the GPU forced, addmul whose sums would exceed a batch's kMaxLimbs is refused with nothing
+// written (the automatic choice keeps it on the host).
+TEST(MulForcedGpu, AddmulWhoseSumsExceedABatchIsRefusedWithNothingWritten)
+{
+    ZGPU_SKIP_WITHOUT(Backend::gpu);
+    const ScopedBackend gpu("gpu");
+    Vec r(3), v(3), before(3);
+    for (slong i = 0; i < 3; ++i) fmpz_set_si(v.v + i, 5 - 3 * i);
+    fmpz_one(r.v + 1);
+    fmpz_mul_2exp(r.v + 1, r.v + 1, 64 * 62000);  // its size class, 65536 limbs, leaves no room for a carry
+    _fmpz_vec_set(before.v, r.v, 3);
+    fmpz_t c;
+    fmpz_init_set_ui(c, 7);
+    EXPECT_EQ(zgpu_fmpz_vec_scalar_addmul_fmpz(r.v, v.v, 3, c), -1);
+    EXPECT_NE(std::string(zgpu_last_error()).find("exceed"), std::string::npos) << zgpu_last_error();
+    EXPECT_TRUE(_fmpz_vec_equal(r.v, before.v, 3));
+    fmpz_clear(c);
 }
 
 }  // namespace

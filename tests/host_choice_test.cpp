@@ -24,7 +24,7 @@ TEST(HostChoice, ProductsGoToTheGpuFromTheMeasuredBatchSizes)
     EXPECT_TRUE(products_pay(64, 64, 1024));    // 0.21 against 0.13
     EXPECT_FALSE(products_pay(256, 256, 16));   // 16384 bits: 0.037 against 0.051
     EXPECT_TRUE(products_pay(256, 256, 64));    // 0.13 against 0.07
-    EXPECT_TRUE(products_pay(1024, 1024, 2));   // 65536 bits: one product 0.22 against 0.08
+    EXPECT_TRUE(products_pay(1024, 1024, 2));   // 65536 bits: two pay (one, 0.22 against 0.08, is the rule's miss)
     EXPECT_TRUE(products_pay(16384, 16384, 1)); // 2^20 bits: 4.0 against 0.2
 }
 
