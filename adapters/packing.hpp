@@ -28,31 +28,35 @@ inline constexpr std::size_t kPackMinParallel = 8192;
 // The element count from which converting elements of `stride` limbs pays threads.
 inline std::size_t min_parallel_elements(std::uint32_t stride) { return std::max<std::size_t>(1, kPackMinParallel / stride); }
 
-// The largest element of `count`, in limbs, and the first above kMaxLimbs (count if none).
+// The largest and the smallest element of `count`, in limbs (0 for none), and the first above
+// kMaxLimbs (count if none).
 struct Extent {
-    std::uint64_t largest = 0;
+    std::uint64_t largest = 0, smallest = 0;
     std::size_t first_too_large = 0;
 };
 
 template <class Reader>
 Extent measure(const Reader& reader, std::size_t count)
 {
-    std::atomic<std::uint64_t> largest{0};
+    std::atomic<std::uint64_t> largest{0}, smallest{count ? ~std::uint64_t(0) : 0};
     std::atomic<std::size_t> first_too_large{count};
     parallel_for(count, kPackMinParallel, [&](std::size_t begin, std::size_t end) {
-        std::uint64_t local = 0;
+        std::uint64_t local_largest = 0, local_smallest = ~std::uint64_t(0);
         for (std::size_t i = begin; i < end; ++i) {
             const std::uint64_t n = std::llabs(reader.size(i));
             if (n > kMaxLimbs) {
                 std::size_t seen = first_too_large.load();
                 while (i < seen && !first_too_large.compare_exchange_weak(seen, i)) {}
             }
-            local = std::max(local, n);
+            local_largest = std::max(local_largest, n);
+            local_smallest = std::min(local_smallest, n);
         }
         std::uint64_t seen = largest.load();
-        while (local > seen && !largest.compare_exchange_weak(seen, local)) {}
+        while (local_largest > seen && !largest.compare_exchange_weak(seen, local_largest)) {}
+        seen = smallest.load();
+        while (local_smallest < seen && !smallest.compare_exchange_weak(seen, local_smallest)) {}
     });
-    return {largest.load(), first_too_large.load()};
+    return {largest.load(), smallest.load(), first_too_large.load()};
 }
 
 // The message for an element too large for a batch: its argument, index and size.

@@ -56,8 +56,8 @@ int main()
     std::printf("| op | bits | count | MiB moved | cpu ms | gpu ms | auto ms (backend) | faster |\n|---|---:|---:|---:|---:|---:|---:|---|\n");
     for (const std::uint32_t bits : {1024u, 2048u, 4096u, 16384u, 65536u, 262144u, 1048576u})
         for (slong count = bits >= 16384 ? 1 : 256; 32.0 * (bits / 64) * count <= 64.0 * (1 << 20); count *= 4) products(bits, count);
-    for (const std::uint32_t bits : {32768u, 131072u})
-        for (slong count = 1; 16 * (bits / 64) * count <= (64 << 20); count *= 4) divisions(bits, count);
+    for (const std::uint32_t bits : {4096u, 16384u, 32768u, 131072u})
+        for (slong count = bits >= 32768 ? 1 : 64; 16 * (bits / 64) * count <= (64 << 20); count *= 4) divisions(bits, count);
     flint_cleanup_master();
     return 0;
 }

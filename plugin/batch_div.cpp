@@ -90,15 +90,6 @@ DeviceBatch to_backend(DeviceBatch result, Backend where)
     return where == Backend::cpu ? std::move(result) : DeviceBatch::upload(std::as_const(result).view(), where);
 }
 
-#ifdef ZGPU_WITH_CUDA
-// The 2-adic GPU division multiplies quotients of the quotient's stride by inverses of that
-// stride, and checks them with products by b: both products must fit kMaxLimbs.
-bool gpu_divexact_fits(std::uint32_t quotient, const DeviceBatch& b)
-{
-    return 2 * quotient <= kMaxLimbs && quotient + b.stride() <= kMaxLimbs;
-}
-#endif
-
 }  // namespace
 
 std::size_t divide_exactly(DeviceBatch& q, const DeviceBatch& a, const DeviceBatch& b, bool checked, const std::string& name)
@@ -107,7 +98,7 @@ std::size_t divide_exactly(DeviceBatch& q, const DeviceBatch& a, const DeviceBat
     const std::uint32_t stride = exact_quotient_stride(a, divisors);
     std::size_t inexact = a.count();
 #ifdef ZGPU_WITH_CUDA
-    if (a.backend() == Backend::gpu && gpu_divexact_fits(stride, b)) {
+    if (a.backend() == Backend::gpu && gpu::divexact_fits(stride, b.stride())) {
         ResultStorage out(q, Backend::gpu, a.count(), stride, {&a, &b}, checked);
         auto& runtime = gpu::Runtime::get();
         const gpu::Runtime::Lease lease(runtime);

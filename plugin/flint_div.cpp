@@ -55,14 +55,19 @@ void divexact(Resize resize, const FmpzArray& a, std::size_t n, const FmpzArray&
     const auto dividend = [&](std::size_t i) { return *a.start + i; };
     const HostOperand pa = host_operand(a, n, names[0]), pb = host_operand(b, b_count, names[1]);
     const auto inexact = [&](std::size_t i) { return Error(name + ": entry " + std::to_string(i) + " does not divide exactly"); };
-    const std::size_t first_inexact = div_host(checked ? HostDivision::exact_checked : HostDivision::exact, pa, n, pb, b_count, [&] {
-        if (!checked) {
-            fmpz* res = resize();
-            parallel_for(n, host_min_parallel(pa, pb), [&](std::size_t begin, std::size_t end) {
-                for (std::size_t i = begin; i < end; ++i) fmpz_divexact(res + i, dividend(i), divisor(i));
-            });
-            return;
-        }
+    if (!checked) {
+        divexact_host(
+            pa, n, pb, b_count,
+            [&](std::size_t first, std::size_t last) {
+                fmpz* res = resize();
+                parallel_for(first, last, host_min_parallel(pa, pb), [&](std::size_t begin, std::size_t end) {
+                    for (std::size_t i = begin; i < end; ++i) fmpz_divexact(res + i, dividend(i), divisor(i));
+                });
+            },
+            [&](std::size_t first, ConstBatchView q) { adapters::unpack_fmpz_vec(q, resize() + first); });
+        return;
+    }
+    const std::size_t first_inexact = div_host(HostDivision::exact_checked, pa, n, pb, b_count, [&] {
         FmpzVec quotients(n);
         std::vector<char> exact(n);
         parallel_for(n, host_min_parallel(pa, pb), [&](std::size_t begin, std::size_t end) {

@@ -16,6 +16,13 @@ namespace zgpu::gpu {
 // Reads what a division needs of its operands (waits for the GPU).
 kernels::DivisionSummary summarize_division(Runtime& runtime, ConstBatchView a, ConstBatchView b, cudaStream_t stream);
 
+// Whether 2-adic division with quotients of that stride fits the GPU's products: it multiplies
+// quotients by inverses of their stride and checks them with products by b.
+inline bool divexact_fits(std::uint32_t quotient_stride, std::uint32_t divisor_stride)
+{
+    return 2 * quotient_stride <= kMaxLimbs && quotient_stride + divisor_stride <= kMaxLimbs;
+}
+
 // q[i] = a[i] / b[i] (b[0] if broadcast) for nonzero divisors that divide exactly, as
 // fmpz_divexact; for a pair that does not, q[i] is some element within the stride. Every
 // quotient must fit q.stride limbs, and q.stride + max(q.stride, b.stride) <= kMaxLimbs.

@@ -18,17 +18,15 @@ namespace {
 constexpr std::uint64_t kMinLimbProductsPerLimbMoved = 3;
 constexpr std::uint64_t kMinExcessLimbProductsPerThread = 1 << 16;
 
-// Division's GPU path converts and moves whole vectors at once: about 0.32 ms a call and 2 ns
-// a limb moved. The host threads take, a thread, about 0.3 ns a limb product (quotient limbs
-// times divisor limbs) for exact division (0.29 at 131072-bit dividends, 0.45 at 32768) and
-// 0.65 ns for division with remainder, each thread one element at a time. Measured on 16
-// threads (bench/results/2026-11-24-h200-mul-choice-*.md): exact division of 32768-bit
-// dividends, one element 0.02 ms on the host against 0.33 on the GPU, 1024 elements 1.9 against
-// 3.0 ms, 4096 elements 8.8 against 8.2; fdiv_qr 256 elements 0.82 against 1.45, 1024 2.8 to
-// 3.6 against 3.4 to 3.7, 4096 13.9 to 14.2 against 10.7 to 12.0; exact division at 131072
-// bits, 256 elements 5.2 against 3.0.
+// Division with remainder (and checked exact division) on the GPU converts and moves whole
+// vectors at once: about 0.32 ms a call and 2 ns a limb moved (quotients and remainders
+// counted). The host threads take about 0.65 ns a limb product (quotient limbs times divisor
+// limbs) a thread, each thread one element at a time. Measured on 16 threads
+// (bench/results/2026-11-24-h200-mul-choice-*.md), fdiv_qr of 32768-bit dividends by 16384-bit
+// divisors: 256 elements 0.82 ms on the host against 1.45 on the GPU, 1024 2.8 to 3.6 against
+// 3.4 to 3.7, 4096 13.9 to 14.2 against 10.7 to 12.0.
 constexpr double kWholeVectorGpuSeconds = 0.32e-3, kWholeVectorGpuSecondsPerLimb = 2e-9;
-constexpr double kHostSecondsPerLimbProductExact = 0.3e-9, kHostSecondsPerLimbProductWithRemainder = 0.65e-9;
+constexpr double kHostSecondsPerLimbProductWithRemainder = 0.65e-9;
 
 bool whole_vector_gpu_pays(double host_seconds_per_element, double limbs_moved_per_element, std::size_t count,
                            unsigned threads)
@@ -71,14 +69,21 @@ bool gpu_pays_for_host_addmul(const HostShape& shape, std::uint64_t r_limbs, uns
     return pipelined_gpu_pays(products, limbs_moved(shape, std::max(r_limbs, shape.a_limbs + shape.b_limbs)), shape.count, threads);
 }
 
-bool gpu_pays_for_host_division(const HostShape& shape, bool with_remainder, unsigned threads)
+bool gpu_pays_for_host_exact_division(const HostShape& shape, unsigned threads)
+{
+    // As a product of the quotient by the divisor, which is what the host threads' division
+    // costs about (0.3 to 0.45 ns a limb product a thread against 0.2 to 1.2 for products).
+    const std::uint64_t quotient = shape.a_limbs >= shape.b_limbs ? shape.a_limbs - shape.b_limbs + 1 : 1;
+    return pipelined_gpu_pays(quotient * std::max<std::uint64_t>(1, shape.b_limbs), limbs_moved(shape, quotient), shape.count,
+                              threads);
+}
+
+bool gpu_pays_for_host_division(const HostShape& shape, unsigned threads)
 {
     if (shape.a_limbs < shape.b_limbs) return false;  // quotients of at most one limb
     const std::uint64_t quotient = shape.a_limbs - shape.b_limbs + 1;
-    const std::uint64_t results = quotient + (with_remainder ? shape.b_limbs : 0);
-    const double seconds = with_remainder ? kHostSecondsPerLimbProductWithRemainder : kHostSecondsPerLimbProductExact;
-    return whole_vector_gpu_pays(double(quotient) * double(shape.b_limbs) * seconds, double(limbs_moved(shape, results)),
-                                 shape.count, threads);
+    return whole_vector_gpu_pays(double(quotient) * double(shape.b_limbs) * kHostSecondsPerLimbProductWithRemainder,
+                                 double(limbs_moved(shape, quotient + shape.b_limbs)), shape.count, threads);
 }
 
 }  // namespace zgpu

@@ -24,9 +24,11 @@ bool gpu_pays_for_host_products(const HostShape& shape, unsigned threads);
 // r[i] +-= a[i] * b[i] (or b[0]), r of up to r_limbs, through the pipelined GPU path.
 bool gpu_pays_for_host_addmul(const HostShape& shape, std::uint64_t r_limbs, unsigned threads);
 
-// Dividends a by divisors b (the kernels' limits on b aside) through the GPU path that moves
-// whole vectors at once; with_remainder where the host threads compute remainders (the limbs
-// moved then count them too, an overestimate where the GPU returns only one of q and r).
-bool gpu_pays_for_host_division(const HostShape& shape, bool with_remainder, unsigned threads);
+// Exact division, unchecked, of dividends a by divisors b through the pipelined GPU path.
+bool gpu_pays_for_host_exact_division(const HostShape& shape, unsigned threads);
+
+// Division with remainder, and checked exact division, of dividends a by divisors b (the
+// kernels' limits on b aside) through the GPU path that moves whole vectors at once.
+bool gpu_pays_for_host_division(const HostShape& shape, unsigned threads);
 
 }  // namespace zgpu

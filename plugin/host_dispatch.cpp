@@ -13,6 +13,7 @@
 #ifdef ZGPU_WITH_CUDA
 #include "../kernels/add_sub.hpp"
 #include "../kernels/divrem.hpp"
+#include "gpu_div.hpp"
 #include "gpu_host_op.hpp"
 #include "gpu_mul.hpp"
 #include "gpu_temporary.hpp"
@@ -63,9 +64,7 @@ Backend choose_for_host_div(HostDivision kind, const HostOperand& a, const HostO
     // on the host after the transfers.
     const bool fits = a.too_large.empty() && b.too_large.empty() &&
                       (!with_remainder(kind) || b.max_limbs <= kernels::kDivremWarpMaxDivisorLimbs);
-    // The host threads divide with remainder for checked exact division too.
-    const bool remainders = with_remainder(kind) || kind == HostDivision::exact_checked;
-    return choose(fits && gpu_pays_for_host_division(shape_of(a, b, count, b_count), remainders, host_threads()));
+    return choose(fits && gpu_pays_for_host_division(shape_of(a, b, count, b_count), host_threads()));
 #else
     (void)kind, (void)a, (void)b, (void)count, (void)b_count;
     return choose(false);
@@ -172,6 +171,38 @@ void addmul_host(const HostOperand& r, const HostOperand& a, std::size_t count, 
     set_last_backend(backend);
 }
 
+void divexact_host(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
+                   const HostRange& on_cpu, const HostResult& on_gpu_result)
+{
+    // |a| / |b| has at most |a| - |b| + 1 limbs, and never more than |a|.
+    const std::uint32_t sa = size_class(std::uint32_t(std::min<std::uint64_t>(a.max_limbs, kMaxLimbs)));
+    const std::uint32_t sb = size_class(std::uint32_t(std::min<std::uint64_t>(b.max_limbs, kMaxLimbs)));
+    const std::uint32_t quotient = size_class(std::min<std::uint32_t>(sa, sa + 1 - std::max<std::uint32_t>(1, b.min_limbs)));
+#ifdef ZGPU_WITH_CUDA
+    const bool fits = a.too_large.empty() && b.too_large.empty() && gpu::divexact_fits(quotient, sb);
+#else
+    const bool fits = false;
+#endif
+    Backend backend = choose(fits && gpu_pays_for_host_exact_division(shape_of(a, b, count, b_count), host_threads()));
+#ifdef ZGPU_WITH_CUDA
+    if (backend == Backend::gpu) {  // forced too: elements too large for a batch are an error, as for products
+        a.require_packable();
+        b.require_packable();
+        if (!fits) backend = Backend::cpu;  // quotients too long for the GPU's products: on the host, as for DeviceBatch
+    }
+    if (backend == Backend::gpu) {
+        const bool broadcast = b_count == 1;
+        const auto kernel = [broadcast](std::span<const ConstBatchView> x, BatchView q, cudaStream_t stream) {
+            gpu::divexact(gpu::Runtime::get(), x[0], x[1], q, broadcast, false, stream);  // gpu::run holds the lease
+        };
+        const gpu::Operand operands[] = {{&a, count}, {&b, b_count}};
+        backend = gpu::run(operands, count, quotient, kernel, on_gpu_result, [&](std::size_t first) { on_cpu(first, count); });
+    } else
+#endif
+        on_cpu(0, count);
+    set_last_backend(backend);
+}
+
 #ifdef ZGPU_WITH_CUDA
 namespace {
 
@@ -182,7 +213,6 @@ std::size_t divide_on_gpu(HostDivision kind, const HostOperand& a, std::size_t c
     const DeviceBatch da = to_gpu(a, count), db = to_gpu(b, b_count);
     DeviceBatch q, r;
     switch (kind) {
-    case HostDivision::exact: divexact(q, da, db); break;
     case HostDivision::exact_checked:
         if (const std::size_t i = divide_exactly(q, da, db, true, "divexact_checked"); i < count) return i;
         break;

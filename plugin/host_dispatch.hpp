@@ -18,6 +18,7 @@ namespace zgpu {
 
 struct HostOperand {
     std::uint64_t max_limbs = 0;              // largest element
+    std::uint64_t min_limbs = 0;              // smallest element
     std::string too_large;                    // if not empty: an element exceeds kMaxLimbs, and why
     std::function<void(std::size_t first, BatchView out)> pack;  // writes elements first.. into out, bound for the GPU
 
@@ -41,7 +42,7 @@ HostOperand host_operand(Reader reader, std::size_t count, std::string_view argu
     const adapters::Extent extent = adapters::measure(reader, count);
     std::string too_large;
     if (extent.first_too_large < count) too_large = adapters::too_large_message(reader, extent.first_too_large, argument);
-    return {extent.largest, std::move(too_large), [reader](std::size_t first, BatchView out) {
+    return {extent.largest, extent.smallest, std::move(too_large), [reader](std::size_t first, BatchView out) {
         adapters::pack_into(reader, out, first, adapters::PackTarget::streamed);
     }};
 }
@@ -70,8 +71,13 @@ void mul_host(const HostOperand& a, std::size_t count, const HostOperand& b, std
 void addmul_host(const HostOperand& r, const HostOperand& a, std::size_t count, const HostOperand& b,
                  std::size_t b_count, bool subtract, const HostRange& on_cpu, const HostResult& on_gpu_result);
 
-// The divisions of host data.
-enum class HostDivision { exact, exact_checked, floor, truncate, mod };
+// Runs q[i] = a[i] / b[i] (or b[0]), exact and unchecked, likewise: the GPU's quotients chunk
+// by chunk. The caller has checked that no divisor is zero.
+void divexact_host(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
+                   const HostRange& on_cpu, const HostResult& on_gpu_result);
+
+// The other divisions of host data.
+enum class HostDivision { exact_checked, floor, truncate, mod };
 
 // The GPU's results of a division: quotients (none for mod) and remainders (with remainder
 // and mod only), packed.
