@@ -18,6 +18,11 @@ namespace {
 constexpr std::uint64_t kMinLimbProductsPerLimbMoved = 3;
 constexpr std::uint64_t kMinExcessLimbProductsPerThread = 1 << 16;
 
+// Exact division: quotients from this many limbs take Newton's method on the GPU (gpu_div.cpp),
+// whose batches pay from this many limb products (quotient times divisor) a host thread.
+constexpr std::uint64_t kNewtonQuotientLimbs = 64;
+constexpr std::uint64_t kMinNewtonDivisionLimbProductsPerThread = 1 << 21;
+
 // Division with remainder (and checked exact division) on the GPU converts and moves whole
 // vectors at once: about 0.32 ms a call and 2 ns a limb moved (quotients and remainders
 // counted). The host threads take about 0.65 ns a limb product (quotient limbs times divisor
@@ -71,11 +76,19 @@ bool gpu_pays_for_host_addmul(const HostShape& shape, std::uint64_t r_limbs, uns
 
 bool gpu_pays_for_host_exact_division(const HostShape& shape, unsigned threads)
 {
-    // As a product of the quotient by the divisor, which is what the host threads' division
-    // costs about (0.3 to 0.45 ns a limb product a thread against 0.2 to 1.2 for products).
+    // As a product of the quotient by the divisor where the quotients are short enough for the
+    // GPU's one-kernel Hensel division; longer ones take Newton's method, several kernels and
+    // temporaries a chunk (about 0.25 ms a call), and pay from 2^21 limb products a host thread.
+    // Measured on 16 threads (bench/results/2026-11-24-h200-div-pipelined-*.md): 4096-bit
+    // dividends by 2048-bit divisors, 1024 elements 0.076 ms on the host against 0.102 on the
+    // GPU, 4096 0.30 against 0.22; 16384 bits, 1024 0.67 against 0.92, 4096 2.6 against 1.2;
+    // 32768 bits, 256 0.49 against 0.63, 1024 2.2 against 1.2; 131072 bits, 16 0.32 against
+    // 0.50, 64 1.28 against 0.85.
     const std::uint64_t quotient = shape.a_limbs >= shape.b_limbs ? shape.a_limbs - shape.b_limbs + 1 : 1;
-    return pipelined_gpu_pays(quotient * std::max<std::uint64_t>(1, shape.b_limbs), limbs_moved(shape, quotient), shape.count,
-                              threads);
+    const std::uint64_t products = quotient * std::max<std::uint64_t>(1, shape.b_limbs);
+    if (quotient < kNewtonQuotientLimbs) return pipelined_gpu_pays(products, limbs_moved(shape, quotient), shape.count, threads);
+    if (shape.count == 0 || products <= kMinLimbProductsPerLimbMoved * limbs_moved(shape, quotient)) return false;
+    return products > kMinNewtonDivisionLimbProductsPerThread * std::max(1u, threads) / shape.count;
 }
 
 bool gpu_pays_for_host_division(const HostShape& shape, unsigned threads)

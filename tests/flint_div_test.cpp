@@ -319,8 +319,8 @@ TEST(DivisionChoice, SmallBatchesStayOnTheHostLargeOnesGoToTheGpu)
         }
         ASSERT_EQ(zgpu_fmpz_vec_divexact(q.v, a.v, b.v, count), 0) << zgpu_last_error();
         EXPECT_TRUE(_fmpz_vec_equal(q.v, expected.v, count));
-        // 64 divisions of 131072 bits pay for the GPU's pipelined path on up to 1000 host threads.
-        const bool gpu = divisor_limbs == 1024 && gpu_available() && host_threads() <= 1000;
+        // 64 divisions of 131072 bits pay for the GPU's pipelined path on up to 32 host threads.
+        const bool gpu = divisor_limbs == 1024 && gpu_available() && host_threads() <= 32;
         EXPECT_STREQ(zgpu_last_backend(), gpu ? "gpu" : "cpu") << count << " divisions by " << divisor_limbs << "-limb divisors";
     }
     flint_randclear(state);

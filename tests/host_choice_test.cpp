@@ -57,6 +57,23 @@ TEST(HostChoice, FewerHostThreadsSendSmallerBatchesToTheGpu)
     EXPECT_TRUE(products_pay(16, 16, 16385, 16));
 }
 
+TEST(HostChoice, ExactDivisionGoesToTheGpuFromTheMeasuredBatchSizes)
+{
+    const auto pays = [](std::uint64_t a, std::uint64_t b, std::size_t count) {
+        return gpu_pays_for_host_exact_division({a, b, false, count}, kMeasuredThreads);
+    };
+    EXPECT_FALSE(pays(64, 32, 1024));     // 4096-bit dividends: 0.076 ms on the host against 0.102 on the GPU
+    EXPECT_TRUE(pays(64, 32, 4096));      // 0.30 against 0.22
+    EXPECT_FALSE(pays(256, 128, 1024));   // 16384 bits: 0.67 against 0.92
+    EXPECT_TRUE(pays(256, 128, 4096));    // 2.6 against 1.2
+    EXPECT_FALSE(pays(512, 256, 256));    // 32768 bits: 0.49 against 0.63
+    EXPECT_TRUE(pays(512, 256, 1024));    // 2.2 against 1.2
+    EXPECT_FALSE(pays(2048, 1024, 16));   // 131072 bits: 0.32 against 0.50
+    EXPECT_TRUE(pays(2048, 1024, 64));    // 1.28 against 0.85
+    EXPECT_FALSE(pays(4096, 1, std::size_t(1) << 20));  // one-limb divisors: cheap on the host
+    EXPECT_FALSE(pays(512, 256, 0));
+}
+
 TEST(HostChoice, DivisionWithRemainderGoesToTheGpuFromTheMeasuredBatchSizes)
 {
     const auto pays = [](std::uint64_t a, std::uint64_t b, std::size_t count) {
