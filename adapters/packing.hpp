@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -35,6 +36,14 @@ struct Extent {
     std::size_t first_too_large = 0;
 };
 
+// Replaces target by value where better(value, target), against other threads doing the same.
+template <class T, class Better>
+void keep_better(std::atomic<T>& target, T value, Better better)
+{
+    T seen = target.load();
+    while (better(value, seen) && !target.compare_exchange_weak(seen, value)) {}
+}
+
 template <class Reader>
 Extent measure(const Reader& reader, std::size_t count)
 {
@@ -44,17 +53,12 @@ Extent measure(const Reader& reader, std::size_t count)
         std::uint64_t local_largest = 0, local_smallest = ~std::uint64_t(0);
         for (std::size_t i = begin; i < end; ++i) {
             const std::uint64_t n = std::llabs(reader.size(i));
-            if (n > kMaxLimbs) {
-                std::size_t seen = first_too_large.load();
-                while (i < seen && !first_too_large.compare_exchange_weak(seen, i)) {}
-            }
+            if (n > kMaxLimbs) keep_better(first_too_large, i, std::less<>());
             local_largest = std::max(local_largest, n);
             local_smallest = std::min(local_smallest, n);
         }
-        std::uint64_t seen = largest.load();
-        while (local_largest > seen && !largest.compare_exchange_weak(seen, local_largest)) {}
-        seen = smallest.load();
-        while (local_smallest < seen && !smallest.compare_exchange_weak(seen, local_smallest)) {}
+        keep_better(largest, local_largest, std::greater<>());
+        keep_better(smallest, local_smallest, std::less<>());
     });
     return {largest.load(), smallest.load(), first_too_large.load()};
 }

@@ -46,6 +46,7 @@ public:
         for (std::size_t j = 0; j < operands.size(); ++j) {
             const std::size_t first = first_of(operands, j);
             regions_.push_back(first < j ? regions_[first] : Region{bytes_, operands[j].count == 1 ? 1 : n, strides[j]});
+            packs_.push_back(first == j);
             if (first == j) bytes_ += regions_.back().bytes();
         }
     }
@@ -57,6 +58,8 @@ public:
         return i;
     }
     const Region& region(std::size_t j) const { return regions_[j]; }
+    // Whether operand j is packed into its region (not a repeat of an earlier one).
+    bool packs(std::size_t j) const { return packs_[j]; }
     std::size_t inputs() const { return bytes_; }
     std::vector<ConstBatchView> views(std::byte* base) const
     {
@@ -67,6 +70,7 @@ public:
 
 private:
     std::vector<Region> regions_;
+    std::vector<bool> packs_;
     std::size_t bytes_ = 0;
 };
 
@@ -167,8 +171,7 @@ Backend run(std::span<const Operand> operands, std::size_t count, std::uint32_t 
             const Clock::time_point pack_start = Clock::now();
             waiting += pack_start - wait_start;
             for (std::size_t j = 0; j < operands.size(); ++j)
-                if (ChunkLayout::first_of(operands, j) == j)
-                    operands[j].data->pack(operands[j].count == 1 ? 0 : first, part.region(j).at(slot));
+                if (part.packs(j)) operands[j].data->pack(operands[j].count == 1 ? 0 : first, part.region(j).at(slot));
             packing += Clock::now() - pack_start;
             if (k >= 2) computed[s].wait_on(upload);  // the kernel is done with the device slot
             check(cudaMemcpyAsync(device_slot, slot, part.inputs(), cudaMemcpyHostToDevice, upload), "uploading operands");

@@ -42,27 +42,40 @@ bool whole_vector_gpu_pays(double host_seconds_per_element, double limbs_moved_p
     return count > 0 && gpu < host;
 }
 
+// Limb products of an element of a_limbs x b_limbs (schoolbook).
+std::uint64_t limb_products(std::uint64_t a_limbs, std::uint64_t b_limbs)
+{
+    return std::max<std::uint64_t>(1, a_limbs) * std::max<std::uint64_t>(1, b_limbs);
+}
+
+// Limbs of a quotient |a| / |b|: at most |a| - |b| + 1, and one where |a| < |b|.
+std::uint64_t quotient_limbs(const HostShape& s) { return s.a_limbs >= s.b_limbs ? s.a_limbs - s.b_limbs + 1 : 1; }
+
 // Limbs moved for each element: a, b unless shared, and the results.
 std::uint64_t limbs_moved(const HostShape& s, std::uint64_t result_limbs)
 {
     return s.a_limbs + (s.b_shared ? 0 : s.b_limbs) + result_limbs;
 }
 
+// Whether count * per_element > per_thread * threads, without overflow.
+bool batch_exceeds(std::uint64_t per_element, std::size_t count, std::uint64_t per_thread, unsigned threads)
+{
+    return count > 0 && per_element > per_thread * std::max(1u, threads) / count;
+}
+
 // The pipelined path's rule for `count` elements of `products` limb products and `moved` limbs.
 bool pipelined_gpu_pays(std::uint64_t products, std::uint64_t moved, std::size_t count, unsigned threads)
 {
     const std::uint64_t break_even = kMinLimbProductsPerLimbMoved * moved;
-    if (count == 0 || products <= break_even) return false;
-    const std::uint64_t excess = products - break_even, needed = kMinExcessLimbProductsPerThread * std::max(1u, threads);
-    return excess > needed / count;  // count * excess > needed, without overflow
+    return products > break_even && batch_exceeds(products - break_even, count, kMinExcessLimbProductsPerThread, threads);
 }
 
 }  // namespace
 
 bool gpu_pays_for_host_products(const HostShape& shape, unsigned threads)
 {
-    const std::uint64_t products = std::max<std::uint64_t>(1, shape.a_limbs) * std::max<std::uint64_t>(1, shape.b_limbs);
-    return pipelined_gpu_pays(products, limbs_moved(shape, shape.a_limbs + shape.b_limbs), shape.count, threads);
+    return pipelined_gpu_pays(limb_products(shape.a_limbs, shape.b_limbs), limbs_moved(shape, shape.a_limbs + shape.b_limbs),
+                              shape.count, threads);
 }
 
 bool gpu_pays_for_host_addmul(const HostShape& shape, std::uint64_t r_limbs, unsigned threads)
@@ -70,8 +83,8 @@ bool gpu_pays_for_host_addmul(const HostShape& shape, std::uint64_t r_limbs, uns
     // As the product's, r counted where it is longer than the product: moving r and the sums
     // costs the GPU path about as much more as the additions cost the host threads (measured:
     // 1.2 to 1.5 times the product's time on the GPU path, 1.1 to 2.2 times on the host).
-    const std::uint64_t products = std::max<std::uint64_t>(1, shape.a_limbs) * std::max<std::uint64_t>(1, shape.b_limbs);
-    return pipelined_gpu_pays(products, limbs_moved(shape, std::max(r_limbs, shape.a_limbs + shape.b_limbs)), shape.count, threads);
+    return pipelined_gpu_pays(limb_products(shape.a_limbs, shape.b_limbs),
+                              limbs_moved(shape, std::max(r_limbs, shape.a_limbs + shape.b_limbs)), shape.count, threads);
 }
 
 bool gpu_pays_for_host_exact_division(const HostShape& shape, unsigned threads)
@@ -84,17 +97,17 @@ bool gpu_pays_for_host_exact_division(const HostShape& shape, unsigned threads)
     // GPU, 4096 0.30 against 0.22; 16384 bits, 1024 0.67 against 0.92, 4096 2.6 against 1.2;
     // 32768 bits, 256 0.49 against 0.63, 1024 2.2 against 1.2; 131072 bits, 16 0.32 against
     // 0.50, 64 1.28 against 0.85.
-    const std::uint64_t quotient = shape.a_limbs >= shape.b_limbs ? shape.a_limbs - shape.b_limbs + 1 : 1;
-    const std::uint64_t products = quotient * std::max<std::uint64_t>(1, shape.b_limbs);
-    if (quotient < kNewtonQuotientLimbs) return pipelined_gpu_pays(products, limbs_moved(shape, quotient), shape.count, threads);
-    if (shape.count == 0 || products <= kMinLimbProductsPerLimbMoved * limbs_moved(shape, quotient)) return false;
-    return products > kMinNewtonDivisionLimbProductsPerThread * std::max(1u, threads) / shape.count;
+    const std::uint64_t quotient = quotient_limbs(shape), products = limb_products(quotient, shape.b_limbs);
+    const std::uint64_t moved = limbs_moved(shape, quotient);
+    if (quotient < kNewtonQuotientLimbs) return pipelined_gpu_pays(products, moved, shape.count, threads);
+    return products > kMinLimbProductsPerLimbMoved * moved &&
+           batch_exceeds(products, shape.count, kMinNewtonDivisionLimbProductsPerThread, threads);
 }
 
 bool gpu_pays_for_host_division(const HostShape& shape, unsigned threads)
 {
     if (shape.a_limbs < shape.b_limbs) return false;  // quotients of at most one limb
-    const std::uint64_t quotient = shape.a_limbs - shape.b_limbs + 1;
+    const std::uint64_t quotient = quotient_limbs(shape);
     return whole_vector_gpu_pays(double(quotient) * double(shape.b_limbs) * kHostSecondsPerLimbProductWithRemainder,
                                  double(limbs_moved(shape, quotient + shape.b_limbs)), shape.count, threads);
 }

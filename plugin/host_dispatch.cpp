@@ -36,11 +36,16 @@ Backend choose(bool gpu_pays)
 // bench/results/), so the automatic choice is the CPU; ZGPU_BACKEND=gpu forces the GPU.
 Backend choose_for_host_add_sub() { return choose(false); }
 
+// The stride of a's elements times b's: the sum of their strides, as a size class.
+std::uint32_t product_stride(const HostOperand& a, const HostOperand& b)
+{
+    return size_class(size_class(std::uint32_t(a.max_limbs)) + size_class(std::uint32_t(b.max_limbs)));
+}
+
 // Whether the product's stride stays within kMaxLimbs, as a batch needs.
 bool product_fits_batch(const HostOperand& a, const HostOperand& b)
 {
-    return a.too_large.empty() && b.too_large.empty() &&
-           size_class(std::uint32_t(a.max_limbs)) + size_class(std::uint32_t(b.max_limbs)) <= kMaxLimbs;
+    return a.too_large.empty() && b.too_large.empty() && product_stride(a, b) <= kMaxLimbs;
 }
 
 // b moves once when shared, and not at all when it is a (squares: packed once).
@@ -126,13 +131,13 @@ void mul_host(const HostOperand& a, std::size_t count, const HostOperand& b, std
 #ifdef ZGPU_WITH_CUDA
     if (backend == Backend::gpu) {
         require_gpu_product(a, b);
-        const auto stride = size_class(std::uint32_t(size_class(a.max_limbs) + size_class(b.max_limbs)));
         const bool broadcast = b_count == 1;
         const auto kernel = [broadcast](std::span<const ConstBatchView> x, BatchView r, cudaStream_t stream) {
             gpu::mul(gpu::Runtime::get(), x[0], x[1], r, broadcast, stream);  // gpu::run holds the lease
         };
         const gpu::Operand operands[] = {{&a, count}, {&b, b_count}};
-        backend = gpu::run(operands, count, stride, kernel, on_gpu_result, [&](std::size_t first) { on_cpu(first, count); });
+        backend = gpu::run(operands, count, product_stride(a, b), kernel, on_gpu_result,
+                           [&](std::size_t first) { on_cpu(first, count); });
     } else
 #endif
         on_cpu(0, count);
@@ -143,9 +148,8 @@ void addmul_host(const HostOperand& r, const HostOperand& a, std::size_t count, 
                  std::size_t b_count, bool subtract, const HostRange& on_cpu, const HostResult& on_gpu_result)
 {
     // The sum must fit a batch too: a huge r stays on the CPU unless the GPU is forced.
-    const auto product_stride = size_class(std::uint32_t(std::min<std::uint64_t>(
-        std::uint64_t(size_class(std::uint32_t(a.max_limbs))) + size_class(std::uint32_t(b.max_limbs)), kMaxLimbs + 1)));
-    const std::uint64_t sum_bound = std::max<std::uint64_t>(size_class(std::uint32_t(r.max_limbs)), product_stride) + 1;
+    const std::uint32_t products = product_stride(a, b);
+    const std::uint64_t sum_bound = std::max(size_class(std::uint32_t(r.max_limbs)), products) + std::uint64_t(1);
     const bool sum_fits = r.too_large.empty() && sum_bound <= kMaxLimbs;
     Backend backend = choose(sum_fits && product_fits_batch(a, b) &&
                              gpu_pays_for_host_addmul(shape_of(a, b, count, b_count), r.max_limbs, host_threads()));
@@ -158,7 +162,7 @@ void addmul_host(const HostOperand& r, const HostOperand& a, std::size_t count, 
                         std::to_string(kMaxLimbs) + " limbs of a batch (ZGPU_BACKEND=gpu)");
         const bool broadcast = b_count == 1;
         const auto kernel = [&](std::span<const ConstBatchView> x, BatchView sum, cudaStream_t stream) {
-            const gpu::TemporaryBatch product(x[1].count, product_stride, stream);
+            const gpu::TemporaryBatch product(x[1].count, products, stream);
             gpu::mul(gpu::Runtime::get(), x[1], x[2], product.view(), broadcast, stream);  // gpu::run holds the lease
             kernels::add_sub(x[0], product.view(), sum, subtract, stream);
         };
