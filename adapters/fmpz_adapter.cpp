@@ -1,9 +1,9 @@
-#include "fmpz_adapter.hpp"
+#include "zgpu/fmpz_adapter.hpp"
 
 #include <cstdlib>
 #include <type_traits>
 
-#include "packing.hpp"
+#include "adapters/packing.hpp"
 
 static_assert(std::is_same_v<zgpu::limb_t, ulong>, "FLINT limbs are the batch limbs");
 

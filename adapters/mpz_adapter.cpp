@@ -1,10 +1,10 @@
-#include "mpz_adapter.hpp"
+#include "zgpu/mpz_adapter.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <type_traits>
 
-#include "packing.hpp"
+#include "adapters/packing.hpp"
 
 static_assert(std::is_same_v<mp_limb_t, zgpu::limb_t>, "zgpu needs GMP with 64-bit limbs");
 

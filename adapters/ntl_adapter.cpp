@@ -1,4 +1,4 @@
-#include "ntl_adapter.hpp"
+#include "zgpu/ntl_adapter.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -6,7 +6,7 @@
 
 #include <NTL/ZZ_limbs.h>
 
-#include "packing.hpp"
+#include "adapters/packing.hpp"
 #include "zgpu/error.hpp"
 
 static_assert(sizeof(NTL::ZZ_limb_t) == sizeof(zgpu::limb_t), "zgpu needs NTL built on GMP with 64-bit limbs");

@@ -15,8 +15,8 @@
 #include <string>
 #include <string_view>
 
-#include "parallel.hpp"
-#include "streaming_copy.hpp"
+#include "base/parallel.hpp"
+#include "adapters/streaming_copy.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/limb_batch.hpp"
 

@@ -8,9 +8,9 @@
 #include <cstring>
 #include <string>
 
-#include "../adapters/fmpz_adapter.hpp"
-#include "../adapters/packing.hpp"
-#include "../adapters/parallel.hpp"
+#include "zgpu/fmpz_adapter.hpp"
+#include "adapters/packing.hpp"
+#include "base/parallel.hpp"
 #include "bench_support.cuh"
 
 namespace {

@@ -9,8 +9,8 @@
 #include <functional>
 #include <string>
 
-#include "../kernels/mul.hpp"
-#include "../kernels/mul_tensor.hpp"
+#include "kernels/mul/mul.hpp"
+#include "kernels/mul/mul_tensor.hpp"
 #include "bench_support.cuh"
 #include "zgpu/batch_ops.hpp"
 #include "zgpu/zgpu.h"

@@ -12,7 +12,7 @@
 #include <flint/fmpz_vec.h>
 
 #include "example_support.hpp"
-#include "fmpz_adapter.hpp"
+#include "zgpu/fmpz_adapter.hpp"
 #include "zgpu/batch_ops.hpp"
 #include "zgpu/zgpu.h"
 

@@ -7,11 +7,11 @@
 #include <gtest/gtest.h>
 
 #include "batch_checks.hpp"
-#include "fmpz_adapter.hpp"
-#include "mpz_adapter.hpp"
-#include "ntl_adapter.hpp"
-#include "packing.hpp"
-#include "streaming_copy.hpp"
+#include "zgpu/fmpz_adapter.hpp"
+#include "zgpu/mpz_adapter.hpp"
+#include "zgpu/ntl_adapter.hpp"
+#include "adapters/packing.hpp"
+#include "adapters/streaming_copy.hpp"
 #include "zgpu/error.hpp"
 
 namespace zgpu::testing {

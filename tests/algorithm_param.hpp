@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "backend_param.hpp"
-#include "mpz_adapter.hpp"
+#include "zgpu/mpz_adapter.hpp"
 #include "random_integers.hpp"
 #include "zgpu/device_batch.hpp"
 

@@ -9,7 +9,7 @@
 
 #include "algorithm_param.hpp"
 #include "batch_checks.hpp"
-#include "mpz_adapter.hpp"
+#include "zgpu/mpz_adapter.hpp"
 #include "zgpu/batch_ops.hpp"
 #include "zgpu/error.hpp"
 

@@ -9,7 +9,7 @@
 #include <flint/ulong_extras.h>
 #include <gtest/gtest.h>
 
-#include "../adapters/parallel.hpp"
+#include "base/parallel.hpp"
 #include "flint_fixture.hpp"
 #include "zgpu/backend.hpp"
 #include "zgpu/zgpu.h"

@@ -10,13 +10,13 @@
 #include <gtest/gtest.h>
 
 #include "backend_param.hpp"
-#include "mpz_adapter.hpp"
+#include "zgpu/mpz_adapter.hpp"
 #include "random_integers.hpp"
 #include "zgpu/error.hpp"
 #ifdef ZGPU_WITH_CUDA
-#include "../plugin/gpu_host_op.hpp"
-#include "../plugin/gpu_mul.hpp"
-#include "../plugin/gpu_runtime.hpp"
+#include "plugin/gpu/pipeline.hpp"
+#include "plugin/gpu/mul.hpp"
+#include "plugin/gpu/runtime.hpp"
 #endif
 
 namespace zgpu::testing {

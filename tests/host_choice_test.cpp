@@ -2,7 +2,7 @@
 // 16 threads (plugin/host_choice.cpp): each measured point on the side where it was faster.
 #include <gtest/gtest.h>
 
-#include "../plugin/host_choice.hpp"
+#include "plugin/host_ops/host_choice.hpp"
 
 namespace zgpu::testing {
 namespace {

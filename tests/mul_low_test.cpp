@@ -9,11 +9,11 @@
 
 #include "backend_param.hpp"
 #include "batch_checks.hpp"
-#include "mpz_adapter.hpp"
+#include "zgpu/mpz_adapter.hpp"
 #include "random_integers.hpp"
 #include "zgpu/device_batch.hpp"
 #ifdef ZGPU_WITH_CUDA
-#include "../plugin/gpu_mul.hpp"
+#include "plugin/gpu/mul.hpp"
 #endif
 
 namespace zgpu::testing {

@@ -11,7 +11,7 @@
 #include <gmp.h>
 #include <gtest/gtest.h>
 
-#include "../kernels/mul_tensor_layout.hpp"
+#include "kernels/mul/mul_tensor_layout.hpp"
 
 namespace zgpu::kernels::tensor_layout {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "../kernels/ntt_field.hpp"
+#include "kernels/ntt/ntt_field.hpp"
 
 namespace zgpu::kernels {
 namespace {

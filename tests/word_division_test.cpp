@@ -5,7 +5,7 @@
 #include <gmp.h>
 #include <gtest/gtest.h>
 
-#include "../kernels/word_division.hpp"
+#include "kernels/common/word_division.hpp"
 
 namespace zgpu::kernels {
 namespace {

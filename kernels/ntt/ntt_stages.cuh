@@ -1,0 +1,82 @@
+// The butterflies of the NTT (mul_ntt.cu): groups of 2^K elements in registers, K stages at a
+// time, and passes of such groups over a tile in shared memory.
+//
+// Stage s pairs elements i and i + 2^s (bit s of i clear); its twiddle is w_2h^(+-j) with
+// h = 2^s and j = i mod 2h = i mod h: NttTables entry h + j. The butterflies are
+// PrimeField::forward_butterfly (DIF, stages from the top) and inverse_butterfly (DIT, from the
+// bottom), on lazy residues.
+#pragma once
+
+#include "kernels/ntt/ntt_tables.hpp"
+
+namespace zgpu::kernels {
+
+// Stages s_lo + K - 1 down to s_lo (Forward) or s_lo up to s_lo + K - 1 on the 2^K elements
+// v[m] = element base + m * 2^s_lo (bits s_lo .. s_lo + K - 1 of base clear).
+template <bool Forward, int K>
+__device__ void butterflies(std::uint32_t (&v)[1 << K], std::uint32_t base, int s_lo, const Twiddle* table,
+                            const PrimeField& f)
+{
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+        const int level = Forward ? K - 1 - k : k;  // pairs m and m + 2^level
+        const int s = s_lo + level;
+#pragma unroll
+        for (int m = 0; m < (1 << K); ++m) {
+            if (m & (1 << level)) continue;
+            // j = i mod 2^s for i = base + m * 2^s_lo: base's bits below s_lo and m's bits below
+            // `level`, so groups of butterflies share a twiddle the compiler loads once.
+            const std::uint32_t j = (base & ((1u << s_lo) - 1)) + (std::uint32_t(m & ((1 << level) - 1)) << s_lo);
+            const uint2 w = __ldg(reinterpret_cast<const uint2*>(table) + (1u << s) + j);  // {w, w_shoup}
+            if constexpr (Forward) f.forward_butterfly(v[m], v[m + (1 << level)], w.x, w.y);
+            else f.inverse_butterfly(v[m], v[m + (1 << level)], w.x, w.y);
+        }
+    }
+}
+
+// Tiles in shared memory: one padding word every 32, so that the strided groups of a pass
+// fall into different banks.
+__device__ inline std::uint32_t padded(std::uint32_t i) { return i + (i >> 5); }
+__host__ __device__ constexpr std::uint32_t padded_words(std::uint32_t tile) { return tile + tile / 32; }
+
+// The element index of group g's first element in a pass over stages s_lo .. s_lo + K - 1.
+__device__ inline std::uint32_t group_base(std::uint32_t g, int s_lo, int K)
+{
+    return (g & ((1u << s_lo) - 1)) | ((g >> s_lo) << (s_lo + K));
+}
+
+// One pass of K stages over `tiles` tiles of 2^log_tile elements: group g of a tile reads its
+// 2^K elements with load(tile, index), runs the butterflies in registers and writes them with
+// store(tile, index, value). The block's threads share the groups; ends with a barrier.
+template <bool Forward, int K, class Load, class Store>
+__device__ void group_pass(int tiles, int log_tile, int s_lo, const Twiddle* table, const PrimeField& f, Load load,
+                           Store store)
+{
+    const int log_groups = log_tile - K;
+    for (std::uint32_t g = threadIdx.x; g < (std::uint32_t(tiles) << log_groups); g += blockDim.x) {
+        const int tile = g >> log_groups;
+        const std::uint32_t base = group_base(g & ((1u << log_groups) - 1), s_lo, K);
+        std::uint32_t v[1 << K];
+#pragma unroll
+        for (int m = 0; m < (1 << K); ++m) v[m] = load(tile, base + (m << s_lo));
+        butterflies<Forward, K>(v, base, s_lo, table, f);
+#pragma unroll
+        for (int m = 0; m < (1 << K); ++m) store(tile, base + (m << s_lo), v[m]);
+    }
+    __syncthreads();
+}
+
+// group_pass with K (1 to 4) chosen at run time, on the pass of stages s_lo .. s_lo + K - 1.
+template <bool Forward, class Load, class Store>
+__device__ void group_pass(int K, int tiles, int log_tile, int s_lo, const Twiddle* table, const PrimeField& f,
+                           Load load, Store store)
+{
+    switch (K) {
+    case 1: return group_pass<Forward, 1>(tiles, log_tile, s_lo, table, f, load, store);
+    case 2: return group_pass<Forward, 2>(tiles, log_tile, s_lo, table, f, load, store);
+    case 3: return group_pass<Forward, 3>(tiles, log_tile, s_lo, table, f, load, store);
+    default: return group_pass<Forward, 4>(tiles, log_tile, s_lo, table, f, load, store);
+    }
+}
+
+}  // namespace zgpu::kernels

@@ -1,0 +1,70 @@
+// What the rest of the plugin calls of the GPU backend. No CUDA type appears here: a build
+// without CUDA compiles without_cuda.cpp instead of the files that implement these, so no other
+// file needs to know whether this build has a GPU. Callers check device_present() (through
+// zgpu::gpu_available) before anything else; the functions below throw zgpu::Error on failure.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "kernels/div/division_summary.hpp"
+#include "plugin/gpu/host_operand.hpp"
+#include "zgpu/backend.hpp"
+#include "zgpu/limb_batch.hpp"
+
+namespace zgpu::gpu {
+
+// Whether a CUDA device can be used (driver present, at least one device). Cached.
+bool device_present();
+// Why not, when it cannot.
+std::string_view unavailable_reason();
+
+// Memory of a DeviceBatch on the GPU (device_memory.cpp). Copies and fills wait for the GPU.
+void* allocate(std::size_t bytes);
+void release(void* storage) noexcept;
+void copy_to_device(void* device, const void* host, std::size_t bytes);
+void copy_to_host(void* host, const void* device, std::size_t bytes);
+void fill_zero(void* device, std::size_t bytes);
+// Waits for all work queued on zgpu's stream; throws with the failure of any of it.
+void synchronize();
+
+// Batch operations on views in device memory, queued on zgpu's stream (batch_ops.cpp), with the
+// contracts of the kernels they launch: kernels/add_sub/add_sub.hpp, kernels/mul/mul.hpp
+// (through gpu/mul.hpp), gpu/div.hpp, kernels/div/divrem.hpp.
+void batch_add_sub(ConstBatchView a, ConstBatchView b, BatchView r, bool subtract);
+void batch_mul(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b);
+// Waits for the GPU.
+kernels::DivisionSummary batch_summarize_division(ConstBatchView a, ConstBatchView b);
+// Checked, waits for the GPU and returns the first inexact index, else a.count.
+std::size_t batch_divexact(ConstBatchView a, ConstBatchView b, BatchView q, bool broadcast, bool checked);
+void batch_divrem(ConstBatchView a, ConstBatchView b, bool broadcast, bool floor, BatchView q, BatchView r);
+
+// Whether 2-adic division with quotients of that stride fits the GPU's products: it multiplies
+// quotients by inverses of their stride and checks them with products by b.
+inline bool divexact_fits(std::uint32_t quotient_stride, std::uint32_t divisor_stride)
+{
+    return 2 * quotient_stride <= kMaxLimbs && quotient_stride + divisor_stride <= kMaxLimbs;
+}
+
+// The longest divisor stride of division with remainder on the GPU (the one-warp kernel's).
+inline constexpr std::uint32_t kDivremMaxDivisorLimbs = 512;
+
+// Operations on host data through the pipelined path (pipeline.hpp, host_ops.cpp): `result`
+// gets the packed results chunk by chunk, in order, and `finish_on_host(first)` computes the
+// elements from `first` on should the GPU fail after some results were given. Each returns the
+// backend that finished the call. Result strides are the caller's, checked against kMaxLimbs.
+Backend host_add_sub(const HostOperand& a, const HostOperand& b, std::size_t count, bool subtract,
+                     std::uint32_t result_stride, const HostResult& result, const FinishOnHost& finish_on_host);
+// b of `count` elements, or of one (b_count == 1) for all; &a == &b squares.
+Backend host_mul(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
+                 std::uint32_t product_stride, const HostResult& result, const FinishOnHost& finish_on_host);
+// r +-= a * b: products of product_stride, sums of sum_stride.
+Backend host_addmul(const HostOperand& r, const HostOperand& a, std::size_t count, const HostOperand& b,
+                    std::size_t b_count, bool subtract, std::uint32_t product_stride, std::uint32_t sum_stride,
+                    const HostResult& result, const FinishOnHost& finish_on_host);
+// Exact division, unchecked; divexact_fits(quotient_stride, b's stride) must hold.
+Backend host_divexact(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
+                      std::uint32_t quotient_stride, const HostResult& result, const FinishOnHost& finish_on_host);
+
+}  // namespace zgpu::gpu

@@ -1,0 +1,46 @@
+// Host data as the GPU path sees it: operands that pack themselves into a batch on demand, so
+// that only the elements a chunk needs are converted, and nothing is written before all checks
+// pass. Readers look their storage up at each access, so an output that aliases an input and is
+// resized before the result is written (fmpz_poly_fit_length, Vec::SetLength) stays valid.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "adapters/packing.hpp"
+#include "zgpu/limb_batch.hpp"
+
+namespace zgpu {
+
+struct HostOperand {
+    std::uint64_t max_limbs = 0;              // largest element
+    std::uint64_t min_limbs = 0;              // smallest element
+    std::string too_large;                    // if not empty: an element exceeds kMaxLimbs, and why
+    std::function<void(std::size_t first, BatchView out)> pack;  // writes elements first.. into out, bound for the GPU
+
+    // Throws the too_large error, if any: batches hold at most kMaxLimbs limbs an element.
+    void require_packable() const;
+};
+
+// Wraps an adapter reader over `count` elements and measures them now.
+template <class Reader>
+HostOperand host_operand(Reader reader, std::size_t count, std::string_view argument)
+{
+    const adapters::Extent extent = adapters::measure(reader, count);
+    std::string too_large;
+    if (extent.first_too_large < count) too_large = adapters::too_large_message(reader, extent.first_too_large, argument);
+    return {extent.largest, extent.smallest, std::move(too_large), [reader](std::size_t first, BatchView out) {
+        adapters::pack_into(reader, out, first, adapters::PackTarget::streamed);
+    }};
+}
+
+// The GPU's results for the elements from `first` on, packed.
+using HostResult = std::function<void(std::size_t first, ConstBatchView result)>;
+
+// Computes elements from `first` on by other means, after the GPU failed.
+using FinishOnHost = std::function<void(std::size_t first)>;
+
+}  // namespace zgpu

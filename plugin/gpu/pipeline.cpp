@@ -1,0 +1,214 @@
+#include "plugin/gpu/pipeline.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <vector>
+
+#include "plugin/gpu/runtime.hpp"
+
+namespace zgpu::gpu {
+namespace {
+
+// Operands a chunk: a quarter of the call's, between these bounds, so that the host's packing
+// and unpacking overlap the transfers and kernels of other chunks, and device memory holds a few
+// chunks, not the batch. Measured end to end on an H200 host (16 threads): with 64 MiB of
+// operands (2048- and 4096-bit products) 8 MiB chunks took 2.5 to 3.0 ms, 4 MiB 2.8 to 3.7,
+// 2 MiB 3.3 to 4.1 (each chunk costs a few parallel conversions and CUDA calls), 16 MiB 2.9 to
+// 3.2 (longer start and end). With 4 MiB of operands, four chunks of 1 MiB took 0.27 to 0.43 ms
+// against 0.45 to 0.67 in one chunk (1024- to 262144-bit products); chunks of 512 KiB and less
+// were slower than one chunk (bench/results/2026-11-24-h200-mul-choice-*).
+constexpr std::size_t kMinChunkBytes = std::size_t(1) << 20, kMaxChunkBytes = std::size_t(8) << 20;
+
+std::size_t element_bytes(std::uint32_t stride) { return stride * sizeof(limb_t) + sizeof(std::int32_t); }
+
+// A batch region inside one allocation: limbs, then sizes, padded to 16 bytes.
+struct Region {
+    std::size_t offset, count;
+    std::uint32_t stride;
+
+    std::size_t bytes() const { return (count * element_bytes(stride) + 15) / 16 * 16; }
+    BatchView at(std::byte* base) const
+    {
+        auto* limbs = reinterpret_cast<limb_t*>(base + offset);
+        return {limbs, reinterpret_cast<std::int32_t*>(limbs + count * stride), count, stride};
+    }
+};
+
+// The operands of a chunk of n elements, one region after another (one element for a shared
+// operand); an operand given again (the same HostOperand) shares its first region.
+class ChunkLayout {
+public:
+    ChunkLayout(std::span<const Operand> operands, std::span<const std::uint32_t> strides, std::size_t n)
+    {
+        for (std::size_t j = 0; j < operands.size(); ++j) {
+            const std::size_t first = first_of(operands, j);
+            regions_.push_back(first < j ? regions_[first] : Region{bytes_, operands[j].count == 1 ? 1 : n, strides[j]});
+            packs_.push_back(first == j);
+            if (first == j) bytes_ += regions_.back().bytes();
+        }
+    }
+    // Where operand j first appears: j, unless the same HostOperand came before.
+    static std::size_t first_of(std::span<const Operand> operands, std::size_t j)
+    {
+        std::size_t i = 0;
+        while (operands[i].data != operands[j].data) ++i;
+        return i;
+    }
+    const Region& region(std::size_t j) const { return regions_[j]; }
+    // Whether operand j is packed into its region (not a repeat of an earlier one).
+    bool packs(std::size_t j) const { return packs_[j]; }
+    std::size_t inputs() const { return bytes_; }
+    std::vector<ConstBatchView> views(std::byte* base) const
+    {
+        std::vector<ConstBatchView> views;
+        for (const Region& r : regions_) views.push_back(r.at(base));
+        return views;
+    }
+
+private:
+    std::vector<Region> regions_;
+    std::vector<bool> packs_;
+    std::size_t bytes_ = 0;
+};
+
+class Event {
+public:
+    Event() { check(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming), "creating a CUDA event"); }
+    ~Event() { cudaEventDestroy(event_); }
+    Event(const Event&) = delete;
+    Event& operator=(const Event&) = delete;
+    void record(cudaStream_t stream) { check(cudaEventRecord(event_, stream), "recording a CUDA event"); }
+    void wait() const { check(cudaEventSynchronize(event_), "waiting for the GPU"); }
+    void wait_on(cudaStream_t stream) const { check(cudaStreamWaitEvent(stream, event_, 0), "ordering the streams"); }
+
+private:
+    cudaEvent_t event_ = nullptr;
+};
+
+// Waits for the streams on every exit, so that no transfer still reads or writes the staging
+// memory when the next call packs into it (errors are reported by the calls themselves).
+struct DrainOnExit {
+    cudaStream_t streams[3];
+    ~DrainOnExit()
+    {
+        for (cudaStream_t s : streams) cudaStreamSynchronize(s);
+    }
+};
+
+using Clock = std::chrono::steady_clock;
+double milliseconds(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+}  // namespace
+
+Backend run(std::span<const Operand> operands, std::size_t count, std::uint32_t result_stride, const Kernel& kernel,
+            const HostResult& result, const FinishOnHost& finish_on_host)
+{
+    for (const Operand& x : operands) x.data->require_packable();
+    if (count == 0) {
+        result(0, {nullptr, nullptr, 0, result_stride});  // the caller still sizes its output
+        return Backend::gpu;
+    }
+    const Clock::time_point start = Clock::now();
+    std::vector<std::uint32_t> strides;
+    std::size_t per_element = 0;  // bytes of the operands that are not shared, each once
+    for (std::size_t j = 0; j < operands.size(); ++j) {
+        strides.push_back(size_class(std::uint32_t(operands[j].data->max_limbs)));
+        if (operands[j].count != 1 && ChunkLayout::first_of(operands, j) == j) per_element += element_bytes(strides[j]);
+    }
+    per_element = std::max<std::size_t>(per_element, 1);
+    // A quarter of the elements, rounded up (no tiny fifth chunk), within the bounds in bytes.
+    const std::size_t fewest = std::max<std::size_t>(1, kMinChunkBytes / per_element);
+    const std::size_t most = std::max<std::size_t>(1, kMaxChunkBytes / per_element);
+    const std::size_t chunk = std::min(count, std::clamp((count + 3) / 4, fewest, most));
+    const std::size_t chunks = (count + chunk - 1) / chunk;
+    const ChunkLayout full(operands, strides, chunk);
+
+    // Chunk k goes through slots k mod 2 of packed operands (pinned and device: one is packed
+    // and uploaded while the kernel reads the other) and of device results (one is written while
+    // the other downloads), and through pinned result slot k mod 3: the host unpacks chunk k - 2
+    // while chunk k - 1 downloads and chunk k is packed, so that it rarely waits for a chunk's
+    // round trip. Uploads, kernels and downloads run on three streams.
+    auto& runtime = Runtime::get();
+    const Runtime::Lease lease(runtime);
+    const std::size_t slot_bytes = full.inputs(), result_bytes = Region{0, chunk, result_stride}.bytes();
+    std::byte* host = runtime.staging(2 * slot_bytes + 3 * result_bytes);
+    std::byte* device = runtime.scratch(2 * slot_bytes + 2 * result_bytes);
+    const cudaStream_t stream = runtime.stream(), upload = runtime.upload_stream(), download = runtime.download_stream();
+    const DrainOnExit drain{stream, upload, download};
+    // Operand slot s uploaded; the kernel done with operand slot s (and result slot s written);
+    // chunk k downloaded from result slot k mod 2 into pinned slot k mod 3.
+    Event uploaded[2], computed[2], downloaded[3];
+    Clock::duration packing{}, waiting{}, unpacking{};
+    const auto elements = [&](std::size_t k) { return std::min(chunk, count - k * chunk); };
+    const auto results = [&](std::byte* base, std::size_t slot, std::size_t k) {
+        return Region{0, elements(k), result_stride}.at(base + slot * result_bytes);
+    };
+    std::size_t delivered = 0;  // elements whose results the caller has
+    bool in_result = false;
+    // Gives the caller chunk k's results once they are in.
+    const auto deliver = [&](std::size_t k) {
+        const Clock::time_point wait_start = Clock::now();
+        downloaded[k % 3].wait();
+        const Clock::time_point unpack_start = Clock::now();
+        waiting += unpack_start - wait_start;
+        in_result = true;
+        result(k * chunk, results(host + 2 * slot_bytes, k % 3, k));
+        in_result = false;
+        delivered += elements(k);
+        unpacking += Clock::now() - unpack_start;
+    };
+    try {
+        for (std::size_t k = 0; k < chunks; ++k) {
+            const std::size_t first = k * chunk, n = elements(k);
+            const ChunkLayout part(operands, strides, n);
+            const int s = k % 2;
+            std::byte *slot = host + s * slot_bytes, *device_slot = device + s * slot_bytes;
+            const Clock::time_point wait_start = Clock::now();
+            if (k >= 2) uploaded[s].wait();  // the pinned slot's previous chunk has left it
+            const Clock::time_point pack_start = Clock::now();
+            waiting += pack_start - wait_start;
+            for (std::size_t j = 0; j < operands.size(); ++j)
+                if (part.packs(j)) operands[j].data->pack(operands[j].count == 1 ? 0 : first, part.region(j).at(slot));
+            packing += Clock::now() - pack_start;
+            if (k >= 2) computed[s].wait_on(upload);  // the kernel is done with the device slot
+            check(cudaMemcpyAsync(device_slot, slot, part.inputs(), cudaMemcpyHostToDevice, upload), "uploading operands");
+            uploaded[s].record(upload);
+            uploaded[s].wait_on(stream);
+            if (k >= 2) downloaded[(k - 2) % 3].wait_on(stream);  // the device result slot has been read
+            const BatchView r = results(device + 2 * slot_bytes, s, k);
+            kernel(part.views(device_slot), r, stream);
+            computed[s].record(stream);
+            computed[s].wait_on(download);
+            // Pinned result slot k mod 3 held chunk k - 3, unpacked in the last round.
+            const BatchView out = results(host + 2 * slot_bytes, k % 3, k);
+            check(cudaMemcpyAsync(out.limbs, r.limbs, n * result_stride * sizeof(limb_t), cudaMemcpyDeviceToHost, download),
+                  "downloading results");
+            check(cudaMemcpyAsync(out.sizes, r.sizes, n * sizeof(std::int32_t), cudaMemcpyDeviceToHost, download),
+                  "downloading result sizes");
+            downloaded[k % 3].record(download);
+            if (k >= 2) deliver(k - 2);
+        }
+        for (std::size_t k = chunks >= 2 ? chunks - 2 : 0; k < chunks; ++k) deliver(k);
+    } catch (const std::exception& e) {
+        // Before any result, nothing is written and the error stands; after, the host finishes
+        // what the GPU did not, so that no output is left half written. An error while writing
+        // results (the host out of memory) goes to the caller, as on the CPU path.
+        if (in_result || delivered == 0) throw;
+        std::fprintf(stderr, "zgpu: the GPU failed after %zu of %zu elements (%s); the host computes the rest\n", delivered,
+                     count, e.what());
+        finish_on_host(delivered);
+        return Backend::cpu;
+    }
+    if (std::getenv("ZGPU_TIMING"))
+        std::fprintf(stderr,
+                     "zgpu: %zu elements on the GPU in %zu chunks: packing %.2f ms, waiting for the GPU %.2f ms, "
+                     "unpacking %.2f ms, total %.2f ms\n",
+                     count, chunks, milliseconds(packing), milliseconds(waiting), milliseconds(unpacking),
+                     milliseconds(Clock::now() - start));
+    return Backend::gpu;
+}
+
+}  // namespace zgpu::gpu

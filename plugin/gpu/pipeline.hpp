@@ -1,0 +1,42 @@
+// Operations on host data run on the GPU: in chunks of 1 to 8 MiB of operands, each packed
+// into pinned staging on the host threads while earlier chunks upload, run and download, and
+// unpacked while later ones do. Device memory holds two chunks of operands and two of results
+// (besides a product's NTT workspace and addmul's products of a chunk); pinned host memory two
+// of operands and three of
+// results. ZGPU_TIMING=1 prints where the time went to stderr. Only built with the GPU backend.
+#pragma once
+
+#include <functional>
+#include <span>
+
+#include <cuda_runtime_api.h>
+
+#include "plugin/gpu/host_operand.hpp"
+#include "zgpu/backend.hpp"
+
+namespace zgpu::gpu {
+
+// One operand of an operation on host data: its elements, `count` of them (the call's count,
+// or one shared by every element).
+struct Operand {
+    const HostOperand* data;
+    std::size_t count;
+};
+
+// Enqueues r = op(operands) on the stream, the operands' views in the order given to run().
+using Kernel = std::function<void(std::span<const ConstBatchView> operands, BatchView r, cudaStream_t stream)>;
+
+// result(first, r) receives r = kernel(operands) for the elements from `first` on, r in pinned
+// memory valid during the call: chunk after chunk, in order, while later chunks are still on
+// the GPU (once, with no elements, for an empty batch). The kernel sees a chunk at a time (an
+// operand of one element stays one element; an operand given twice, the same HostOperand, is
+// packed once and passed as the same view, which the product kernel squares). Throws
+// zgpu::Error, with nothing written, for elements too large for a batch and for a GPU failure
+// before the first result; a GPU failure after it is reported on stderr and the remaining
+// elements go to finish_on_host(first), so that no output is left half written. An exception
+// from result() itself propagates. Returns the backend that finished the call: the CPU where
+// the host computed the remaining elements.
+Backend run(std::span<const Operand> operands, std::size_t count, std::uint32_t result_stride, const Kernel& kernel,
+            const HostResult& result, const FinishOnHost& finish_on_host);
+
+}  // namespace zgpu::gpu

@@ -1,0 +1,140 @@
+#include "plugin/gpu/runtime.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <utility>
+
+#include "plugin/gpu/gpu_backend.hpp"
+#include "zgpu/error.hpp"
+
+namespace zgpu::gpu {
+
+void check(cudaError_t status, std::string_view operation)
+{
+    if (status != cudaSuccess)
+        throw Error(std::string(operation) + " failed: " + cudaGetErrorString(status) + " (" +
+                    cudaGetErrorName(status) + ")");
+}
+
+bool device_present()
+{
+    static const bool present = [] {
+        int count = 0;
+        const bool ok = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+        cudaGetLastError();  // a missing driver leaves a sticky error: clear it
+        return ok;
+    }();
+    return present;
+}
+
+DeviceGuard::DeviceGuard(int device)
+{
+    check(cudaGetDevice(&previous_), "querying the current CUDA device");
+    if (previous_ == device) previous_ = -1;
+    else check(cudaSetDevice(device), "selecting CUDA device " + std::to_string(device));
+}
+
+DeviceGuard::~DeviceGuard()
+{
+    if (previous_ >= 0) cudaSetDevice(previous_);  // back to the caller's device
+}
+
+DeviceMemory::DeviceMemory(std::size_t bytes) : size_(bytes)
+{
+    if (bytes == 0) return;
+    void* p = nullptr;
+    check(cudaMalloc(&p, bytes), "cudaMalloc of " + std::to_string(bytes) + " bytes");
+    data_ = static_cast<std::byte*>(p);
+}
+
+DeviceMemory::DeviceMemory(DeviceMemory&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0))
+{
+}
+
+DeviceMemory& DeviceMemory::operator=(DeviceMemory&& other) noexcept
+{
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    return *this;
+}
+
+DeviceMemory::~DeviceMemory()
+{
+    if (data_) cudaFree(data_);
+}
+
+Runtime& Runtime::get()
+{
+    static Runtime runtime;
+    return runtime;
+}
+
+Runtime::Runtime()
+{
+    if (!device_present()) throw Error("no CUDA device is available for the GPU backend");
+    if (const char* requested = std::getenv("ZGPU_DEVICE")) device_ = std::atoi(requested);
+    int devices = 0;
+    check(cudaGetDeviceCount(&devices), "counting CUDA devices");
+    if (device_ < 0 || device_ >= devices)
+        throw Error("ZGPU_DEVICE=" + std::to_string(device_) + ", but the devices are 0 to " + std::to_string(devices - 1));
+    const DeviceGuard on(device_);
+    check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "creating the zgpu stream");
+    check(cudaStreamCreateWithFlags(&upload_stream_, cudaStreamNonBlocking), "creating the zgpu upload stream");
+    check(cudaStreamCreateWithFlags(&download_stream_, cudaStreamNonBlocking), "creating the zgpu download stream");
+    // Temporaries of one operation (temporary.hpp) come from the stream-ordered pool; it
+    // keeps up to 1 GiB between operations instead of returning it at every synchronization.
+    cudaMemPool_t pool = nullptr;
+    check(cudaDeviceGetDefaultMemPool(&pool, device_), "getting the device's memory pool");
+    std::uint64_t keep = std::uint64_t(1) << 30;
+    check(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep), "setting the memory pool's threshold");
+}
+
+Runtime::~Runtime()
+{
+    // At process exit the driver may already be shutting down: errors are ignored here.
+    if (staging_) cudaFreeHost(staging_);
+    if (download_stream_) cudaStreamDestroy(download_stream_);
+    if (upload_stream_) cudaStreamDestroy(upload_stream_);
+    if (stream_) cudaStreamDestroy(stream_);
+}
+
+std::byte* Runtime::staging(std::size_t bytes)
+{
+    if (bytes > staging_size_) {
+        // Grow geometrically, but by at most 1 GiB beyond the request: pinned memory is scarce.
+        const std::size_t size = std::max(bytes, std::min(2 * staging_size_, bytes + (std::size_t(1) << 30)));
+        staging_size_ = 0;
+        if (staging_) check(cudaFreeHost(std::exchange(staging_, nullptr)), "freeing pinned staging memory");
+        void* p = nullptr;
+        check(cudaMallocHost(&p, size), "allocating " + std::to_string(size) + " bytes of pinned staging memory");
+        staging_ = static_cast<std::byte*>(p);
+        staging_size_ = size;
+    }
+    return staging_;
+}
+
+namespace {
+
+std::byte* at_least(DeviceMemory& memory, std::size_t bytes)
+{
+    if (bytes > memory.size()) {
+        memory = DeviceMemory();  // free first: the old buffer's contents are not kept
+        memory = DeviceMemory(bytes);
+    }
+    return memory.data();
+}
+
+}  // namespace
+
+std::byte* Runtime::scratch(std::size_t bytes) { return at_least(scratch_, bytes); }
+std::byte* Runtime::workspace(std::size_t bytes) { return at_least(workspace_, bytes); }
+
+void Runtime::synchronize(std::string_view operation)
+{
+    check(cudaStreamSynchronize(stream_), operation);
+}
+
+}  // namespace zgpu::gpu

@@ -1,0 +1,50 @@
+// The GPU backend of a build without CUDA: no device is ever present, so the plugin never
+// chooses the GPU and nothing below runs; each still fails clearly should it be called.
+#include "plugin/gpu/gpu_backend.hpp"
+#include "zgpu/error.hpp"
+
+namespace zgpu::gpu {
+namespace {
+
+[[noreturn]] void unavailable() { throw Error("this zgpu was built without CUDA"); }
+
+}  // namespace
+
+bool device_present() { return false; }
+std::string_view unavailable_reason() { return "this zgpu was built without CUDA"; }
+
+void* allocate(std::size_t) { unavailable(); }
+void release(void*) noexcept {}
+void copy_to_device(void*, const void*, std::size_t) { unavailable(); }
+void copy_to_host(void*, const void*, std::size_t) { unavailable(); }
+void fill_zero(void*, std::size_t) { unavailable(); }
+void synchronize() {}
+
+void batch_add_sub(ConstBatchView, ConstBatchView, BatchView, bool) { unavailable(); }
+void batch_mul(ConstBatchView, ConstBatchView, BatchView, bool) { unavailable(); }
+kernels::DivisionSummary batch_summarize_division(ConstBatchView, ConstBatchView) { unavailable(); }
+std::size_t batch_divexact(ConstBatchView, ConstBatchView, BatchView, bool, bool) { unavailable(); }
+void batch_divrem(ConstBatchView, ConstBatchView, bool, bool, BatchView, BatchView) { unavailable(); }
+
+Backend host_add_sub(const HostOperand&, const HostOperand&, std::size_t, bool, std::uint32_t, const HostResult&,
+                     const FinishOnHost&)
+{
+    unavailable();
+}
+Backend host_mul(const HostOperand&, std::size_t, const HostOperand&, std::size_t, std::uint32_t, const HostResult&,
+                 const FinishOnHost&)
+{
+    unavailable();
+}
+Backend host_addmul(const HostOperand&, const HostOperand&, std::size_t, const HostOperand&, std::size_t, bool,
+                    std::uint32_t, std::uint32_t, const HostResult&, const FinishOnHost&)
+{
+    unavailable();
+}
+Backend host_divexact(const HostOperand&, std::size_t, const HostOperand&, std::size_t, std::uint32_t,
+                      const HostResult&, const FinishOnHost&)
+{
+    unavailable();
+}
+
+}  // namespace zgpu::gpu

@@ -1,0 +1,41 @@
+#include "plugin/host_ops/dispatch.hpp"
+
+#include "zgpu/error.hpp"
+
+namespace zgpu {
+
+void HostOperand::require_packable() const
+{
+    if (!too_large.empty()) throw Error(too_large);
+}
+
+Backend choose(bool gpu_pays)
+{
+    const Backend requested = requested_backend();
+    if (backend_forced() || requested == Backend::cpu) return requested;
+    return gpu_pays ? Backend::gpu : Backend::cpu;
+}
+
+void run_on(Backend backend, const std::function<Backend()>& on_gpu, const std::function<void()>& on_cpu)
+{
+    if (backend == Backend::gpu) backend = on_gpu();
+    else on_cpu();
+    set_last_backend(backend);
+}
+
+std::uint32_t product_stride(const HostOperand& a, const HostOperand& b)
+{
+    return size_class(size_class(std::uint32_t(a.max_limbs)) + size_class(std::uint32_t(b.max_limbs)));
+}
+
+bool product_fits_batch(const HostOperand& a, const HostOperand& b)
+{
+    return a.too_large.empty() && b.too_large.empty() && product_stride(a, b) <= kMaxLimbs;
+}
+
+HostShape shape_of(const HostOperand& a, const HostOperand& b, std::size_t count, std::size_t b_count)
+{
+    return {a.max_limbs, b.max_limbs, b_count == 1 || &a == &b, count};
+}
+
+}  // namespace zgpu
