@@ -8,10 +8,13 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <bit>
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -29,11 +32,29 @@ inline constexpr std::size_t kPackMinParallel = 8192;
 // The element count from which converting elements of `stride` limbs pays threads.
 inline std::size_t min_parallel_elements(std::uint32_t stride) { return std::max<std::size_t>(1, kPackMinParallel / stride); }
 
-// The largest and the smallest element of `count`, in limbs (0 for none), and the first above
-// kMaxLimbs (count if none).
+// Elements by size: bucket 0 holds zeros, bucket k > 0 elements of 2^(k-1) to 2^k - 1 limbs,
+// the last one kMaxLimbs limbs and more (too large for a batch but kMaxLimbs itself).
+inline constexpr std::size_t kSizeBuckets = std::bit_width(kMaxLimbs) + 1;
+using SizeHistogram = std::array<std::size_t, kSizeBuckets>;
+
+constexpr std::size_t size_bucket(std::uint64_t limbs)
+{
+    return std::min<std::size_t>(std::bit_width(limbs), kSizeBuckets - 1);
+}
+
+// The most limbs an element of bucket k has (for the last bucket, the most a batch holds).
+constexpr std::uint64_t bucket_limit(std::size_t k)
+{
+    return k + 1 == kSizeBuckets ? kMaxLimbs : (std::uint64_t(1) << k) - 1;
+}
+
+// The largest and the smallest element of `count`, in limbs (0 for none), the first above
+// kMaxLimbs (count if none), and how many elements each size bucket holds (so that the GPU path
+// can tell whether padding every element to the largest wastes much).
 struct Extent {
     std::uint64_t largest = 0, smallest = 0;
     std::size_t first_too_large = 0;
+    SizeHistogram buckets{};
 };
 
 // Replaces target by value where better(value, target), against other threads doing the same.
@@ -49,18 +70,25 @@ Extent measure(const Reader& reader, std::size_t count)
 {
     std::atomic<std::uint64_t> largest{0}, smallest{count ? ~std::uint64_t(0) : 0};
     std::atomic<std::size_t> first_too_large{count};
+    std::array<std::atomic<std::size_t>, kSizeBuckets> buckets{};
     parallel_for(count, kPackMinParallel, [&](std::size_t begin, std::size_t end) {
         std::uint64_t local_largest = 0, local_smallest = ~std::uint64_t(0);
+        SizeHistogram local_buckets{};
         for (std::size_t i = begin; i < end; ++i) {
             const std::uint64_t n = std::llabs(reader.size(i));
             if (n > kMaxLimbs) keep_better(first_too_large, i, std::less<>());
             local_largest = std::max(local_largest, n);
             local_smallest = std::min(local_smallest, n);
+            ++local_buckets[size_bucket(n)];
         }
         keep_better(largest, local_largest, std::greater<>());
         keep_better(smallest, local_smallest, std::less<>());
+        for (std::size_t k = 0; k < kSizeBuckets; ++k)
+            if (local_buckets[k]) buckets[k] += local_buckets[k];
     });
-    return {largest.load(), smallest.load(), first_too_large.load()};
+    Extent extent{largest.load(), smallest.load(), first_too_large.load()};
+    for (std::size_t k = 0; k < kSizeBuckets; ++k) extent.buckets[k] = buckets[k].load();
+    return extent;
 }
 
 // The message for an element too large for a batch: its argument, index and size.
@@ -123,6 +151,29 @@ void pack_into(const Reader& reader, BatchView out, std::size_t first = 0, PackT
         }
         stream_fence();
     });
+}
+
+// Reads elements indices[0], indices[1], ... of another reader as its elements 0, 1, ...
+// Indices ascend, so that the reader's prefetches of the elements after one stay useful.
+template <class Reader>
+struct IndexedReader {
+    const Reader& reader;
+    std::span<const std::size_t> indices;
+
+    auto size(std::size_t i) const { return reader.size(indices[i]); }
+    void copy(std::size_t i, limb_t* dst) const { reader.copy(indices[i], dst); }
+    void prefetch(std::size_t i, std::size_t end) const
+    {
+        if constexpr (requires { reader.prefetch(i, end); }) reader.prefetch(indices[i], indices[end - 1] + 1);
+    }
+};
+
+// Writes elements indices[0 .. out.count) into `out`, as pack_into does elements first.. .
+template <class Reader>
+void pack_indexed_into(const Reader& reader, std::span<const std::size_t> indices, BatchView out,
+                       PackTarget target = PackTarget::cached)
+{
+    pack_into(IndexedReader<Reader>{reader, indices.first(out.count)}, out, 0, target);
 }
 
 // A new host batch of the smallest size class that holds every element.

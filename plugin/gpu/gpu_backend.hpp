@@ -54,15 +54,18 @@ inline constexpr std::uint32_t kDivremMaxDivisorLimbs = 512;
 // gets the packed results chunk by chunk, in order, and `finish_on_host(first)` computes the
 // elements from `first` on should the GPU fail after some results were given. Each returns the
 // backend that finished the call. Result strides are the caller's, checked against kMaxLimbs.
+// Where elements differ much in size they run in size groups (grouped_run.hpp): each group's
+// result stride then follows from its own elements (result_strides.hpp), results arrive once
+// all groups ran, and any GPU failure throws with nothing written.
 Backend host_add_sub(const HostOperand& a, const HostOperand& b, std::size_t count, bool subtract,
                      std::uint32_t result_stride, const HostResult& result, const FinishOnHost& finish_on_host);
 // b of `count` elements, or of one (b_count == 1) for all; &a == &b squares.
 Backend host_mul(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
                  std::uint32_t product_stride, const HostResult& result, const FinishOnHost& finish_on_host);
-// r +-= a * b: products of product_stride, sums of sum_stride.
+// r +-= a * b: products of result_strides.hpp's product_stride, sums of sum_stride.
 Backend host_addmul(const HostOperand& r, const HostOperand& a, std::size_t count, const HostOperand& b,
-                    std::size_t b_count, bool subtract, std::uint32_t product_stride, std::uint32_t sum_stride,
-                    const HostResult& result, const FinishOnHost& finish_on_host);
+                    std::size_t b_count, bool subtract, std::uint32_t sum_stride, const HostResult& result,
+                    const FinishOnHost& finish_on_host);
 // Exact division, unchecked; divexact_fits(quotient_stride, b's stride) must hold.
 Backend host_divexact(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
                       std::uint32_t quotient_stride, const HostResult& result, const FinishOnHost& finish_on_host);

@@ -6,7 +6,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -20,6 +22,11 @@ struct HostOperand {
     std::uint64_t min_limbs = 0;              // smallest element
     std::string too_large;                    // if not empty: an element exceeds kMaxLimbs, and why
     std::function<void(std::size_t first, BatchView out)> pack;  // writes elements first.. into out, bound for the GPU
+    // For splitting a call by element size (plugin/gpu/size_groups.hpp): elements by size
+    // bucket, element i's limbs, and the packing of elements indices[0 .. out.count) into out.
+    adapters::SizeHistogram buckets{};
+    std::function<std::uint64_t(std::size_t i)> limbs;
+    std::function<void(std::span<const std::size_t> indices, BatchView out)> pack_indexed;
 
     // Throws the too_large error, if any: batches hold at most kMaxLimbs limbs an element.
     void require_packable() const;
@@ -32,9 +39,15 @@ HostOperand host_operand(Reader reader, std::size_t count, std::string_view argu
     const adapters::Extent extent = adapters::measure(reader, count);
     std::string too_large;
     if (extent.first_too_large < count) too_large = adapters::too_large_message(reader, extent.first_too_large, argument);
-    return {extent.largest, extent.smallest, std::move(too_large), [reader](std::size_t first, BatchView out) {
-        adapters::pack_into(reader, out, first, adapters::PackTarget::streamed);
-    }};
+    return {extent.largest,
+            extent.smallest,
+            std::move(too_large),
+            [reader](std::size_t first, BatchView out) { adapters::pack_into(reader, out, first, adapters::PackTarget::streamed); },
+            extent.buckets,
+            [reader](std::size_t i) -> std::uint64_t { return std::llabs(reader.size(i)); },
+            [reader](std::span<const std::size_t> indices, BatchView out) {
+                adapters::pack_indexed_into(reader, indices, out, adapters::PackTarget::streamed);
+            }};
 }
 
 // The GPU's results for the elements from `first` on, packed.

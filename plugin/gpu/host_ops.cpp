@@ -4,13 +4,16 @@
 #include "kernels/add_sub/add_sub.hpp"
 #include "plugin/gpu/div.hpp"
 #include "plugin/gpu/gpu_backend.hpp"
+#include "plugin/gpu/grouped_run.hpp"
 #include "plugin/gpu/mul.hpp"
-#include "plugin/gpu/pipeline.hpp"
+#include "plugin/gpu/result_strides.hpp"
 #include "plugin/gpu/temporary.hpp"
 
 namespace zgpu::gpu {
 
 // The pipeline holds the runtime's lease while kernels run, so they use Runtime::get() directly.
+// Each operation runs by size groups where its elements' sizes differ much (grouped_run.hpp),
+// with result strides from each group's operands by the rules of result_strides.hpp.
 
 Backend host_add_sub(const HostOperand& a, const HostOperand& b, std::size_t count, bool subtract,
                      std::uint32_t result_stride, const HostResult& result, const FinishOnHost& finish_on_host)
@@ -18,8 +21,9 @@ Backend host_add_sub(const HostOperand& a, const HostOperand& b, std::size_t cou
     const auto kernel = [subtract](std::span<const ConstBatchView> x, BatchView r, cudaStream_t stream) {
         kernels::add_sub(x[0], x[1], r, subtract, stream);
     };
+    const auto group_stride = [](std::span<const Operand> x) { return sum_stride(x[0].data->max_limbs, x[1].data->max_limbs); };
     const Operand operands[] = {{&a, count}, {&b, count}};
-    return run(operands, count, result_stride, kernel, result, finish_on_host);
+    return run_by_size(operands, count, result_stride, group_stride, kernel, result, finish_on_host);
 }
 
 Backend host_mul(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
@@ -29,22 +33,31 @@ Backend host_mul(const HostOperand& a, std::size_t count, const HostOperand& b, 
     const auto kernel = [broadcast](std::span<const ConstBatchView> x, BatchView r, cudaStream_t stream) {
         mul(Runtime::get(), x[0], x[1], r, broadcast, stream);
     };
+    const auto group_stride = [](std::span<const Operand> x) {
+        return gpu::product_stride(x[0].data->max_limbs, x[1].data->max_limbs);
+    };
     const Operand operands[] = {{&a, count}, {&b, b_count}};
-    return run(operands, count, product_stride, kernel, result, finish_on_host);
+    return run_by_size(operands, count, product_stride, group_stride, kernel, result, finish_on_host);
 }
 
 Backend host_addmul(const HostOperand& r, const HostOperand& a, std::size_t count, const HostOperand& b,
-                    std::size_t b_count, bool subtract, std::uint32_t product_stride, std::uint32_t sum_stride,
-                    const HostResult& result, const FinishOnHost& finish_on_host)
+                    std::size_t b_count, bool subtract, std::uint32_t sum_stride, const HostResult& result,
+                    const FinishOnHost& finish_on_host)
 {
     const bool broadcast = b_count == 1;
+    // The products' stride from the views': theirs are the size classes of a's and b's largest
+    // elements, in the whole call or in a size group.
     const auto kernel = [&](std::span<const ConstBatchView> x, BatchView sum, cudaStream_t stream) {
-        const TemporaryBatch product(x[1].count, product_stride, stream);
+        const TemporaryBatch product(x[1].count, product_stride(x[1].stride, x[2].stride), stream);
         mul(Runtime::get(), x[1], x[2], product.view(), broadcast, stream);
         kernels::add_sub(x[0], product.view(), sum, subtract, stream);
     };
+    const auto group_stride = [](std::span<const Operand> x) {
+        const std::uint32_t products = product_stride(x[1].data->max_limbs, x[2].data->max_limbs);
+        return size_class(std::uint32_t(addmul_sum_limbs(x[0].data->max_limbs, products)));
+    };
     const Operand operands[] = {{&r, count}, {&a, count}, {&b, b_count}};
-    return run(operands, count, sum_stride, kernel, result, finish_on_host);
+    return run_by_size(operands, count, sum_stride, group_stride, kernel, result, finish_on_host);
 }
 
 Backend host_divexact(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
@@ -54,8 +67,11 @@ Backend host_divexact(const HostOperand& a, std::size_t count, const HostOperand
     const auto kernel = [broadcast](std::span<const ConstBatchView> x, BatchView q, cudaStream_t stream) {
         divexact(Runtime::get(), x[0], x[1], q, broadcast, false, stream);
     };
+    const auto group_stride = [](std::span<const Operand> x) {
+        return gpu::quotient_stride(x[0].data->max_limbs, x[1].data->min_limbs);
+    };
     const Operand operands[] = {{&a, count}, {&b, b_count}};
-    return run(operands, count, quotient_stride, kernel, result, finish_on_host);
+    return run_by_size(operands, count, quotient_stride, group_stride, kernel, result, finish_on_host);
 }
 
 }  // namespace zgpu::gpu

@@ -37,7 +37,7 @@ Backend host_mul(const HostOperand&, std::size_t, const HostOperand&, std::size_
     unavailable();
 }
 Backend host_addmul(const HostOperand&, const HostOperand&, std::size_t, const HostOperand&, std::size_t, bool,
-                    std::uint32_t, std::uint32_t, const HostResult&, const FinishOnHost&)
+                    std::uint32_t, const HostResult&, const FinishOnHost&)
 {
     unavailable();
 }

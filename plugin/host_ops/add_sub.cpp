@@ -1,7 +1,6 @@
 // Addition and subtraction of host data.
-#include <algorithm>
-
 #include "plugin/gpu/gpu_backend.hpp"
+#include "plugin/gpu/result_strides.hpp"
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/host_ops/host_ops.hpp"
 
@@ -15,8 +14,7 @@ void add_sub_host(const std::function<HostOperand()>& make_a, const std::functio
 {
     const auto on_gpu = [&] {
         const HostOperand a = make_a(), b = make_b();
-        const auto longest = std::min<std::uint64_t>(std::max(a.max_limbs, b.max_limbs), kMaxLimbs);
-        return gpu::host_add_sub(a, b, count, subtract, size_class(std::uint32_t(longest + 1)), on_gpu_result,
+        return gpu::host_add_sub(a, b, count, subtract, gpu::sum_stride(a.max_limbs, b.max_limbs), on_gpu_result,
                                  [&](std::size_t first) { on_cpu(first, count); });
     };
     run_on(choose(false), on_gpu, [&] { on_cpu(0, count); });

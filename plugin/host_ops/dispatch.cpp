@@ -1,5 +1,6 @@
 #include "plugin/host_ops/dispatch.hpp"
 
+#include "plugin/gpu/result_strides.hpp"
 #include "zgpu/error.hpp"
 
 namespace zgpu {
@@ -25,7 +26,7 @@ void run_on(Backend backend, const std::function<Backend()>& on_gpu, const std::
 
 std::uint32_t product_stride(const HostOperand& a, const HostOperand& b)
 {
-    return size_class(size_class(std::uint32_t(a.max_limbs)) + size_class(std::uint32_t(b.max_limbs)));
+    return gpu::product_stride(a.max_limbs, b.max_limbs);
 }
 
 bool product_fits_batch(const HostOperand& a, const HostOperand& b)

@@ -3,6 +3,7 @@
 
 #include "base/parallel.hpp"
 #include "plugin/gpu/gpu_backend.hpp"
+#include "plugin/gpu/result_strides.hpp"
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/host_ops/host_ops.hpp"
 #include "zgpu/error.hpp"
@@ -40,7 +41,7 @@ void addmul_host(const HostOperand& r, const HostOperand& a, std::size_t count, 
 {
     // The sum must fit a batch too: a huge r stays on the CPU unless the GPU is forced.
     const std::uint32_t products = product_stride(a, b);
-    const std::uint64_t sum_bound = std::max(size_class(std::uint32_t(r.max_limbs)), products) + std::uint64_t(1);
+    const std::uint64_t sum_bound = gpu::addmul_sum_limbs(r.max_limbs, products);
     const bool sum_fits = r.too_large.empty() && sum_bound <= kMaxLimbs;
     const bool gpu_pays = sum_fits && product_fits_batch(a, b) &&
                           gpu_pays_for_host_addmul(shape_of(a, b, count, b_count), r.max_limbs, host_threads());
@@ -50,8 +51,8 @@ void addmul_host(const HostOperand& r, const HostOperand& a, std::size_t count, 
         if (!sum_fits)
             throw Error(std::string(subtract ? "submul" : "addmul") + " on the GPU: the sums would exceed the " +
                         std::to_string(kMaxLimbs) + " limbs of a batch (ZGPU_BACKEND=gpu)");
-        return gpu::host_addmul(r, a, count, b, b_count, subtract, products, size_class(std::uint32_t(sum_bound)),
-                                on_gpu_result, [&](std::size_t first) { on_cpu(first, count); });
+        return gpu::host_addmul(r, a, count, b, b_count, subtract, size_class(std::uint32_t(sum_bound)), on_gpu_result,
+                                [&](std::size_t first) { on_cpu(first, count); });
     };
     run_on(choose(gpu_pays), on_gpu, [&] { on_cpu(0, count); });
 }

@@ -207,6 +207,40 @@ TEST_F(Adapters, StreamedPackingMatchesCached)
     }
 }
 
+// Packing elements through a list of indices (a size group's) gives what packing each of them
+// alone does, cached and streamed, with fmpz readers (which prefetch) as with mpz ones.
+TEST_F(Adapters, IndexedPackingMatchesElementByElement)
+{
+    IntegerSource source(11);
+    MpzArray values(40009);
+    for (std::size_t i = 0; i < values.size(); ++i) source.set_random(values[i], i % 997 ? 3 : 300);
+    std::vector<std::size_t> indices;
+    for (std::size_t i = 1; i < values.size(); i += 1 + source.below(4)) indices.push_back(i);
+    const adapters::MpzReader reader(values.data());
+    const std::uint32_t stride = size_class(adapters::max_limbs(reader, values.size(), "values"));
+    LimbBatch one(1, stride), cached(indices.size(), stride), streamed(indices.size(), stride);
+    std::ranges::fill(streamed.limbs(), ~limb_t(0));  // no old limb may stay
+    adapters::pack_indexed_into(reader, indices, cached.view());
+    adapters::pack_indexed_into(reader, indices, streamed.view(), adapters::PackTarget::streamed);
+    for (std::size_t k = 0; k < indices.size(); ++k) {
+        adapters::pack_into(reader, one.view(), indices[k]);
+        ASSERT_EQ(cached.sizes()[k], one.sizes()[0]) << k;
+        ASSERT_TRUE(std::ranges::equal(cached.element(k), one.element(0))) << k;
+        ASSERT_EQ(streamed.sizes()[k], one.sizes()[0]) << k;
+        ASSERT_TRUE(std::ranges::equal(streamed.element(k), one.element(0))) << k;
+    }
+    // FLINT's vectors, through the reader that prefetches.
+    const LimbBatch all = adapters::pack(reader, values.size(), "values");
+    std::vector<fmpz> fmpzs(values.size());
+    adapters::unpack_fmpz_vec(all.view(), fmpzs.data());
+    const adapters::FmpzReader fmpz_reader(fmpzs.data());
+    LimbBatch from_fmpz(indices.size(), stride);
+    adapters::pack_indexed_into(fmpz_reader, indices, from_fmpz.view(), adapters::PackTarget::streamed);
+    EXPECT_TRUE(std::ranges::equal(from_fmpz.limbs(), cached.limbs()));
+    EXPECT_TRUE(std::ranges::equal(from_fmpz.sizes(), cached.sizes()));
+    for (fmpz& x : fmpzs) fmpz_clear(&x);
+}
+
 // stream_copy is memcpy at every alignment and length, touching nothing around its target.
 TEST(StreamingCopy, CopiesExactlyAtEveryAlignment)
 {

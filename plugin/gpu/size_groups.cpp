@@ -1,0 +1,173 @@
+#include "plugin/gpu/size_groups.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <functional>
+
+#include "adapters/packing.hpp"
+#include "base/parallel.hpp"
+
+namespace zgpu::gpu {
+namespace {
+
+using adapters::kSizeBuckets;
+
+// Merging a group into the next larger may cost this many bytes more: a pipeline run of less
+// than its smallest chunk (1 MiB) costs more in fixed costs than its padding would.
+constexpr std::uint64_t kMergeBytes = std::uint64_t(1) << 20;
+
+// Elements of a bucket (or group), and each operand's largest and smallest among them.
+struct Stats {
+    std::size_t count = 0;
+    std::vector<std::uint64_t> max_limbs, min_limbs;
+
+    std::uint64_t bytes() const
+    {
+        std::uint64_t total = 0;
+        for (const std::uint64_t limbs : max_limbs) total += packed_bytes(count, limbs);
+        return total;
+    }
+    void merge(const Stats& other)
+    {
+        count += other.count;
+        for (std::size_t j = 0; j < max_limbs.size(); ++j) {
+            max_limbs[j] = std::max(max_limbs[j], other.max_limbs[j]);
+            min_limbs[j] = std::min(min_limbs[j], other.min_limbs[j]);
+        }
+    }
+};
+
+std::uint64_t padded_bytes(std::span<const HostOperand* const> operands, std::size_t count)
+{
+    std::uint64_t bytes = 0;
+    for (const HostOperand* x : operands) bytes += packed_bytes(count, x->max_limbs);
+    return bytes;
+}
+
+// Whether the histograms alone promise a split that pays: each operand's elements grouped by
+// their own bucket, at the bucket's largest size. A guess (the groups key on an element's
+// largest operand, and an element may be smaller than its bucket's largest), good enough to
+// skip the pass over every element where sizes are about uniform.
+bool histograms_promise_split(std::span<const HostOperand* const> operands, std::size_t count)
+{
+    std::uint64_t grouped = 0;
+    for (const HostOperand* x : operands)
+        for (std::size_t k = 0; k < kSizeBuckets; ++k)
+            grouped += packed_bytes(x->buckets[k], std::min(adapters::bucket_limit(k), x->max_limbs));
+    return split_pays(padded_bytes(operands, count), grouped);
+}
+
+// Reads every element's sizes, on all host threads: the bucket of its largest operand into
+// bucket_of[i], and each bucket's Stats.
+std::vector<Stats> bucket_elements(std::span<const HostOperand* const> operands, std::size_t count,
+                                   std::vector<std::uint8_t>& bucket_of)
+{
+    const std::size_t m = operands.size();
+    std::vector<std::atomic<std::size_t>> counts(kSizeBuckets);
+    std::vector<std::atomic<std::uint64_t>> largest(kSizeBuckets * m), smallest(kSizeBuckets * m);
+    for (auto& s : smallest) s = ~std::uint64_t(0);
+    parallel_for(count, adapters::kPackMinParallel, [&](std::size_t begin, std::size_t end) {
+        std::vector<std::size_t> local_counts(kSizeBuckets);
+        std::vector<std::uint64_t> local_largest(kSizeBuckets * m, 0), local_smallest(kSizeBuckets * m, ~std::uint64_t(0));
+        std::vector<std::uint64_t> limbs(m);
+        for (std::size_t i = begin; i < end; ++i) {
+            std::uint64_t longest = 0;
+            for (std::size_t j = 0; j < m; ++j) longest = std::max(longest, limbs[j] = operands[j]->limbs(i));
+            const std::size_t k = adapters::size_bucket(longest);
+            bucket_of[i] = std::uint8_t(k);
+            ++local_counts[k];
+            for (std::size_t j = 0; j < m; ++j) {
+                local_largest[k * m + j] = std::max(local_largest[k * m + j], limbs[j]);
+                local_smallest[k * m + j] = std::min(local_smallest[k * m + j], limbs[j]);
+            }
+        }
+        for (std::size_t k = 0; k < kSizeBuckets; ++k) {
+            if (!local_counts[k]) continue;
+            counts[k] += local_counts[k];
+            for (std::size_t j = k * m; j < (k + 1) * m; ++j) {
+                adapters::keep_better(largest[j], local_largest[j], std::greater<>());
+                adapters::keep_better(smallest[j], local_smallest[j], std::less<>());
+            }
+        }
+    });
+    std::vector<Stats> buckets(kSizeBuckets);
+    for (std::size_t k = 0; k < kSizeBuckets; ++k) {
+        buckets[k].count = counts[k].load();
+        for (std::size_t j = k * m; j < (k + 1) * m; ++j) {
+            buckets[k].max_limbs.push_back(largest[j].load());
+            buckets[k].min_limbs.push_back(smallest[j].load());
+        }
+    }
+    return buckets;
+}
+
+}  // namespace
+
+bool split_pays(std::uint64_t padded_bytes, std::uint64_t grouped_bytes)
+{
+    return padded_bytes > 2 * grouped_bytes && padded_bytes - grouped_bytes >= kMinSavedBytes;
+}
+
+std::uint64_t packed_bytes(std::size_t count, std::uint64_t limbs)
+{
+    const std::uint32_t stride = size_class(std::uint32_t(std::min<std::uint64_t>(limbs, kMaxLimbs)));
+    return count * (stride * sizeof(limb_t) + sizeof(std::int32_t));
+}
+
+std::optional<SizeGroups> plan_size_groups(std::span<const HostOperand* const> operands, std::size_t count)
+{
+    for (const HostOperand* x : operands)
+        if (!x->too_large.empty()) return std::nullopt;
+    if (operands.empty() || !histograms_promise_split(operands, count)) return std::nullopt;
+    SizeGroups plan;
+    plan.group_of.resize(count);
+    const std::vector<Stats> buckets = bucket_elements(operands, count, plan.group_of);
+    // Buckets into groups, smallest first; a group goes into the next where that costs little.
+    std::vector<Stats> groups;
+    std::array<std::uint8_t, kSizeBuckets> group_of_bucket{};
+    for (std::size_t k = 0; k < kSizeBuckets; ++k) {
+        if (!buckets[k].count) continue;
+        if (!groups.empty()) {
+            Stats merged = groups.back();
+            merged.merge(buckets[k]);
+            if (merged.bytes() < groups.back().bytes() + buckets[k].bytes() + kMergeBytes) {
+                groups.back() = std::move(merged);
+                group_of_bucket[k] = std::uint8_t(groups.size() - 1);
+                continue;
+            }
+        }
+        groups.push_back(buckets[k]);
+        group_of_bucket[k] = std::uint8_t(groups.size() - 1);
+    }
+    std::uint64_t grouped = 0;
+    for (const Stats& g : groups) grouped += g.bytes();
+    if (groups.size() < 2 || !split_pays(padded_bytes(operands, count), grouped)) return std::nullopt;
+
+    for (const Stats& g : groups) {
+        plan.groups.push_back({{}, g.max_limbs, g.min_limbs});
+        plan.groups.back().indices.reserve(g.count);
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::uint8_t g = group_of_bucket[plan.group_of[i]];
+        plan.group_of[i] = g;
+        plan.groups[g].indices.push_back(i);
+    }
+    return plan;
+}
+
+std::vector<GroupRun> runs_in_order(const SizeGroups& groups)
+{
+    std::vector<GroupRun> runs;
+    std::vector<std::size_t> next(groups.groups.size(), 0);  // each group's next element
+    const std::size_t n = groups.group_of.size();
+    for (std::size_t first = 0, end; first < n; first = end) {
+        const std::uint8_t g = groups.group_of[first];
+        for (end = first + 1; end < n && groups.group_of[end] == g;) ++end;
+        runs.push_back({first, end - first, g, next[g]});
+        next[g] += end - first;
+    }
+    return runs;
+}
+
+}  // namespace zgpu::gpu

@@ -1,0 +1,106 @@
+// run_by_size (plugin/gpu/grouped_run.hpp): over elements of very different sizes, results
+// still reach the caller in order and right; a GPU failure in any group, before or after the
+// pipeline gave that group's first results, throws with nothing given to the caller. The
+// failure is injected by a kernel that throws.
+#include <cstddef>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "backend_param.hpp"
+#include "random_integers.hpp"
+#include "zgpu/error.hpp"
+#include "zgpu/mpz_adapter.hpp"
+#ifdef ZGPU_WITH_CUDA
+#include "plugin/gpu/grouped_run.hpp"
+#include "plugin/gpu/mul.hpp"
+#include "plugin/gpu/result_strides.hpp"
+#include "plugin/gpu/runtime.hpp"
+#endif
+
+namespace zgpu::testing {
+namespace {
+
+#ifdef ZGPU_WITH_CUDA
+constexpr std::size_t kCount = std::size_t(1) << 18;
+
+// Products of 2^18 pairs of at most one limb (four chunks: kernel calls 0 to 3, results given to
+// the grouped run from call 2 on) and 7 of 4096 by 3000 limbs (call 4), the kernel failing at
+// its call `failing_call` (-1: never). Records the results given.
+struct Outcome {
+    std::vector<std::size_t> firsts;
+    std::size_t given = 0, correct = 0;
+    bool threw = false, finished_on_host = false;
+};
+
+Outcome multiply_mixed(int failing_call)
+{
+    const std::size_t count = kCount;
+    IntegerSource source(29);
+    MpzArray a(count), b(count), expected(count), got(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::uint32_t limbs = i % 39989 == 5 ? 4096 : i % 4 ? 1 : 0;
+        source.set(a[i], limbs, i % 3 ? Shape::random : Shape::all_ones, i % 2);
+        source.set(b[i], limbs == 4096 ? 3000 : 1, Shape::random, i % 5 == 1);
+        mpz_mul(expected[i], a[i], b[i]);
+    }
+    const HostOperand pa = host_operand(adapters::MpzReader(a.data()), count, "a");
+    const HostOperand pb = host_operand(adapters::MpzReader(b.data()), count, "b");
+    int calls = 0;
+    const gpu::Kernel kernel = [&](std::span<const ConstBatchView> x, BatchView r, cudaStream_t stream) {
+        if (calls++ == failing_call) throw Error("injected failure");
+        gpu::mul(gpu::Runtime::get(), x[0], x[1], r, false, stream);
+    };
+    const gpu::ResultStride stride = [](std::span<const gpu::Operand> x) {
+        return gpu::product_stride(x[0].data->max_limbs, x[1].data->max_limbs);
+    };
+    Outcome outcome;
+    const HostResult result = [&](std::size_t first, ConstBatchView r) {
+        outcome.firsts.push_back(first);
+        outcome.given += r.count;
+        adapters::unpack_mpz_array(r, got.data() + first);
+        for (std::size_t i = 0; i < r.count; ++i) outcome.correct += mpz_cmp(got[first + i], expected[first + i]) == 0;
+    };
+    try {
+        const gpu::Operand operands[] = {{&pa, count}, {&pb, count}};
+        gpu::run_by_size(operands, count, gpu::product_stride(pa.max_limbs, pb.max_limbs), stride, kernel, result,
+                         [&](std::size_t) { outcome.finished_on_host = true; });
+    } catch (const Error&) {
+        outcome.threw = true;
+    }
+    return outcome;
+}
+#endif
+
+TEST(GroupedRun, ResultsArriveInOrderAndRight)
+{
+    ZGPU_SKIP_WITHOUT(Backend::gpu);
+#ifdef ZGPU_WITH_CUDA
+    const Outcome outcome = multiply_mixed(-1);
+    ASSERT_FALSE(outcome.threw);
+    EXPECT_EQ(outcome.given, kCount);
+    EXPECT_EQ(outcome.correct, kCount);
+    EXPECT_GT(outcome.firsts.size(), 2u) << "the huge elements are a group of their own";
+    for (std::size_t k = 1; k < outcome.firsts.size(); ++k) EXPECT_GT(outcome.firsts[k], outcome.firsts[k - 1]);
+#endif
+}
+
+TEST(GroupedRun, AnyFailureThrowsWithNothingGiven)
+{
+    ZGPU_SKIP_WITHOUT(Backend::gpu);
+#ifdef ZGPU_WITH_CUDA
+    for (const int failing_call : {0, 1, 2, 3, 4}) {
+        ::testing::internal::CaptureStderr();
+        const Outcome outcome = multiply_mixed(failing_call);
+        ::testing::internal::GetCapturedStderr();
+        EXPECT_TRUE(outcome.threw) << "failing call " << failing_call;
+        EXPECT_TRUE(outcome.firsts.empty()) << "failing call " << failing_call;
+        EXPECT_FALSE(outcome.finished_on_host) << "failing call " << failing_call;
+    }
+#endif
+}
+
+}  // namespace
+}  // namespace zgpu::testing
