@@ -46,7 +46,7 @@ Outcome multiply_failing_at(std::size_t count, int failing_call)
     const HostOperand pa = host_operand(adapters::MpzReader(a.data()), count, "a");
     const HostOperand pb = host_operand(adapters::MpzReader(b.data()), count, "b");
     int calls = 0;
-    const gpu::Kernel kernel = [&](std::span<const ConstBatchView> x, BatchView r, cudaStream_t stream) {
+    const gpu::OneResultKernel kernel = [&](std::span<const ConstBatchView> x, BatchView r, cudaStream_t stream) {
         if (calls++ == failing_call) throw Error("injected failure");
         gpu::mul(gpu::Runtime::get(), x[0], x[1], r, false, stream);
     };
@@ -136,7 +136,7 @@ TEST(GpuHostOperation, RepeatedOperandsArePackedOnceSharedOnesStayOneElement)
     const HostOperand pa = host_operand(adapters::MpzReader(a.data()), count, "a");
     const HostOperand pc = host_operand(adapters::MpzReader(c.data()), 1, "c");
     std::size_t chunks = 0;
-    const gpu::Kernel kernel = [&](std::span<const ConstBatchView> x, BatchView r, cudaStream_t stream) {
+    const gpu::OneResultKernel kernel = [&](std::span<const ConstBatchView> x, BatchView r, cudaStream_t stream) {
         ++chunks;
         if (x[0].limbs != x[2].limbs || x[1].count != 1) throw Error("operands not laid out as documented");
         gpu::mul(gpu::Runtime::get(), x[0], x[1], r, true, stream);
