@@ -51,10 +51,11 @@ inline bool divexact_fits(std::uint32_t quotient_stride, std::uint32_t divisor_s
 // The longest divisor stride of division with remainder on the GPU (the one-warp kernel's).
 inline constexpr std::uint32_t kDivremMaxDivisorLimbs = 512;
 
-// Operations on host data through the pipelined path (pipeline.hpp, host_ops.cpp): `result`
-// gets the packed results chunk by chunk, in order, and `finish_on_host(first)` computes the
-// elements from `first` on should the GPU fail after some results were given. Each returns the
-// backend that finished the call. Result strides are the caller's, checked against kMaxLimbs.
+// Operations on host data through the pipelined path (pipeline.hpp, host_ops.cpp,
+// host_div.cpp): `result` gets the packed results chunk by chunk, in order, and
+// `finish_on_host(first)` computes the elements from `first` on should the GPU fail after some
+// results were given. Each returns the backend that finished the call. Result strides are the
+// caller's, checked against kMaxLimbs.
 Backend host_add_sub(const HostOperand& a, const HostOperand& b, std::size_t count, bool subtract,
                      std::uint32_t result_stride, const HostResult& result, const FinishOnHost& finish_on_host);
 // b of `count` elements, or of one (b_count == 1) for all; &a == &b squares.
