@@ -67,7 +67,7 @@ void divexact(Resize resize, const FmpzArray& a, std::size_t n, const FmpzArray&
             [&](std::size_t first, ConstBatchView q) { adapters::unpack_fmpz_vec(q, resize() + first); });
         return;
     }
-    const std::size_t first_inexact = div_host(HostDivision::exact_checked, pa, n, pb, b_count, [&] {
+    const std::size_t first_inexact = divexact_checked_host(pa, n, pb, b_count, [&] {
         FmpzVec quotients(n);
         std::vector<char> exact(n);
         parallel_for(n, host_min_parallel(pa, pb), [&](std::size_t begin, std::size_t end) {
@@ -83,7 +83,7 @@ void divexact(Resize resize, const FmpzArray& a, std::size_t n, const FmpzArray&
             if (!exact[i]) throw inexact(i);
         fmpz* res = resize();
         for (std::size_t i = 0; i < n; ++i) fmpz_swap(res + i, quotients.data() + i);
-    }, [&](ConstBatchView q, ConstBatchView) { adapters::unpack_fmpz_vec(q, resize()); });
+    }, [&](std::size_t first, ConstBatchView q) { adapters::unpack_fmpz_vec(q, resize() + first); });
     if (first_inexact < n) throw inexact(first_inexact);
 }
 
@@ -99,17 +99,20 @@ void div_qr(fmpz* q, fmpz* r, const fmpz* a, const fmpz* b, slong len, Rounding 
     require_nonzero(name, "vec2", n, [&](std::size_t i) { return b + i; });
     const FmpzArray dividends{&a, n}, divisors{&b, n};
     const HostOperand pa = host_operand(dividends, n, "vec1"), pb = host_operand(divisors, n, "vec2");
-    div_host(rounding == Rounding::floor ? HostDivision::floor : HostDivision::truncate, pa, n, pb, n, [&] {
-        parallel_for(n, host_min_parallel(pa, pb), [&](std::size_t begin, std::size_t end) {
-            for (std::size_t i = begin; i < end; ++i) {
-                if (rounding == Rounding::floor) fmpz_fdiv_qr(q + i, r + i, a + i, b + i);
-                else fmpz_tdiv_qr(q + i, r + i, a + i, b + i);
-            }
+    // Element i is written once its dividend and divisor were read, so q and r may be a or b.
+    div_host(rounding == Rounding::floor ? HostDivision::floor : HostDivision::truncate, pa, n, pb, n,
+        [&](std::size_t first, std::size_t last) {
+            parallel_for(first, last, host_min_parallel(pa, pb), [&](std::size_t begin, std::size_t end) {
+                for (std::size_t i = begin; i < end; ++i) {
+                    if (rounding == Rounding::floor) fmpz_fdiv_qr(q + i, r + i, a + i, b + i);
+                    else fmpz_tdiv_qr(q + i, r + i, a + i, b + i);
+                }
+            });
+        },
+        [&](std::size_t first, ConstBatchView quotients, ConstBatchView remainders) {
+            adapters::unpack_fmpz_vec(quotients, q + first);
+            adapters::unpack_fmpz_vec(remainders, r + first);
         });
-    }, [&](ConstBatchView quotients, ConstBatchView remainders) {
-        adapters::unpack_fmpz_vec(quotients, q);
-        adapters::unpack_fmpz_vec(remainders, r);
-    });
 }
 
 }  // namespace
@@ -185,12 +188,14 @@ void scalar_mod(Resize resize, const FmpzArray& a, std::size_t n, const fmpz_t p
                                                          : std::string(names[1]) + " is negative, FLINT requires " + names[1] + " > 0"));
     const FmpzArray m{&modulus, 1};
     const HostOperand pa = host_operand(a, n, names[0]), pm = host_operand(m, 1, names[1]);
-    div_host(HostDivision::mod, pa, n, pm, 1, [&] {
-        fmpz* res = resize();
-        parallel_for(n, host_min_parallel(pa, pm), [&](std::size_t begin, std::size_t end) {
-            for (std::size_t i = begin; i < end; ++i) fmpz_mod(res + i, *a.start + i, modulus);
-        });
-    }, [&](ConstBatchView, ConstBatchView r) { adapters::unpack_fmpz_vec(r, resize()); });
+    div_host(HostDivision::mod, pa, n, pm, 1,
+        [&](std::size_t first, std::size_t last) {
+            fmpz* res = resize();
+            parallel_for(first, last, host_min_parallel(pa, pm), [&](std::size_t begin, std::size_t end) {
+                for (std::size_t i = begin; i < end; ++i) fmpz_mod(res + i, *a.start + i, modulus);
+            });
+        },
+        [&](std::size_t first, ConstBatchView, ConstBatchView r) { adapters::unpack_fmpz_vec(r, resize() + first); });
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string_view>
 
 #include "kernels/div/division_summary.hpp"
@@ -50,13 +51,14 @@ inline bool divexact_fits(std::uint32_t quotient_stride, std::uint32_t divisor_s
 // The longest divisor stride of division with remainder on the GPU (the one-warp kernel's).
 inline constexpr std::uint32_t kDivremMaxDivisorLimbs = 512;
 
-// Operations on host data through the pipelined path (pipeline.hpp, host_ops.cpp): `result`
-// gets the packed results chunk by chunk, in order, and `finish_on_host(first)` computes the
-// elements from `first` on should the GPU fail after some results were given. Each returns the
-// backend that finished the call. Result strides are the caller's, checked against kMaxLimbs.
-// Where elements differ much in size they run in size groups (grouped_run.hpp): each group's
-// result stride then follows from its own elements (result_strides.hpp), results arrive once
-// all groups ran, and any GPU failure throws with nothing written.
+// Operations on host data through the pipelined path (pipeline.hpp, host_ops.cpp,
+// host_div.cpp): `result` gets the packed results chunk by chunk, in order, and
+// `finish_on_host(first)` computes the elements from `first` on should the GPU fail after some
+// results were given. Each returns the backend that finished the call. Result strides are the
+// caller's, checked against kMaxLimbs. Where elements differ much in size, products, addmul,
+// sums and exact quotients run in size groups (grouped_run.hpp): each group's result stride
+// then follows from its own elements (result_strides.hpp), results arrive once all groups ran,
+// and any GPU failure throws with nothing written.
 Backend host_add_sub(const HostOperand& a, const HostOperand& b, std::size_t count, bool subtract,
                      std::uint32_t result_stride, const HostResult& result, const FinishOnHost& finish_on_host);
 // b of `count` elements, or of one (b_count == 1) for all; &a == &b squares.
@@ -69,5 +71,33 @@ Backend host_addmul(const HostOperand& r, const HostOperand& a, std::size_t coun
 // Exact division, unchecked; divexact_fits(quotient_stride, b's stride) must hold.
 Backend host_divexact(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
                       std::uint32_t quotient_stride, const HostResult& result, const FinishOnHost& finish_on_host);
+
+// Division with remainder, rounded toward -infinity (floor) or zero, as fmpz_fdiv_qr and
+// fmpz_tdiv_qr: b of `count` elements or of one for all, nonzero, of at most
+// kDivremMaxDivisorLimbs limbs; quotients of quotient_stride (enough for every quotient),
+// remainders of remainder_stride (at least b's stride). result(first, q, r).
+Backend host_divrem(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count, bool floor,
+                    std::uint32_t quotient_stride, std::uint32_t remainder_stride, const HostDivisionResult& result,
+                    const FinishOnHost& finish_on_host);
+// r[i] = a[i] mod m, m of one element, positive, of at most kDivremMaxDivisorLimbs limbs;
+// remainders of remainder_stride (at least m's stride), without quotients.
+Backend host_mod(const HostOperand& a, std::size_t count, const HostOperand& m, std::uint32_t remainder_stride,
+                 const HostResult& result, const FinishOnHost& finish_on_host);
+
+// Checked exact division: which backend finished, and the first index that does not divide
+// exactly (count where all do, or where the host computed the call).
+struct CheckedDivision {
+    Backend backend;
+    std::size_t first_inexact;
+};
+// Exact division, checked, with divexact_fits(quotient_stride, b's stride) and nonzero
+// divisors. The quotients are kept on the host until every chunk is checked: result(0, q) gets
+// all of them at once, and only if every element divides exactly, so that nothing is written
+// otherwise. A GPU failure before the first chunk's quotients throws, as for the other
+// operations; after it, nothing has been written, and on_host() computes (and checks) the whole
+// division instead.
+CheckedDivision host_divexact_checked(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
+                                      std::uint32_t quotient_stride, const HostResult& result,
+                                      const std::function<void()>& on_host);
 
 }  // namespace zgpu::gpu

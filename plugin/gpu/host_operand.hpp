@@ -53,6 +53,10 @@ HostOperand host_operand(Reader reader, std::size_t count, std::string_view argu
 // The GPU's results for the elements from `first` on, packed.
 using HostResult = std::function<void(std::size_t first, ConstBatchView result)>;
 
+// The GPU's results of a division for the elements from `first` on, packed: quotients (none,
+// an empty view, for a remainder alone) and remainders.
+using HostDivisionResult = std::function<void(std::size_t first, ConstBatchView q, ConstBatchView r)>;
+
 // Computes elements from `first` on by other means, after the GPU failed.
 using FinishOnHost = std::function<void(std::size_t first)>;
 

@@ -1,8 +1,8 @@
-// Operations on host data on the GPU: each one's kernel, run chunk by chunk by the pipeline.
+// Sums and products of host data on the GPU: each one's kernel, run chunk by chunk by the
+// pipeline (divisions: host_div.cpp).
 #include <span>
 
 #include "kernels/add_sub/add_sub.hpp"
-#include "plugin/gpu/div.hpp"
 #include "plugin/gpu/gpu_backend.hpp"
 #include "plugin/gpu/grouped_run.hpp"
 #include "plugin/gpu/mul.hpp"
@@ -58,20 +58,6 @@ Backend host_addmul(const HostOperand& r, const HostOperand& a, std::size_t coun
     };
     const Operand operands[] = {{&r, count}, {&a, count}, {&b, b_count}};
     return run_by_size(operands, count, sum_stride, group_stride, kernel, result, finish_on_host);
-}
-
-Backend host_divexact(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
-                      std::uint32_t quotient_stride, const HostResult& result, const FinishOnHost& finish_on_host)
-{
-    const bool broadcast = b_count == 1;
-    const auto kernel = [broadcast](std::span<const ConstBatchView> x, BatchView q, cudaStream_t stream) {
-        divexact(Runtime::get(), x[0], x[1], q, broadcast, false, stream);
-    };
-    const auto group_stride = [](std::span<const Operand> x) {
-        return gpu::quotient_stride(x[0].data->max_limbs, x[1].data->min_limbs);
-    };
-    const Operand operands[] = {{&a, count}, {&b, b_count}};
-    return run_by_size(operands, count, quotient_stride, group_stride, kernel, result, finish_on_host);
 }
 
 }  // namespace zgpu::gpu

@@ -5,9 +5,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <string>
 #include <vector>
 
 #include "plugin/gpu/runtime.hpp"
+#include "zgpu/error.hpp"
 
 namespace zgpu::gpu {
 namespace {
@@ -74,6 +76,48 @@ private:
     std::size_t bytes_ = 0;
 };
 
+// The results of a chunk of n elements: one region a result stride, one after another.
+struct ResultLayout {
+    std::vector<Region> regions;
+    std::size_t bytes = 0;
+
+    ResultLayout(std::span<const std::uint32_t> strides, std::size_t n)
+    {
+        for (const std::uint32_t stride : strides) {
+            regions.push_back({bytes, n, stride});
+            bytes += regions.back().bytes();
+        }
+    }
+    std::vector<BatchView> at(std::byte* base) const
+    {
+        std::vector<BatchView> views;
+        for (const Region& r : regions) views.push_back(r.at(base));
+        return views;
+    }
+};
+
+// ZGPU_GPU_MEMORY_LIMIT: the most bytes of device memory a call's slots may take (two chunks
+// of operands, two of results); unset, no limit beyond the chunk bounds.
+std::size_t device_memory_limit()
+{
+    const char* value = std::getenv("ZGPU_GPU_MEMORY_LIMIT");
+    if (!value || !*value) return SIZE_MAX;
+    char* end = nullptr;
+    const unsigned long long bytes = std::strtoull(value, &end, 10);
+    if (*end != '\0' || bytes == 0)
+        throw Error(std::string("ZGPU_GPU_MEMORY_LIMIT=") + value + ": expected a positive number of bytes");
+    return std::size_t(bytes);
+}
+
+// The most elements a chunk may have for two chunks of operands and results to fit `limit`:
+// per_element bytes an element (operands not shared, and results), `fixed` bytes a chunk
+// (shared operands, and each region's padding); at least one element, however small the limit.
+std::size_t elements_within(std::size_t limit, std::size_t per_element, std::size_t fixed)
+{
+    const std::size_t half = limit / 2;
+    return half > fixed ? std::max<std::size_t>(1, (half - fixed) / per_element) : 1;
+}
+
 class Event {
 public:
     Event() { check(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming), "creating a CUDA event"); }
@@ -103,26 +147,36 @@ double milliseconds(Clock::duration d) { return std::chrono::duration<double, st
 
 }  // namespace
 
-Backend run(std::span<const Operand> operands, std::size_t count, std::uint32_t result_stride, const Kernel& kernel,
-            const HostResult& result, const FinishOnHost& finish_on_host)
+Backend run(std::span<const Operand> operands, std::size_t count, std::span<const std::uint32_t> result_strides,
+            const Kernel& kernel, const ChunkResults& result, const FinishOnHost& finish_on_host)
 {
     for (const Operand& x : operands) x.data->require_packable();
     if (count == 0) {
-        result(0, {nullptr, nullptr, 0, result_stride});  // the caller still sizes its output
+        const ResultLayout none(result_strides, 0);  // the caller still sizes its outputs
+        const std::vector<BatchView> empty = none.at(nullptr);
+        result(0, std::vector<ConstBatchView>(empty.begin(), empty.end()));
         return Backend::gpu;
     }
     const Clock::time_point start = Clock::now();
     std::vector<std::uint32_t> strides;
     std::size_t per_element = 0;  // bytes of the operands that are not shared, each once
+    std::size_t shared = 0;       // bytes of the shared operands, and of every region's padding
     for (std::size_t j = 0; j < operands.size(); ++j) {
         strides.push_back(size_class(std::uint32_t(operands[j].data->max_limbs)));
-        if (operands[j].count != 1 && ChunkLayout::first_of(operands, j) == j) per_element += element_bytes(strides[j]);
+        if (ChunkLayout::first_of(operands, j) != j) continue;
+        if (operands[j].count != 1) per_element += element_bytes(strides[j]);
+        else shared += element_bytes(strides[j]);
+        shared += 16;
     }
+    std::size_t result_per_element = 0;
+    for (const std::uint32_t stride : result_strides) result_per_element += element_bytes(stride), shared += 16;
     per_element = std::max<std::size_t>(per_element, 1);
-    // A quarter of the elements, rounded up (no tiny fifth chunk), within the bounds in bytes.
+    // A quarter of the elements, rounded up (no tiny fifth chunk), within the bounds in bytes
+    // and within the device memory limit.
     const std::size_t fewest = std::max<std::size_t>(1, kMinChunkBytes / per_element);
     const std::size_t most = std::max<std::size_t>(1, kMaxChunkBytes / per_element);
-    const std::size_t chunk = std::min(count, std::clamp((count + 3) / 4, fewest, most));
+    const std::size_t fitting = elements_within(device_memory_limit(), per_element + result_per_element, shared);
+    const std::size_t chunk = std::min({count, std::clamp((count + 3) / 4, fewest, most), fitting});
     const std::size_t chunks = (count + chunk - 1) / chunk;
     const ChunkLayout full(operands, strides, chunk);
 
@@ -133,7 +187,7 @@ Backend run(std::span<const Operand> operands, std::size_t count, std::uint32_t 
     // round trip. Uploads, kernels and downloads run on three streams.
     auto& runtime = Runtime::get();
     const Runtime::Lease lease(runtime);
-    const std::size_t slot_bytes = full.inputs(), result_bytes = Region{0, chunk, result_stride}.bytes();
+    const std::size_t slot_bytes = full.inputs(), result_bytes = ResultLayout(result_strides, chunk).bytes;
     std::byte* host = runtime.staging(2 * slot_bytes + 3 * result_bytes);
     std::byte* device = runtime.scratch(2 * slot_bytes + 2 * result_bytes);
     const cudaStream_t stream = runtime.stream(), upload = runtime.upload_stream(), download = runtime.download_stream();
@@ -144,7 +198,7 @@ Backend run(std::span<const Operand> operands, std::size_t count, std::uint32_t 
     Clock::duration packing{}, waiting{}, unpacking{};
     const auto elements = [&](std::size_t k) { return std::min(chunk, count - k * chunk); };
     const auto results = [&](std::byte* base, std::size_t slot, std::size_t k) {
-        return Region{0, elements(k), result_stride}.at(base + slot * result_bytes);
+        return ResultLayout(result_strides, elements(k)).at(base + slot * result_bytes);
     };
     std::size_t delivered = 0;  // elements whose results the caller has
     bool in_result = false;
@@ -154,8 +208,9 @@ Backend run(std::span<const Operand> operands, std::size_t count, std::uint32_t 
         downloaded[k % 3].wait();
         const Clock::time_point unpack_start = Clock::now();
         waiting += unpack_start - wait_start;
+        const std::vector<BatchView> out = results(host + 2 * slot_bytes, k % 3, k);
         in_result = true;
-        result(k * chunk, results(host + 2 * slot_bytes, k % 3, k));
+        result(k * chunk, std::vector<ConstBatchView>(out.begin(), out.end()));
         in_result = false;
         delivered += elements(k);
         unpacking += Clock::now() - unpack_start;
@@ -178,16 +233,19 @@ Backend run(std::span<const Operand> operands, std::size_t count, std::uint32_t 
             uploaded[s].record(upload);
             uploaded[s].wait_on(stream);
             if (k >= 2) downloaded[(k - 2) % 3].wait_on(stream);  // the device result slot has been read
-            const BatchView r = results(device + 2 * slot_bytes, s, k);
+            const std::vector<BatchView> r = results(device + 2 * slot_bytes, s, k);
             kernel(part.views(device_slot), r, stream);
             computed[s].record(stream);
             computed[s].wait_on(download);
             // Pinned result slot k mod 3 held chunk k - 3, unpacked in the last round.
-            const BatchView out = results(host + 2 * slot_bytes, k % 3, k);
-            check(cudaMemcpyAsync(out.limbs, r.limbs, n * result_stride * sizeof(limb_t), cudaMemcpyDeviceToHost, download),
-                  "downloading results");
-            check(cudaMemcpyAsync(out.sizes, r.sizes, n * sizeof(std::int32_t), cudaMemcpyDeviceToHost, download),
-                  "downloading result sizes");
+            const std::vector<BatchView> out = results(host + 2 * slot_bytes, k % 3, k);
+            for (std::size_t j = 0; j < r.size(); ++j) {
+                check(cudaMemcpyAsync(out[j].limbs, r[j].limbs, n * r[j].stride * sizeof(limb_t), cudaMemcpyDeviceToHost,
+                                      download),
+                      "downloading results");
+                check(cudaMemcpyAsync(out[j].sizes, r[j].sizes, n * sizeof(std::int32_t), cudaMemcpyDeviceToHost, download),
+                      "downloading result sizes");
+            }
             downloaded[k % 3].record(download);
             if (k >= 2) deliver(k - 2);
         }
@@ -209,6 +267,16 @@ Backend run(std::span<const Operand> operands, std::size_t count, std::uint32_t 
                      count, chunks, milliseconds(packing), milliseconds(waiting), milliseconds(unpacking),
                      milliseconds(Clock::now() - start));
     return Backend::gpu;
+}
+
+Backend run(std::span<const Operand> operands, std::size_t count, std::uint32_t result_stride,
+            const OneResultKernel& kernel, const HostResult& result, const FinishOnHost& finish_on_host)
+{
+    const std::uint32_t strides[] = {result_stride};
+    return run(
+        operands, count, strides,
+        [&](std::span<const ConstBatchView> x, std::span<const BatchView> r, cudaStream_t stream) { kernel(x, r[0], stream); },
+        [&](std::size_t first, std::span<const ConstBatchView> r) { result(first, r[0]); }, finish_on_host);
 }
 
 }  // namespace zgpu::gpu

@@ -1,9 +1,12 @@
 // Operations on host data run on the GPU: in chunks of 1 to 8 MiB of operands, each packed
 // into pinned staging on the host threads while earlier chunks upload, run and download, and
-// unpacked while later ones do. Device memory holds two chunks of operands and two of results
-// (besides a product's NTT workspace and addmul's products of a chunk); pinned host memory two
-// of operands and three of
-// results. ZGPU_TIMING=1 prints where the time went to stderr. Only built with the GPU backend.
+// unpacked while later ones do. A kernel writes one or more result batches a chunk (quotients
+// and remainders). Device memory holds two chunks of operands and two of results (besides a
+// product's NTT workspace and addmul's products of a chunk); pinned host memory two of operands
+// and three of results. ZGPU_TIMING=1 prints where the time went to stderr;
+// ZGPU_GPU_MEMORY_LIMIT=<bytes> caps the device memory of those slots (chunks shrink to fit,
+// down to one element), so that tests can run vectors larger than the device's memory would
+// allow. Only built with the GPU backend.
 #pragma once
 
 #include <functional>
@@ -23,12 +26,17 @@ struct Operand {
     std::size_t count;
 };
 
-// Enqueues r = op(operands) on the stream, the operands' views in the order given to run().
-using Kernel = std::function<void(std::span<const ConstBatchView> operands, BatchView r, cudaStream_t stream)>;
+// Enqueues results = op(operands) on the stream, the operands' views in the order given to
+// run(), the results' in the order of their strides.
+using Kernel =
+    std::function<void(std::span<const ConstBatchView> operands, std::span<const BatchView> results, cudaStream_t stream)>;
 
-// result(first, r) receives r = kernel(operands) for the elements from `first` on, r in pinned
-// memory valid during the call: chunk after chunk, in order, while later chunks are still on
-// the GPU (once, with no elements, for an empty batch). The kernel sees a chunk at a time (an
+// The results of a chunk for the elements from `first` on, in pinned memory valid during the call.
+using ChunkResults = std::function<void(std::size_t first, std::span<const ConstBatchView> results)>;
+
+// result(first, results) receives the kernel's results, one batch of each stride in
+// result_strides: chunk after chunk, in order, each after its chunk's operands were packed,
+// while later chunks are still on the GPU (once, with no elements, for an empty batch). The kernel sees a chunk at a time (an
 // operand of one element stays one element; an operand given twice, the same HostOperand, is
 // packed once and passed as the same view, which the product kernel squares). Throws
 // zgpu::Error, with nothing written, for elements too large for a batch and for a GPU failure
@@ -36,7 +44,12 @@ using Kernel = std::function<void(std::span<const ConstBatchView> operands, Batc
 // elements go to finish_on_host(first), so that no output is left half written. An exception
 // from result() itself propagates. Returns the backend that finished the call: the CPU where
 // the host computed the remaining elements.
-Backend run(std::span<const Operand> operands, std::size_t count, std::uint32_t result_stride, const Kernel& kernel,
-            const HostResult& result, const FinishOnHost& finish_on_host);
+Backend run(std::span<const Operand> operands, std::size_t count, std::span<const std::uint32_t> result_strides,
+            const Kernel& kernel, const ChunkResults& result, const FinishOnHost& finish_on_host);
+
+// A kernel of one result, and run() for it: one result stride, result(first, r).
+using OneResultKernel = std::function<void(std::span<const ConstBatchView> operands, BatchView r, cudaStream_t stream)>;
+Backend run(std::span<const Operand> operands, std::size_t count, std::uint32_t result_stride,
+            const OneResultKernel& kernel, const HostResult& result, const FinishOnHost& finish_on_host);
 
 }  // namespace zgpu::gpu

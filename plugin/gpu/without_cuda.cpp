@@ -47,4 +47,19 @@ Backend host_divexact(const HostOperand&, std::size_t, const HostOperand&, std::
     unavailable();
 }
 
+Backend host_divrem(const HostOperand&, std::size_t, const HostOperand&, std::size_t, bool, std::uint32_t, std::uint32_t,
+                    const HostDivisionResult&, const FinishOnHost&)
+{
+    unavailable();
+}
+Backend host_mod(const HostOperand&, std::size_t, const HostOperand&, std::uint32_t, const HostResult&, const FinishOnHost&)
+{
+    unavailable();
+}
+CheckedDivision host_divexact_checked(const HostOperand&, std::size_t, const HostOperand&, std::size_t, std::uint32_t,
+                                      const HostResult&, const std::function<void()>&)
+{
+    unavailable();
+}
+
 }  // namespace zgpu::gpu

@@ -2,92 +2,99 @@
 #include <algorithm>
 
 #include "base/parallel.hpp"
-#include "plugin/device_ops/divide_exactly.hpp"
 #include "plugin/gpu/gpu_backend.hpp"
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/host_ops/host_ops.hpp"
-#include "zgpu/batch_div.hpp"
 
 namespace zgpu {
-
-void divexact_host(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
-                   const HostRange& on_cpu, const HostResult& on_gpu_result)
-{
-    // |a| / |b| has at most |a| - |b| + 1 limbs, and never more than |a|.
-    const std::uint32_t sa = size_class(std::uint32_t(std::min<std::uint64_t>(a.max_limbs, kMaxLimbs)));
-    const std::uint32_t sb = size_class(std::uint32_t(std::min<std::uint64_t>(b.max_limbs, kMaxLimbs)));
-    const std::uint32_t quotient = size_class(std::min<std::uint32_t>(sa, sa + 1 - std::max<std::uint32_t>(1, b.min_limbs)));
-    const bool fits = a.too_large.empty() && b.too_large.empty() && gpu::divexact_fits(quotient, sb);
-    const auto on_cpu_all = [&] { on_cpu(0, count); };
-    const auto on_gpu = [&] {
-        // Forced too: elements too large for a batch are an error, as for products.
-        a.require_packable();
-        b.require_packable();
-        // Quotients too long for the GPU's products go to the host, as for DeviceBatch.
-        if (!fits) return on_cpu_all(), Backend::cpu;
-        return gpu::host_divexact(a, count, b, b_count, quotient, on_gpu_result,
-                                  [&](std::size_t first) { on_cpu(first, count); });
-    };
-    run_on(choose(fits && gpu_pays_for_host_exact_division(shape_of(a, b, count, b_count), host_threads())), on_gpu,
-           on_cpu_all);
-}
-
 namespace {
 
-bool with_remainder(HostDivision kind)
+// The stride of quotients |a| / |b|: at most |a| - |b| + 1 limbs, plus `rounding` - 1 where
+// floor rounding may carry into one more, never more than a's stride (as DeviceBatch's, in
+// device_ops/batch_div.cpp), and one limb where |b| may exceed |a| that much.
+std::uint32_t quotient_stride(const HostOperand& a, const HostOperand& b, std::uint32_t rounding)
 {
-    return kind == HostDivision::floor || kind == HostDivision::truncate || kind == HostDivision::mod;
+    const std::uint64_t sa = size_class(std::uint32_t(std::min<std::uint64_t>(a.max_limbs, kMaxLimbs)));
+    const std::uint64_t smallest = std::max<std::uint64_t>(1, b.min_limbs);
+    return size_class(std::uint32_t(smallest < sa + rounding ? std::min(sa, sa + rounding - smallest) : 1));
 }
 
-// A host operand copied to a DeviceBatch on the GPU.
-DeviceBatch to_gpu(const HostOperand& x, std::size_t count)
+// Exact division on the GPU: the quotients' stride, and whether the GPU's products take it.
+struct ExactDivision {
+    std::uint32_t quotient_stride;
+    bool fits;
+};
+
+ExactDivision exact_division(const HostOperand& a, const HostOperand& b)
 {
-    x.require_packable();
-    LimbBatch host(count, size_class(std::uint32_t(x.max_limbs)));
-    x.pack(0, host.view());
-    return DeviceBatch::upload(host.view(), Backend::gpu);
+    const std::uint32_t quotient = quotient_stride(a, b, 1);
+    const std::uint32_t sb = size_class(std::uint32_t(std::min<std::uint64_t>(b.max_limbs, kMaxLimbs)));
+    return {quotient, a.too_large.empty() && b.too_large.empty() && gpu::divexact_fits(quotient, sb)};
 }
 
-// div_host's GPU path: the operands uploaded, divided as DeviceBatches, the results downloaded.
-std::size_t divide_on_gpu(HostDivision kind, const HostOperand& a, std::size_t count, const HostOperand& b,
-                          std::size_t b_count, const HostDivisionResult& on_gpu_result)
+// Forced too: elements too large for a batch are an error, as for products.
+void require_packable(const HostOperand& a, const HostOperand& b)
 {
-    const DeviceBatch da = to_gpu(a, count), db = to_gpu(b, b_count);
-    DeviceBatch q, r;
-    switch (kind) {
-    case HostDivision::exact_checked:
-        if (const std::size_t i = divide_exactly(q, da, db, true, "divexact_checked"); i < count) return i;
-        break;
-    case HostDivision::floor: fdiv_qr(q, r, da, db); break;
-    case HostDivision::truncate: tdiv_qr(q, r, da, db); break;
-    case HostDivision::mod: mod(r, da, db); break;
-    }
-    const LimbBatch hq = kind != HostDivision::mod ? q.download() : LimbBatch();
-    const LimbBatch hr = with_remainder(kind) ? r.download() : LimbBatch();
-    on_gpu_result(hq.view(), hr.view());
-    return count;
+    a.require_packable();
+    b.require_packable();
 }
 
 }  // namespace
 
-std::size_t div_host(HostDivision kind, const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
-                     const std::function<void()>& on_cpu, const HostDivisionResult& on_gpu_result)
+void divexact_host(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
+                   const HostRange& on_cpu, const HostResult& on_gpu_result)
 {
-    // Division with remainder only by divisors the kernel takes: longer ones would be divided
-    // on the host after the transfers.
-    const bool fits = a.too_large.empty() && b.too_large.empty() &&
-                      (!with_remainder(kind) || b.max_limbs <= gpu::kDivremMaxDivisorLimbs);
-    const Backend backend =
-        choose(fits && gpu_pays_for_host_division(shape_of(a, b, count, b_count), host_threads()));
+    const ExactDivision exact = exact_division(a, b);
+    const auto on_cpu_all = [&] { on_cpu(0, count); };
+    const auto on_gpu = [&] {
+        require_packable(a, b);
+        // Quotients too long for the GPU's products go to the host, as for DeviceBatch.
+        if (!exact.fits) return on_cpu_all(), Backend::cpu;
+        return gpu::host_divexact(a, count, b, b_count, exact.quotient_stride, on_gpu_result,
+                                  [&](std::size_t first) { on_cpu(first, count); });
+    };
+    run_on(choose(exact.fits && gpu_pays_for_host_exact_division(shape_of(a, b, count, b_count), host_threads())),
+           on_gpu, on_cpu_all);
+}
+
+std::size_t divexact_checked_host(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
+                                  const std::function<void()>& on_cpu, const HostResult& on_gpu_result)
+{
+    const ExactDivision exact = exact_division(a, b);
     std::size_t first_inexact = count;
     const auto on_gpu = [&] {
-        // With no elements there is nothing to compute anywhere.
-        if (count > 0) first_inexact = divide_on_gpu(kind, a, count, b, b_count, on_gpu_result);
-        else on_cpu();
-        return Backend::gpu;
+        require_packable(a, b);
+        if (!exact.fits) return on_cpu(), Backend::cpu;
+        const gpu::CheckedDivision done =
+            gpu::host_divexact_checked(a, count, b, b_count, exact.quotient_stride, on_gpu_result, on_cpu);
+        first_inexact = done.first_inexact;
+        return done.backend;
     };
-    run_on(backend, on_gpu, on_cpu);
+    // The host threads check with a division with remainder each: that rule weighs them.
+    run_on(choose(exact.fits && gpu_pays_for_host_division(shape_of(a, b, count, b_count), host_threads())), on_gpu,
+           on_cpu);
     return first_inexact;
+}
+
+void div_host(HostDivision kind, const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
+              const HostRange& on_cpu, const HostDivisionResult& on_gpu_result)
+{
+    // Only divisors the one-warp kernel takes go to the GPU; longer ones are divided on the host.
+    const bool fits = a.too_large.empty() && b.too_large.empty() && b.max_limbs <= gpu::kDivremMaxDivisorLimbs;
+    const auto on_cpu_all = [&] { on_cpu(0, count); };
+    const auto on_gpu = [&] {
+        require_packable(a, b);
+        if (!fits) return on_cpu_all(), Backend::cpu;
+        const FinishOnHost rest = [&](std::size_t first) { on_cpu(first, count); };
+        const std::uint32_t remainder_stride = size_class(std::uint32_t(b.max_limbs));
+        if (kind == HostDivision::mod)
+            return gpu::host_mod(
+                a, count, b, remainder_stride, [&](std::size_t first, ConstBatchView r) { on_gpu_result(first, {}, r); }, rest);
+        const bool floor = kind == HostDivision::floor;
+        return gpu::host_divrem(a, count, b, b_count, floor, quotient_stride(a, b, floor ? 2 : 1), remainder_stride,
+                                on_gpu_result, rest);
+    };
+    run_on(choose(fits && gpu_pays_for_host_division(shape_of(a, b, count, b_count), host_threads())), on_gpu, on_cpu_all);
 }
 
 }  // namespace zgpu

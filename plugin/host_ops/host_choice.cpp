@@ -23,24 +23,14 @@ constexpr std::uint64_t kMinExcessLimbProductsPerThread = 1 << 16;
 constexpr std::uint64_t kNewtonQuotientLimbs = 64;
 constexpr std::uint64_t kMinNewtonDivisionLimbProductsPerThread = 1 << 21;
 
-// Division with remainder (and checked exact division) on the GPU converts and moves whole
-// vectors at once: about 0.32 ms a call and 2 ns a limb moved (quotients and remainders
-// counted). The host threads take about 0.65 ns a limb product (quotient limbs times divisor
-// limbs) a thread, each thread one element at a time. Measured on 16 threads
-// (bench/results/2026-11-24-h200-mul-choice-*.md), fdiv_qr of 32768-bit dividends by 16384-bit
-// divisors: 256 elements 0.82 ms on the host against 1.45 on the GPU, 1024 2.8 to 3.6 against
-// 3.4 to 3.7, 4096 13.9 to 14.2 against 10.7 to 12.0.
-constexpr double kWholeVectorGpuSeconds = 0.32e-3, kWholeVectorGpuSecondsPerLimb = 2e-9;
-constexpr double kHostSecondsPerLimbProductWithRemainder = 0.65e-9;
-
-bool whole_vector_gpu_pays(double host_seconds_per_element, double limbs_moved_per_element, std::size_t count,
-                           unsigned threads)
-{
-    threads = std::max(1u, threads);
-    const double host = double((count + threads - 1) / threads) * host_seconds_per_element;
-    const double gpu = kWholeVectorGpuSeconds + double(count) * limbs_moved_per_element * kWholeVectorGpuSecondsPerLimb;
-    return count > 0 && gpu < host;
-}
+// Division with remainder through the pipelined GPU path (one warp an element, schoolbook, as
+// the host's): a batch pays once its limb products beyond kMinLimbProductsPerLimbMoved a limb
+// moved, summed, exceed this many a host thread. A first guess, to be refit from bench_choice
+// on the GPU machine: the whole-vector path this replaced broke even at 1024 fdiv_qr of
+// 32768-bit dividends by 16384-bit divisors on 16 threads (2.8 to 3.6 ms on the host against
+// 3.4 to 3.7), and lost at 256 (0.82 against 1.45); the pipelined path overlaps the transfers
+// and conversions that path paid in full, so 1024 should pay and 256 stay on the host.
+constexpr std::uint64_t kMinDivisionExcessLimbProductsPerThread = 1 << 21;
 
 // Limb products of an element of a_limbs x b_limbs (schoolbook).
 std::uint64_t limb_products(std::uint64_t a_limbs, std::uint64_t b_limbs)
@@ -63,11 +53,13 @@ bool batch_exceeds(std::uint64_t per_element, std::size_t count, std::uint64_t p
     return count > 0 && per_element > per_thread * std::max(1u, threads) / count;
 }
 
-// The pipelined path's rule for `count` elements of `products` limb products and `moved` limbs.
-bool pipelined_gpu_pays(std::uint64_t products, std::uint64_t moved, std::size_t count, unsigned threads)
+// The pipelined path's rule for `count` elements of `products` limb products and `moved` limbs:
+// the products beyond the break-even, summed, exceed `per_thread` a host thread.
+bool pipelined_gpu_pays(std::uint64_t products, std::uint64_t moved, std::size_t count, unsigned threads,
+                        std::uint64_t per_thread = kMinExcessLimbProductsPerThread)
 {
     const std::uint64_t break_even = kMinLimbProductsPerLimbMoved * moved;
-    return products > break_even && batch_exceeds(products - break_even, count, kMinExcessLimbProductsPerThread, threads);
+    return products > break_even && batch_exceeds(products - break_even, count, per_thread, threads);
 }
 
 }  // namespace
@@ -106,10 +98,12 @@ bool gpu_pays_for_host_exact_division(const HostShape& shape, unsigned threads)
 
 bool gpu_pays_for_host_division(const HostShape& shape, unsigned threads)
 {
-    if (shape.a_limbs < shape.b_limbs) return false;  // quotients of at most one limb
+    // Quotient times divisor limb products, moving a, b unless shared, the quotients and the
+    // remainders (as long as the divisors). Quotients of one limb cost the host next to nothing.
+    if (shape.a_limbs < shape.b_limbs) return false;
     const std::uint64_t quotient = quotient_limbs(shape);
-    return whole_vector_gpu_pays(double(quotient) * double(shape.b_limbs) * kHostSecondsPerLimbProductWithRemainder,
-                                 double(limbs_moved(shape, quotient + shape.b_limbs)), shape.count, threads);
+    return pipelined_gpu_pays(limb_products(quotient, shape.b_limbs), limbs_moved(shape, quotient + shape.b_limbs),
+                              shape.count, threads, kMinDivisionExcessLimbProductsPerThread);
 }
 
 }  // namespace zgpu

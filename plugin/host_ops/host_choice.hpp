@@ -27,8 +27,8 @@ bool gpu_pays_for_host_addmul(const HostShape& shape, std::uint64_t r_limbs, uns
 // Exact division, unchecked, of dividends a by divisors b through the pipelined GPU path.
 bool gpu_pays_for_host_exact_division(const HostShape& shape, unsigned threads);
 
-// Division with remainder, and checked exact division, of dividends a by divisors b (the
-// kernels' limits on b aside) through the GPU path that moves whole vectors at once.
+// Division with remainder (and checked exact division, which the host threads check with one)
+// of dividends a by divisors b (the kernels' limits on b aside) through the pipelined GPU path.
 bool gpu_pays_for_host_division(const HostShape& shape, unsigned threads);
 
 }  // namespace zgpu

@@ -47,18 +47,24 @@ void addmul_host(const HostOperand& r, const HostOperand& a, std::size_t count, 
 void divexact_host(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
                    const HostRange& on_cpu, const HostResult& on_gpu_result);
 
-// The other divisions of host data.
-enum class HostDivision { exact_checked, floor, truncate, mod };
+// Divisions with remainder of host data: floor or truncating quotient and remainder, or the
+// floor remainder alone by one positive modulus (mod).
+enum class HostDivision { floor, truncate, mod };
 
-// The GPU's results of a division: quotients (none for mod) and remainders (with remainder
-// and mod only), packed.
-using HostDivisionResult = std::function<void(ConstBatchView q, ConstBatchView r)>;
+// Runs a division with remainder of a[i] by b[i] (b of `count` elements) or by b[0] (b of one;
+// always for mod), likewise: on the CPU on_cpu(0, count); on the GPU on_gpu_result(first, q, r)
+// gets the quotients (an empty view for mod) and remainders chunk by chunk, in order, each
+// written after its chunk of a and b was read, and on_cpu(first, count) computes the rest should
+// the GPU fail once some were given. The caller has checked the divisors (nonzero; positive for
+// mod).
+void div_host(HostDivision kind, const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
+              const HostRange& on_cpu, const HostDivisionResult& on_gpu_result);
 
-// Runs a division of a[i] by b[i] (b of `count` elements) or by b[0] (b of one), likewise. The
-// caller has checked the arguments and the divisors (nonzero; positive for mod). A checked
-// exact division on the GPU returns the first index that does not divide exactly, with no
-// result given, and otherwise count; every other run returns count.
-std::size_t div_host(HostDivision kind, const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
-                     const std::function<void()>& on_cpu, const HostDivisionResult& on_gpu_result);
+// Runs q[i] = a[i] / b[i] (or b[0]), checked, likewise: on the CPU on_cpu() computes and checks
+// every element; on the GPU on_gpu_result(0, q) gets every quotient at once, and only if every
+// element divides exactly. Returns the first index that does not (no result given; on the CPU
+// on_cpu reports it itself), else count. The caller has checked that no divisor is zero.
+std::size_t divexact_checked_host(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
+                                  const std::function<void()>& on_cpu, const HostResult& on_gpu_result);
 
 }  // namespace zgpu

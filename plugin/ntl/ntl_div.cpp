@@ -22,11 +22,11 @@ NTL::Vec<NTL::ZZ> nonzero_divisor(const NTL::ZZ& b, const std::string& name)
     return one_element(b);
 }
 
-// body(i) for every entry of a divided by b, on the host threads.
+// body(i) for the entries first .. last - 1 of a divided by b, on the host threads.
 template <class Body>
-void each(std::size_t n, const HostOperand& a, const HostOperand& b, Body body)
+void each(std::size_t first, std::size_t last, const HostOperand& a, const HostOperand& b, Body body)
 {
-    parallel_for(n, host_min_parallel(a, b), [&](std::size_t begin, std::size_t end) {
+    parallel_for(first, last, host_min_parallel(a, b), [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) body(long(i));
     });
 }
@@ -50,18 +50,24 @@ FloorDivision floor_divide(const NTL::Vec<NTL::ZZ>& a, const NTL::Vec<NTL::ZZ>& 
     const ZZArray dividends{&a, n}, divisor{&b, 1};
     FloorDivision result;
     const HostOperand pa = host_operand(dividends, n, "a"), pb = host_operand(divisor, 1, "b");
-    div_host(HostDivision::floor, pa, n, pb, 1, [&] {
+    const auto size_results = [&] {
         result.quotients.SetLength(quotients ? long(n) : 0);
         result.remainders.SetLength(remainders ? long(n) : 0);
-        each(n, pa, pb, [&](long i) {
-            if (quotients && remainders) NTL::DivRem(result.quotients[i], result.remainders[i], a[i], b[0]);
-            else if (quotients) NTL::div(result.quotients[i], a[i], b[0]);
-            else NTL::rem(result.remainders[i], a[i], b[0]);
+    };
+    div_host(HostDivision::floor, pa, n, pb, 1,
+        [&](std::size_t first, std::size_t last) {
+            size_results();
+            each(first, last, pa, pb, [&](long i) {
+                if (quotients && remainders) NTL::DivRem(result.quotients[i], result.remainders[i], a[i], b[0]);
+                else if (quotients) NTL::div(result.quotients[i], a[i], b[0]);
+                else NTL::rem(result.remainders[i], a[i], b[0]);
+            });
+        },
+        [&](std::size_t first, ConstBatchView q, ConstBatchView r) {
+            size_results();
+            if (quotients) adapters::unpack_zz_array(q, result.quotients.elts() + first);
+            if (remainders) adapters::unpack_zz_array(r, result.remainders.elts() + first);
         });
-    }, [&](ConstBatchView q, ConstBatchView r) {
-        if (quotients) adapters::unpack_vec_zz(q, result.quotients);
-        if (remainders) adapters::unpack_vec_zz(r, result.remainders);
-    });
     return result;
 }
 
@@ -80,7 +86,7 @@ long divide_all(NTL::Vec<NTL::ZZ>& q, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ&
         quotients.SetLength(long(n));
         NTL::Vec<char> exact;
         exact.SetLength(long(n));
-        each(n, pa, pb, [&](long i) { exact[i] = char(NTL::IsZero(b) ? NTL::IsZero(a[i]) : NTL::divide(quotients[i], a[i], divisor[0])); });
+        each(0, n, pa, pb, [&](long i) { exact[i] = char(NTL::IsZero(b) ? NTL::IsZero(a[i]) : NTL::divide(quotients[i], a[i], divisor[0])); });
         for (long i = 0; i < long(n) && first_inexact < 0; ++i)
             if (!exact[i]) first_inexact = i;
     };
@@ -88,8 +94,9 @@ long divide_all(NTL::Vec<NTL::ZZ>& q, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ&
         on_cpu();
         set_last_backend(Backend::cpu);
     } else {
-        const std::size_t first = div_host(HostDivision::exact_checked, pa, n, pb, 1, on_cpu,
-                                           [&](ConstBatchView q, ConstBatchView) { adapters::unpack_vec_zz(q, quotients); });
+        const std::size_t first = divexact_checked_host(pa, n, pb, 1, on_cpu, [&](std::size_t, ConstBatchView q) {
+            adapters::unpack_vec_zz(q, quotients);  // all of them, at once
+        });
         if (first < n) first_inexact = long(first);
     }
     if (first_inexact >= 0) return first_inexact;

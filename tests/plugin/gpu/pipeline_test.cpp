@@ -2,6 +2,7 @@
 // and a GPU failure either leaves everything unwritten (before the first result) or hands the
 // remaining elements to the host (after it). The failure is injected by a kernel that throws.
 #include <cstddef>
+#include <cstdlib>
 #include <optional>
 #include <span>
 #include <string>
@@ -14,6 +15,7 @@
 #include "random_integers.hpp"
 #include "zgpu/error.hpp"
 #ifdef ZGPU_WITH_CUDA
+#include "kernels/div/divrem.hpp"
 #include "plugin/gpu/pipeline.hpp"
 #include "plugin/gpu/mul.hpp"
 #include "plugin/gpu/runtime.hpp"
@@ -46,7 +48,7 @@ Outcome multiply_failing_at(std::size_t count, int failing_call)
     const HostOperand pa = host_operand(adapters::MpzReader(a.data()), count, "a");
     const HostOperand pb = host_operand(adapters::MpzReader(b.data()), count, "b");
     int calls = 0;
-    const gpu::Kernel kernel = [&](std::span<const ConstBatchView> x, BatchView r, cudaStream_t stream) {
+    const gpu::OneResultKernel kernel = [&](std::span<const ConstBatchView> x, BatchView r, cudaStream_t stream) {
         if (calls++ == failing_call) throw Error("injected failure");
         gpu::mul(gpu::Runtime::get(), x[0], x[1], r, false, stream);
     };
@@ -136,7 +138,7 @@ TEST(GpuHostOperation, RepeatedOperandsArePackedOnceSharedOnesStayOneElement)
     const HostOperand pa = host_operand(adapters::MpzReader(a.data()), count, "a");
     const HostOperand pc = host_operand(adapters::MpzReader(c.data()), 1, "c");
     std::size_t chunks = 0;
-    const gpu::Kernel kernel = [&](std::span<const ConstBatchView> x, BatchView r, cudaStream_t stream) {
+    const gpu::OneResultKernel kernel = [&](std::span<const ConstBatchView> x, BatchView r, cudaStream_t stream) {
         ++chunks;
         if (x[0].limbs != x[2].limbs || x[1].count != 1) throw Error("operands not laid out as documented");
         gpu::mul(gpu::Runtime::get(), x[0], x[1], r, true, stream);
@@ -146,6 +148,50 @@ TEST(GpuHostOperation, RepeatedOperandsArePackedOnceSharedOnesStayOneElement)
     EXPECT_EQ(gpu::run(operands, count, 16, kernel, result, [](std::size_t) { FAIL() << "the GPU failed"; }), Backend::gpu);
     EXPECT_GE(chunks, 4u) << "the test needs several chunks";
     for (std::size_t i = 0; i < count; ++i) ASSERT_EQ(mpz_cmp(got[i], expected[i]), 0) << i;
+#endif
+}
+
+// A kernel of two results a chunk (quotients and remainders, each of its stride), in chunks cut
+// small by the device memory limit: both arrive together, chunk by chunk, in order.
+TEST(GpuHostOperation, TwoResultsAChunkArriveTogether)
+{
+    ZGPU_SKIP_WITHOUT(Backend::gpu);
+#ifdef ZGPU_WITH_CUDA
+    const std::size_t count = 50021;
+    IntegerSource source(31);
+    MpzArray a(count), b(count), eq(count), er(count), q(count), r(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        source.set(a[i], std::uint32_t(source.below(7)), i % 3 ? Shape::random : Shape::all_ones, i % 2);
+        source.set(b[i], 1 + std::uint32_t(source.below(2)), i % 4 ? Shape::random : Shape::all_ones, i % 3 == 0);
+        mpz_fdiv_qr(eq[i], er[i], a[i], b[i]);
+    }
+    const HostOperand pa = host_operand(adapters::MpzReader(a.data()), count, "a");
+    const HostOperand pb = host_operand(adapters::MpzReader(b.data()), count, "b");
+    const std::uint32_t strides[] = {6, 2};  // quotients within the dividends' 6 limbs, remainders the divisors' 2
+    const gpu::Kernel kernel = [&](std::span<const ConstBatchView> x, std::span<const BatchView> qr, cudaStream_t stream) {
+        if (qr.size() != 2 || qr[0].stride != 6 || qr[1].stride != 2 || qr[0].count != x[0].count)
+            throw Error("results not laid out as documented");
+        kernels::divrem_warp(x[0], x[1], false, true, qr[0], qr[1], stream);
+    };
+    std::vector<std::size_t> firsts;
+    const gpu::ChunkResults result = [&](std::size_t first, std::span<const ConstBatchView> qr) {
+        ASSERT_EQ(qr.size(), 2u);
+        ASSERT_EQ(qr[0].count, qr[1].count);
+        firsts.push_back(first);
+        adapters::unpack_mpz_array(qr[0], q.data() + first);
+        adapters::unpack_mpz_array(qr[1], r.data() + first);
+    };
+    setenv("ZGPU_GPU_MEMORY_LIMIT", "1048576", 1);  // about 5000 elements a chunk
+    const gpu::Operand operands[] = {{&pa, count}, {&pb, count}};
+    const Backend backend = gpu::run(operands, count, strides, kernel, result, [](std::size_t) { FAIL() << "the GPU failed"; });
+    unsetenv("ZGPU_GPU_MEMORY_LIMIT");
+    EXPECT_EQ(backend, Backend::gpu);
+    ASSERT_GT(firsts.size(), 4u) << "the test needs several chunks";
+    for (std::size_t k = 0; k < firsts.size(); ++k) EXPECT_EQ(firsts[k], k * firsts[1]) << "in order, of equal chunks";
+    for (std::size_t i = 0; i < count; ++i) {
+        ASSERT_EQ(mpz_cmp(q[i], eq[i]), 0) << "quotient " << i;
+        ASSERT_EQ(mpz_cmp(r[i], er[i]), 0) << "remainder " << i;
+    }
 #endif
 }
 

@@ -1,4 +1,5 @@
 // NTL-style division of Vec<ZZ> and ZZX by a scalar, against NTL, on each backend (ZGPU_BACKEND).
+#include <cstdlib>
 #include <string>
 
 #include <NTL/ZZ.h>
@@ -131,6 +132,31 @@ TEST_P(NtlDivision, RowsOfAMatrixAreOutputsOfFixedLength)
     EXPECT_THROW(zgpu::div(m[1], longer, NTL::ZZ(3)), Error);
     EXPECT_THROW(zgpu::DivRem(m[0], m[1], longer, NTL::ZZ(3)), Error);
     EXPECT_EQ(m[1], row) << "nothing written";
+}
+
+// Many chunks: the device memory limit (ZGPU_GPU_MEMORY_LIMIT) far below the vectors' bytes.
+TEST_P(NtlDivision, ManyChunksUnderTheDeviceMemoryLimit)
+{
+    setenv("ZGPU_GPU_MEMORY_LIMIT", "65536", 1);
+    NTL::SetSeed(NTL::ZZ(11));
+    const long n = 4001;
+    const NTL::ZZ b = -((NTL::ZZ(1) << 128) - 1);  // all-ones limbs, negative
+    NTL::Vec<NTL::ZZ> a = random_vector(n, 500), eq, er, q, r;
+    eq.SetLength(n);
+    er.SetLength(n);
+    for (long i = 0; i < n; ++i) NTL::DivRem(eq[i], er[i], a[i], b);
+    zgpu::DivRem(q, r, a, b);
+    EXPECT_TRUE(q == eq && r == er);
+    NTL::Vec<NTL::ZZ> products = eq;
+    for (long i = 0; i < n; ++i) products[i] *= b;
+    products[n - 3] += 1;  // inexact in the last chunk: q left alone
+    NTL::Vec<NTL::ZZ> before = q;
+    EXPECT_FALSE(zgpu::divide(q, products, b));
+    EXPECT_EQ(q, before);
+    products[n - 3] -= 1;
+    EXPECT_TRUE(zgpu::divide(products, products, b));  // q == a
+    EXPECT_EQ(products, eq);
+    unsetenv("ZGPU_GPU_MEMORY_LIMIT");
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, NtlDivision, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
