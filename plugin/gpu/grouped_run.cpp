@@ -36,7 +36,7 @@ void copy_results(ConstBatchView r, LimbBatch& out, std::size_t first)
 
 // Runs the kernel on one group's elements; returns their results, in the group's order.
 LimbBatch run_group(std::span<const Operand> operands, std::span<const HostOperand* const> elementwise,
-                    const SizeGroup& group, const ResultStride& group_stride, const Kernel& kernel)
+                    const SizeGroup& group, const ResultStride& group_stride, const OneResultKernel& kernel)
 {
     const std::size_t n = group.indices.size();
     // The group's view of each elementwise operand: its extent, and packing through the indices.
@@ -70,7 +70,7 @@ LimbBatch run_group(std::span<const Operand> operands, std::span<const HostOpera
 }  // namespace
 
 Backend run_by_size(std::span<const Operand> operands, std::size_t count, std::uint32_t result_stride,
-                    const ResultStride& group_stride, const Kernel& kernel, const HostResult& result,
+                    const ResultStride& group_stride, const OneResultKernel& kernel, const HostResult& result,
                     const FinishOnHost& finish_on_host)
 {
     for (const Operand& x : operands) x.data->require_packable();

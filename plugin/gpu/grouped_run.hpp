@@ -24,7 +24,7 @@ using ResultStride = std::function<std::uint32_t(std::span<const Operand> operan
 // and finish_on_host is never called (run()'s own "the host computes the rest" on stderr is then
 // followed by the error instead). Throws before anything runs for elements too large for a batch.
 Backend run_by_size(std::span<const Operand> operands, std::size_t count, std::uint32_t result_stride,
-                    const ResultStride& group_stride, const Kernel& kernel, const HostResult& result,
+                    const ResultStride& group_stride, const OneResultKernel& kernel, const HostResult& result,
                     const FinishOnHost& finish_on_host);
 
 }  // namespace zgpu::gpu

@@ -49,7 +49,7 @@ Outcome multiply_mixed(int failing_call)
     const HostOperand pa = host_operand(adapters::MpzReader(a.data()), count, "a");
     const HostOperand pb = host_operand(adapters::MpzReader(b.data()), count, "b");
     int calls = 0;
-    const gpu::Kernel kernel = [&](std::span<const ConstBatchView> x, BatchView r, cudaStream_t stream) {
+    const gpu::OneResultKernel kernel = [&](std::span<const ConstBatchView> x, BatchView r, cudaStream_t stream) {
         if (calls++ == failing_call) throw Error("injected failure");
         gpu::mul(gpu::Runtime::get(), x[0], x[1], r, false, stream);
     };
