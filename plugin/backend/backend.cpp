@@ -4,7 +4,6 @@
 #include <string>
 
 #include "zgpu/error.hpp"
-#include "plugin/gpu/gpu_backend.hpp"
 
 namespace zgpu {
 namespace {
@@ -23,10 +22,6 @@ std::string_view backend_name(Backend backend)
 {
     return backend == Backend::gpu ? "gpu" : "cpu";
 }
-
-bool gpu_available() { return gpu::device_present(); }
-
-std::string_view gpu_unavailable_reason() { return gpu::unavailable_reason(); }
 
 Backend requested_backend()
 {

@@ -19,8 +19,6 @@ void copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, co
 
 }  // namespace
 
-std::string_view unavailable_reason() { return "no CUDA device is available"; }
-
 void* allocate(std::size_t bytes)
 {
     const DeviceGuard on(Runtime::get().device());

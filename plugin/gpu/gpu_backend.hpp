@@ -1,7 +1,8 @@
 // What the rest of the plugin calls of the GPU backend. No CUDA type appears here: a build
 // without CUDA compiles without_cuda.cpp instead of the files that implement these, so no other
-// file needs to know whether this build has a GPU. Callers check device_present() (through
-// zgpu::gpu_available) before anything else; the functions below throw zgpu::Error on failure.
+// file needs to know whether this build has a GPU. The GPU side also defines zgpu::gpu_available
+// and gpu_unavailable_reason (zgpu/backend.hpp), which callers check before anything else; the
+// functions below throw zgpu::Error on failure.
 #pragma once
 
 #include <cstddef>
@@ -15,11 +16,6 @@
 #include "zgpu/limb_batch.hpp"
 
 namespace zgpu::gpu {
-
-// Whether a CUDA device can be used (driver present, at least one device). Cached.
-bool device_present();
-// Why not, when it cannot.
-std::string_view unavailable_reason();
 
 // Memory of a DeviceBatch on the GPU (device_memory.cpp). Copies and fills wait for the GPU.
 void* allocate(std::size_t bytes);

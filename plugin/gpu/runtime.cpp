@@ -18,17 +18,6 @@ void check(cudaError_t status, std::string_view operation)
                     cudaGetErrorName(status) + ")");
 }
 
-bool device_present()
-{
-    static const bool present = [] {
-        int count = 0;
-        const bool ok = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-        cudaGetLastError();  // a missing driver leaves a sticky error: clear it
-        return ok;
-    }();
-    return present;
-}
-
 DeviceGuard::DeviceGuard(int device)
 {
     check(cudaGetDevice(&previous_), "querying the current CUDA device");
@@ -74,7 +63,7 @@ Runtime& Runtime::get()
 
 Runtime::Runtime()
 {
-    if (!device_present()) throw Error("no CUDA device is available for the GPU backend");
+    if (!gpu_available()) throw Error("no CUDA device is available for the GPU backend");
     if (const char* requested = std::getenv("ZGPU_DEVICE")) device_ = std::atoi(requested);
     int devices = 0;
     check(cudaGetDeviceCount(&devices), "counting CUDA devices");
@@ -138,3 +127,21 @@ void Runtime::synchronize(std::string_view operation)
 }
 
 }  // namespace zgpu::gpu
+
+namespace zgpu {
+
+// Whether a CUDA device can be used (driver present, at least one device). Cached.
+bool gpu_available()
+{
+    static const bool present = [] {
+        int count = 0;
+        const bool ok = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+        cudaGetLastError();  // a missing driver leaves a sticky error: clear it
+        return ok;
+    }();
+    return present;
+}
+
+std::string_view gpu_unavailable_reason() { return "no CUDA device is available"; }
+
+}  // namespace zgpu

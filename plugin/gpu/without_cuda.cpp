@@ -10,8 +10,6 @@ namespace {
 
 }  // namespace
 
-bool device_present() { return false; }
-std::string_view unavailable_reason() { return "this zgpu was built without CUDA"; }
 
 void* allocate(std::size_t) { unavailable(); }
 void release(void*) noexcept {}
@@ -63,3 +61,10 @@ CheckedDivision host_divexact_checked(const HostOperand&, std::size_t, const Hos
 }
 
 }  // namespace zgpu::gpu
+
+namespace zgpu {
+
+bool gpu_available() { return false; }
+std::string_view gpu_unavailable_reason() { return "this zgpu was built without CUDA"; }
+
+}  // namespace zgpu
