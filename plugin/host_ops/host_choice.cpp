@@ -25,12 +25,13 @@ constexpr std::uint64_t kMinNewtonDivisionLimbProductsPerThread = 1 << 21;
 
 // Division with remainder through the pipelined GPU path (one warp an element, schoolbook, as
 // the host's): a batch pays once its limb products beyond kMinLimbProductsPerLimbMoved a limb
-// moved, summed, exceed this many a host thread. A first guess, to be refit from bench_choice
-// on the GPU machine: the whole-vector path this replaced broke even at 1024 fdiv_qr of
-// 32768-bit dividends by 16384-bit divisors on 16 threads (2.8 to 3.6 ms on the host against
-// 3.4 to 3.7), and lost at 256 (0.82 against 1.45); the pipelined path overlaps the transfers
-// and conversions that path paid in full, so 1024 should pay and 256 stay on the host.
-constexpr std::uint64_t kMinDivisionExcessLimbProductsPerThread = 1 << 21;
+// moved, summed, exceed 2^17 a host thread. Fitted to bench_choice on an H200 host with 16
+// threads, dividends twice their divisors (bench/results/2026-11-25-h200-pipelined-division-*):
+// 4096-bit dividends, 256 elements 0.047 ms on the host against 0.102 on the GPU, 4096 0.71
+// against 0.35; 16384 bits, 64 0.093 against 0.144, 256 0.35 against 0.18; 32768 bits, 16 0.067
+// against 0.23, 64 0.25 against 0.26, 256 0.98 against 0.44. The rule's miss: 1024 of 4096
+// bits stay on the host (0.18 ms against 0.15).
+constexpr std::uint64_t kMinDivisionExcessLimbProductsPerThread = 1 << 17;
 
 // Limb products of an element of a_limbs x b_limbs (schoolbook).
 std::uint64_t limb_products(std::uint64_t a_limbs, std::uint64_t b_limbs)

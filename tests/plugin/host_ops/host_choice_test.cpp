@@ -79,11 +79,13 @@ TEST(HostChoice, DivisionWithRemainderGoesToTheGpuFromTheMeasuredBatchSizes)
     const auto pays = [](std::uint64_t a, std::uint64_t b, std::size_t count) {
         return gpu_pays_for_host_division({a, b, false, count}, kMeasuredThreads);
     };
-    // Measured on the whole-vector path this replaced (to be refit on the pipelined one).
-    EXPECT_FALSE(pays(512, 256, 1));     // 32768-bit dividends: 0.04 ms on the host against 0.28 on the GPU
-    EXPECT_FALSE(pays(512, 256, 256));   // 0.82 against 1.45
-    EXPECT_TRUE(pays(512, 256, 1024));   // 2.8 to 3.6 against 3.4 to 3.7, less the overlapped transfers
-    EXPECT_TRUE(pays(512, 256, 4096));   // 13.9 to 14.2 against 10.7 to 12.0
+    // Measured on the pipelined path, dividends twice the divisors, ms on the host against the GPU.
+    EXPECT_FALSE(pays(64, 32, 256));     // 4096 bits: 0.047 against 0.102
+    EXPECT_TRUE(pays(64, 32, 4096));     // 0.71 against 0.35
+    EXPECT_FALSE(pays(256, 128, 64));    // 16384 bits: 0.093 against 0.144
+    EXPECT_TRUE(pays(256, 128, 256));    // 0.35 against 0.18
+    EXPECT_FALSE(pays(512, 256, 16));    // 32768 bits: 0.067 against 0.23
+    EXPECT_TRUE(pays(512, 256, 256));    // 0.98 against 0.44
     EXPECT_FALSE(pays(64, 64, std::size_t(1) << 20));    // one-limb quotients
     EXPECT_FALSE(pays(40, 32, std::size_t(1) << 20));    // 9-limb quotients: fewer limb products than limbs moved
     EXPECT_TRUE(pays(4096, 256, std::size_t(1) << 10));  // long quotients by long divisors
