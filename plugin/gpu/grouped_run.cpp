@@ -34,37 +34,56 @@ void copy_results(ConstBatchView r, LimbBatch& out, std::size_t first)
     });
 }
 
-// Runs the kernel on one group's elements; returns their results, in the group's order.
-LimbBatch run_group(std::span<const Operand> operands, std::span<const HostOperand* const> elementwise,
-                    const SizeGroup& group, const ResultStride& group_stride, const OneResultKernel& kernel)
-{
-    const std::size_t n = group.indices.size();
-    // The group's view of each elementwise operand: its extent, and packing through the indices.
-    std::vector<HostOperand> parts;
-    parts.reserve(elementwise.size());
-    for (std::size_t j = 0; j < elementwise.size(); ++j) {
-        const HostOperand* x = elementwise[j];
-        parts.push_back({group.max_limbs[j], group.min_limbs[j], {}, [x, &group](std::size_t first, BatchView out) {
-                             x->pack_indexed(std::span(group.indices).subspan(first), out);
-                         }});
-    }
-    std::vector<Operand> group_operands;
-    for (const Operand& x : operands) {
-        if (x.count == 1) {
-            group_operands.push_back(x);
-            continue;
+// One group's operands: each elementwise operand seen through the group's indices, with the
+// group's extent; operands shared by all elements as given.
+class GroupOperands {
+public:
+    GroupOperands(std::span<const Operand> operands, std::span<const HostOperand* const> elementwise, const SizeGroup& group)
+    {
+        parts_.reserve(elementwise.size());
+        for (std::size_t j = 0; j < elementwise.size(); ++j) {
+            const HostOperand* x = elementwise[j];
+            HostOperand& part = parts_.emplace_back();
+            part.max_limbs = group.max_limbs[j];
+            part.min_limbs = group.min_limbs[j];
+            part.pack = [x, &group](std::size_t first, BatchView out) {
+                x->pack_indexed(std::span(group.indices).subspan(first), out);
+            };
         }
-        const auto j = std::find(elementwise.begin(), elementwise.end(), x.data) - elementwise.begin();
-        group_operands.push_back({&parts[j], n});
+        for (const Operand& x : operands) {
+            const auto j = std::find(elementwise.begin(), elementwise.end(), x.data) - elementwise.begin();
+            operands_.push_back(x.count == 1 ? x : Operand{&parts_[j], group.indices.size()});
+        }
     }
-    const std::uint32_t stride = group_stride(group_operands);
+    GroupOperands(const GroupOperands&) = delete;  // operands_ points into parts_
+    GroupOperands& operator=(const GroupOperands&) = delete;
+    std::span<const Operand> operands() const { return operands_; }
+
+private:
+    std::vector<HostOperand> parts_;
+    std::vector<Operand> operands_;
+};
+
+// Runs one group's elements and keeps their results, in the group's order, in host memory.
+LimbBatch run_group(const GroupOperands& group, std::size_t n, const ResultStride& group_stride, const OneResultKernel& kernel)
+{
+    const std::uint32_t stride = group_stride(group.operands());
     LimbBatch results(n, stride);
-    run(group_operands, n, stride, kernel, [&](std::size_t first, ConstBatchView r) { copy_results(r, results, first); },
+    run(group.operands(), n, stride, kernel, [&](std::size_t first, ConstBatchView r) { copy_results(r, results, first); },
         [n](std::size_t first) {
             throw Error("the GPU failed after " + std::to_string(first) + " of the " + std::to_string(n) +
                         " elements of a size group; nothing was written");
         });
     return results;
+}
+
+// The group of most elements: it runs last and hands its results on as they arrive.
+std::size_t largest_group(const SizeGroups& plan)
+{
+    std::size_t largest = 0;
+    for (std::size_t g = 1; g < plan.groups.size(); ++g)
+        if (plan.groups[g].indices.size() > plan.groups[largest].indices.size()) largest = g;
+    return largest;
 }
 
 }  // namespace
@@ -78,13 +97,49 @@ Backend run_by_size(std::span<const Operand> operands, std::size_t count, std::u
     // With one element, every operand looks shared: nothing to split.
     const std::optional<SizeGroups> plan = count > 1 ? plan_size_groups(elementwise, count) : std::nullopt;
     if (!plan) return run(operands, count, result_stride, kernel, result, finish_on_host);
-    std::vector<LimbBatch> results;
-    for (const SizeGroup& group : plan->groups) results.push_back(run_group(operands, elementwise, group, group_stride, kernel));
-    for (const GroupRun& part : runs_in_order(*plan)) {
-        const ConstBatchView all = std::as_const(results[part.group]).view();
-        result(part.first, {all.element(part.offset), all.sizes + part.offset, part.count, all.stride});
-    }
-    return Backend::gpu;
+
+    // Every group but the largest runs first and keeps its results (few elements, or few bytes,
+    // beside the largest). The largest then runs through the pipeline with results handed to the
+    // caller as its chunks arrive, in order, interleaved with the kept ones: most results are
+    // unpacked while later chunks are on the GPU, straight from pinned memory.
+    const std::size_t streamed = largest_group(*plan);
+    std::vector<LimbBatch> kept(plan->groups.size());
+    for (std::size_t g = 0; g < plan->groups.size(); ++g)
+        if (g != streamed)
+            kept[g] = run_group(GroupOperands(operands, elementwise, plan->groups[g]), plan->groups[g].indices.size(),
+                                group_stride, kernel);
+
+    const std::vector<GroupRun> runs = runs_in_order(*plan);
+    std::size_t next_run = 0, done_in_run = 0, delivered = 0;
+    // Hands on runs in order while their elements are in: kept groups' at once, the streamed
+    // group's up to `streamed_done` of its elements, from `chunk` (its elements chunk_first on).
+    const auto deliver = [&](std::size_t streamed_done, std::size_t chunk_first, ConstBatchView chunk) {
+        for (; next_run < runs.size(); ++next_run, done_in_run = 0) {
+            const GroupRun& part = runs[next_run];
+            const std::size_t from = part.offset + done_in_run;
+            std::size_t n = part.count - done_in_run;
+            ConstBatchView part_results;  // of elements from..from + n - 1 of the part's group
+            if (part.group != streamed) {
+                const ConstBatchView all = std::as_const(kept[part.group]).view();
+                part_results = {all.element(from), all.sizes + from, n, all.stride};
+            } else {
+                n = std::min(n, streamed_done > from ? streamed_done - from : 0);
+                if (n == 0) return;
+                part_results = {chunk.element(from - chunk_first), chunk.sizes + (from - chunk_first), n, chunk.stride};
+            }
+            result(part.first + done_in_run, part_results);
+            delivered += n;
+            done_in_run += n;
+            if (done_in_run < part.count) return;
+        }
+    };
+    const GroupOperands largest(operands, elementwise, plan->groups[streamed]);
+    const std::size_t n = plan->groups[streamed].indices.size();
+    const Backend backend = run(largest.operands(), n, group_stride(largest.operands()), kernel,
+                                [&](std::size_t first, ConstBatchView r) { deliver(first + r.count, first, r); },
+                                [&](std::size_t) { finish_on_host(delivered); });
+    if (backend == Backend::gpu) deliver(n, n, {});
+    return backend;
 }
 
 }  // namespace zgpu::gpu

@@ -17,12 +17,13 @@ using ResultStride = std::function<std::uint32_t(std::span<const Operand> operan
 
 // As run(operands, count, result_stride, ...), with run()'s contract, where plan_size_groups()
 // does not split the operands (then it is exactly run()). Where it does, each group runs with
-// stride group_stride(its operands), its results are kept in host memory, and once every group
-// ran they go to result() in order, as one call for each run of consecutive elements of one
-// group (so many calls, of few elements each, where sizes alternate). Since nothing reaches the
-// caller before the last group is done, any GPU failure throws zgpu::Error with nothing written,
-// and finish_on_host is never called (run()'s own "the host computes the rest" on stderr is then
-// followed by the error instead). Throws before anything runs for elements too large for a batch.
+// stride group_stride(its operands): every group but the largest first, its results kept in
+// host memory, then the largest, whose chunks go to result() as they arrive, in order, together
+// with the kept results before and among them (one call for each run of consecutive elements of
+// one group, so many calls of few elements each where sizes alternate). A GPU failure before
+// the largest group's first results throws zgpu::Error with nothing written; after, the host
+// computes the elements not yet given, through finish_on_host(first), as run() does. Throws
+// before anything runs for elements too large for a batch.
 Backend run_by_size(std::span<const Operand> operands, std::size_t count, std::uint32_t result_stride,
                     const ResultStride& group_stride, const OneResultKernel& kernel, const HostResult& result,
                     const FinishOnHost& finish_on_host);
