@@ -14,6 +14,7 @@
 
 #include <cuda/std/utility>
 
+#include "kernels/common/cuda_check.hpp"
 #include "kernels/common/limb_access.cuh"
 #include "kernels/common/thread_group.cuh"
 #include "zgpu/error.hpp"
@@ -211,8 +212,7 @@ void launch(const AddSubArgs& args, cudaStream_t stream)
     } else {
         add_sub_kernel<T, L, false><<<unsigned(blocks), threads, 0, stream>>>(args);
     }
-    if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
-        throw Error(std::string("add/sub kernel launch: ") + cudaGetErrorString(e));
+    check_launch("add/sub kernel launch");
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 
 #include <cuda/std/utility>
 
+#include "kernels/common/cuda_check.hpp"
 #include "kernels/common/thread_group.cuh"
 #include "zgpu/error.hpp"
 
@@ -35,11 +36,6 @@ constexpr std::uint32_t kTile = kThreads * kLimbsPerThread;
 enum : std::uint8_t { kSwap = 1, kSubtract = 2, kNegative = 4 };
 // A tile's carry flags, one byte.
 enum : std::uint8_t { kGenerate = 1, kPropagate = 2 };
-
-void check(cudaError_t status, const char* what)
-{
-    if (status != cudaSuccess) throw Error(std::string(what) + ": " + cudaGetErrorString(status));
-}
 
 // The highest limb index below `top` where x and y differ, as the sign of x - y there (0 if
 // none), searched by a warp from the top, 64 limbs at a time.
@@ -215,7 +211,7 @@ void add_sub_wide(const AddSubArgs& args, cudaStream_t stream)
     add_sub_tiles<<<unsigned(tiles), kThreads, 0, stream>>>(args, plan, flags, tiles_per_instance);
     ripple_carries<<<unsigned((tiles + 255) / 256), 256, 0, stream>>>(args, plan, flags, tiles_per_instance);
     write_sizes<<<warp_blocks, 256, 0, stream>>>(args, plan);
-    check(cudaGetLastError(), "add/sub kernel launch");
+    check_launch("add/sub kernel launch");
 }
 
 }  // namespace zgpu::kernels

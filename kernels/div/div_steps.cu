@@ -8,6 +8,7 @@
 #include <climits>
 #include <string>
 
+#include "kernels/common/cuda_check.hpp"
 #include "kernels/common/warp_limbs.cuh"
 #include "kernels/common/word_inverse.cuh"
 #include "zgpu/error.hpp"
@@ -151,12 +152,6 @@ __global__ void first_difference_kernel(ConstBatchView x, ConstBatchView y, unsi
     if (differs && warp_lane() == 0) atomicMin(first, (unsigned long long)i);
 }
 
-void check_launch(const char* kernel)
-{
-    if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
-        throw Error(std::string("division step ") + kernel + ": " + cudaGetErrorString(e));
-}
-
 unsigned warp_blocks(std::size_t elements)
 {
     const std::size_t blocks = (elements + kWarpsPerBlock - 1) / kWarpsPerBlock;
@@ -171,18 +166,18 @@ unsigned thread_blocks(std::size_t elements) { return warp_blocks((elements + 31
 void summarize_division(ConstBatchView a, ConstBatchView b, DivisionSummary* summary, cudaStream_t stream)
 {
     start_summary_kernel<<<1, 1, 0, stream>>>(summary, b.count);
-    check_launch("starting the summary");
+    check_launch("division step starting the summary");
     const std::size_t elements = std::max(a.count, b.count);
     if (elements == 0) return;
     summarize_kernel<<<thread_blocks(elements), 32 * kWarpsPerBlock, 0, stream>>>(a, b, summary);
-    check_launch("summarize");
+    check_launch("division step summarize");
 }
 
 void slice(const SliceArgs& args, cudaStream_t stream)
 {
     if (args.out.count == 0) return;
     slice_kernel<<<warp_blocks(args.out.count), 32 * kWarpsPerBlock, 0, stream>>>(args);
-    check_launch("slice");
+    check_launch("division step slice");
 }
 
 void inverse_start(ConstBatchView odd, BatchView x, cudaStream_t stream)
@@ -191,21 +186,21 @@ void inverse_start(ConstBatchView odd, BatchView x, cudaStream_t stream)
         throw Error("division: internal error: a starting inverse of " + std::to_string(x.stride) + " limbs");
     if (odd.count == 0) return;
     inverse_start_kernel<<<thread_blocks(odd.count), 32 * kWarpsPerBlock, 0, stream>>>(odd, x);
-    check_launch("starting inverse");
+    check_launch("division step starting inverse");
 }
 
 void newton_lift(ConstBatchView x, ConstBatchView w, BatchView out, cudaStream_t stream)
 {
     if (out.count == 0) return;
     newton_lift_kernel<<<warp_blocks(out.count), 32 * kWarpsPerBlock, 0, stream>>>(x, w, out);
-    check_launch("Newton lift");
+    check_launch("division step Newton lift");
 }
 
 void first_difference(ConstBatchView x, ConstBatchView y, unsigned long long* first, cudaStream_t stream)
 {
     if (x.count == 0) return;
     first_difference_kernel<<<warp_blocks(x.count), 32 * kWarpsPerBlock, 0, stream>>>(x, y, first);
-    check_launch("first difference");
+    check_launch("division step first difference");
 }
 
 }  // namespace zgpu::kernels

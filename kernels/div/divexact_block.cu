@@ -16,6 +16,7 @@
 #include <string>
 
 #include "kernels/div/divexact_hensel.hpp"
+#include "kernels/common/cuda_check.hpp"
 #include "kernels/common/thread_group.cuh"
 #include "kernels/common/warp_limbs.cuh"
 #include "kernels/common/word_division.hpp"
@@ -222,8 +223,7 @@ void divexact_hensel_block(ConstBatchView a, ConstBatchView b, bool broadcast, B
                                            Shape<32, 8>{}, Shape<32, 9>{});
     if (!launched)
         throw Error("divexact: internal error: divisor stride " + std::to_string(b.stride) + " exceeds the block kernel");
-    if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
-        throw Error(std::string("divexact kernel launch: ") + cudaGetErrorString(e));
+    check_launch("divexact kernel launch");
 }
 
 }  // namespace zgpu::kernels

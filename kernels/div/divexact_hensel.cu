@@ -12,6 +12,7 @@
 #include <bit>
 #include <string>
 
+#include "kernels/common/cuda_check.hpp"
 #include "kernels/common/warp_limbs.cuh"
 #include "kernels/common/word_inverse.cuh"
 #include "zgpu/error.hpp"
@@ -128,8 +129,7 @@ void divexact_hensel(ConstBatchView a, ConstBatchView b, bool broadcast, BatchVi
     else if (need <= 40) launch(divexact_hensel_kernel<40, false>);
     else if (need <= kDivexactHenselMaxLimbs) launch(divexact_hensel_kernel<48, false>);
     else throw Error("divexact: internal error: " + std::to_string(need) + " limbs exceed the one-thread kernel");
-    if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
-        throw Error(std::string("divexact kernel launch: ") + cudaGetErrorString(e));
+    check_launch("divexact kernel launch");
 }
 
 }  // namespace zgpu::kernels

@@ -23,6 +23,7 @@
 
 #include <string>
 
+#include "kernels/common/cuda_check.hpp"
 #include "kernels/common/thread_group.cuh"
 #include "kernels/common/warp_limbs.cuh"
 #include "kernels/common/word_division.hpp"
@@ -258,8 +259,7 @@ void divrem_warp(ConstBatchView a, ConstBatchView b, bool broadcast, bool floor,
     else if (per_lane <= 12) launch.operator()<32, 12>();
     else if (per_lane <= 16) launch.operator()<32, 16>();
     else throw Error("division: internal error: divisor stride " + std::to_string(n) + " exceeds the one-warp kernel");
-    if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
-        throw Error(std::string("division kernel launch: ") + cudaGetErrorString(e));
+    check_launch("division kernel launch");
 }
 
 }  // namespace zgpu::kernels

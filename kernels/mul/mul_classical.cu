@@ -17,6 +17,7 @@
 #include <string>
 
 #include "kernels/common/add_columns.cuh"
+#include "kernels/common/cuda_check.hpp"
 #include "kernels/common/limb_access.cuh"
 #include "kernels/mul/mul_thread.hpp"
 #include "kernels/common/thread_group.cuh"
@@ -157,8 +158,7 @@ void launch(const MulArgs& args, cudaStream_t stream)
     const std::size_t blocks = (args.a.count + per_block - 1) / per_block;
     if (blocks > 0x7fffffffu) throw Error("mul: batch of " + std::to_string(args.a.count) + " elements exceeds one launch");
     mul_kernel<T, L><<<unsigned(blocks), kBlockThreads, 0, stream>>>(args);
-    if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
-        throw Error(std::string("mul kernel launch: ") + cudaGetErrorString(e));
+    check_launch("mul kernel launch");
 }
 
 }  // namespace

@@ -24,6 +24,7 @@
 #include <type_traits>
 
 #include "kernels/common/add_columns.cuh"
+#include "kernels/common/cuda_check.hpp"
 #include "kernels/ntt/ntt_stages.cuh"
 #include "kernels/common/thread_group.cuh"
 #include "zgpu/error.hpp"
@@ -362,12 +363,6 @@ __global__ void __launch_bounds__(kCarryThreads) carry_pass(const CarryArgs args
     if (threadIdx.x == 0) args.r.sizes[i] = (size_a < 0) != (size_b < 0) ? -std::int32_t(used) : std::int32_t(used);
 }
 
-void check_launch(const char* what)
-{
-    if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
-        throw Error(std::string("mul (NTT) ") + what + " launch: " + cudaGetErrorString(e));
-}
-
 unsigned blocks_for(std::size_t blocks)
 {
     if (blocks > 0x7fffffffu) throw Error("mul (NTT): " + std::to_string(blocks) + " blocks exceed one launch");
@@ -460,11 +455,11 @@ void mul_ntt(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, 
         };
         if (forward) with_rows(std::true_type{});
         else with_rows(std::false_type{});
-        check_launch(forward ? "forward stages" : "inverse stages");
+        check_launch(forward ? "mul (NTT) forward stages launch" : "mul (NTT) inverse stages launch");
     };
     const auto run_tiles = [&](std::size_t products_now) {
         tile_stages<<<grid_for(products_now * shape.tiles()), tile_threads, tile_smem, stream>>>(tile);
-        check_launch("tile stages");
+        check_launch("mul (NTT) tile stages launch");
     };
 
     if (broadcast_b) {  // b's spectrum once, for all chunks
@@ -491,7 +486,7 @@ void mul_ntt(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, 
         if (shape.outer()) run_outer(false, Source{}, products, count);
         const CarryArgs carry{products, a, b, r, first, broadcast_b, shape};
         carry_pass<<<blocks_for(count), kCarryThreads, 0, stream>>>(carry);
-        check_launch("carry pass");
+        check_launch("mul (NTT) carry pass launch");
     }
 }
 

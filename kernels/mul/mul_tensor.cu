@@ -20,6 +20,7 @@
 #include <string>
 
 #include "kernels/common/add_columns.cuh"
+#include "kernels/common/cuda_check.hpp"
 #include "kernels/common/limb_access.cuh"
 #include "kernels/mul/mul_tensor_layout.hpp"
 #include "kernels/common/thread_group.cuh"
@@ -315,23 +316,20 @@ void launch(const TensorArgs& args, cudaStream_t stream)
     // once, each going on to further products as it finishes one.
     int device = 0, multiprocessors = 0, per_multiprocessor = 0, block_limit = 0;
     cudaFuncAttributes attributes{};
-    const auto setup = [](cudaError_t e) {
-        if (e != cudaSuccess) throw Error(std::string("mul tensor kernel setup: ") + cudaGetErrorString(e));
-    };
-    setup(cudaGetDevice(&device));
-    setup(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-    setup(cudaDeviceGetAttribute(&block_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    setup(cudaFuncGetAttributes(&attributes, mul_tensor_kernel<W, U>));
+    constexpr const char* setup = "mul tensor kernel setup";
+    check(cudaGetDevice(&device), setup);
+    check(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device), setup);
+    check(cudaDeviceGetAttribute(&block_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), setup);
+    check(cudaFuncGetAttributes(&attributes, mul_tensor_kernel<W, U>), setup);
     const int dynamic_limit = block_limit - int(attributes.sharedSizeBytes);
     if (bytes > std::size_t(dynamic_limit))
         throw Error("mul_tensor: " + std::to_string(bytes) + " bytes of shared memory a block, the device has " + std::to_string(dynamic_limit));
-    setup(cudaFuncSetAttribute(mul_tensor_kernel<W, U>, cudaFuncAttributeMaxDynamicSharedMemorySize, dynamic_limit));
-    setup(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, mul_tensor_kernel<W, U>, threads, bytes));
+    check(cudaFuncSetAttribute(mul_tensor_kernel<W, U>, cudaFuncAttributeMaxDynamicSharedMemorySize, dynamic_limit), setup);
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, mul_tensor_kernel<W, U>, threads, bytes), setup);
     const std::size_t needed = (args.a.count + kSlotsPerBlock - 1) / kSlotsPerBlock;
     const std::size_t blocks = std::min<std::size_t>(needed, std::size_t(std::max(1, per_multiprocessor)) * multiprocessors);
     mul_tensor_kernel<W, U><<<unsigned(blocks), threads, bytes, stream>>>(args, space);
-    if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
-        throw Error(std::string("mul tensor kernel launch: ") + cudaGetErrorString(e));
+    check_launch("mul tensor kernel launch");
 }
 
 }  // namespace

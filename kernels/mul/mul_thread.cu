@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <string>
 
+#include "kernels/common/cuda_check.hpp"
 #include "kernels/common/limb_access.cuh"
 #include "zgpu/error.hpp"
 
@@ -192,8 +193,7 @@ void launch(const ThreadMulArgs& args, cudaStream_t stream)
     const std::uint32_t per_warp =
         32 * std::max(args.longer_staging.pitch + args.shorter_staging.pitch, args.r_staging.pitch);
     mul_thread_kernel<N, M><<<unsigned(blocks), kBlockThreads, kWarpsPerBlock * per_warp * sizeof(limb_t), stream>>>(args);
-    if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
-        throw Error(std::string("mul kernel launch: ") + cudaGetErrorString(e));
+    check_launch("mul kernel launch");
 }
 
 // The kernel for operands of n >= m digits, each rounded up to a power of two (from 16: smaller
