@@ -24,7 +24,7 @@
 #include "kernels/div/div_steps.hpp"
 #include "kernels/div/divexact_hensel.hpp"
 #include "plugin/gpu/mul.hpp"
-#include "plugin/gpu/temporary.hpp"
+#include "kernels/common/temporary.hpp"
 #include "zgpu/error.hpp"
 
 namespace zgpu::gpu {
@@ -78,28 +78,28 @@ HenselKernel choose_kernel(bool broadcast, bool checked, std::uint32_t quotient_
 
 // odd[i]^-1 mod B^precision for odd odd[i]: the first limbs by Hensel's schoolbook steps, then
 // Newton steps, each doubling them.
-TemporaryBatch inverse(Runtime& runtime, ConstBatchView odd, std::uint32_t precision, cudaStream_t stream)
+kernels::TemporaryBatch inverse(Runtime& runtime, ConstBatchView odd, std::uint32_t precision, cudaStream_t stream)
 {
     const std::size_t n = odd.count;
     std::uint32_t p = std::min(precision, kernels::kInverseStartMaxLimbs);
-    TemporaryBatch x(n, p, stream);
+    kernels::TemporaryBatch x(n, p, stream);
     kernels::inverse_start(odd, x.view(), stream);
     while (p < precision) {
         // Every stride is a size class: next is a power of two or precision, and d = next - p
         // is a multiple of the granule of precision's class, p/8, hence of d's own.
         const std::uint32_t next = std::min(2 * p, precision), d = next - p;
-        TemporaryBatch b_low(n, next, stream), bx(n, next, stream), h(n, d, stream), w(n, d, stream);
+        kernels::TemporaryBatch b_low(n, next, stream), bx(n, next, stream), h(n, d, stream), w(n, d, stream);
         kernels::slice({.in = odd, .out = b_low.view()}, stream);
         mul_low(runtime, b_low.view(), x.view(), bx.view(), false, stream);
         // b' x = 1 + B^p h mod B^next, so x (2 - b' x) = x - B^p (x h mod B^d) mod B^next.
         kernels::slice({.in = bx.view(), .first_limb = p, .out = h.view()}, stream);
         if (d == p) mul_low(runtime, x.view(), h.view(), w.view(), false, stream);
         else {
-            const TemporaryBatch x_low(n, d, stream);
+            const kernels::TemporaryBatch x_low(n, d, stream);
             kernels::slice({.in = x.view(), .out = x_low.view()}, stream);
             mul_low(runtime, x_low.view(), h.view(), w.view(), false, stream);
         }
-        TemporaryBatch lifted(n, next, stream);
+        kernels::TemporaryBatch lifted(n, next, stream);
         kernels::newton_lift(x.view(), w.view(), lifted.view(), stream);
         x = std::move(lifted);
         p = next;
@@ -111,9 +111,9 @@ TemporaryBatch inverse(Runtime& runtime, ConstBatchView odd, std::uint32_t preci
 void divexact_newton(Runtime& runtime, ConstBatchView a, ConstBatchView b, BatchView q, bool broadcast, cudaStream_t stream)
 {
     const std::uint32_t precision = q.stride;
-    TemporaryBatch b_odd(b.count, b.stride, stream), a_odd(a.count, precision, stream);
+    kernels::TemporaryBatch b_odd(b.count, b.stride, stream), a_odd(a.count, precision, stream);
     kernels::slice({.in = b, .twos_of = b, .out = b_odd.view()}, stream);
-    const TemporaryBatch x = inverse(runtime, b_odd.view(), precision, stream);
+    const kernels::TemporaryBatch x = inverse(runtime, b_odd.view(), precision, stream);
     // Only a' mod B^Q matters; it carries the quotient's sign into the product.
     kernels::slice({.in = a, .twos_of = b, .keep_sign = true, .sign_of = b, .broadcast = broadcast, .out = a_odd.view()},
                    stream);
@@ -124,7 +124,7 @@ void divexact_newton(Runtime& runtime, ConstBatchView a, ConstBatchView b, Batch
 
 kernels::DivisionSummary summarize_division(Runtime& runtime, ConstBatchView a, ConstBatchView b, cudaStream_t stream)
 {
-    StreamMemory on_device(sizeof(kernels::DivisionSummary), stream);
+    kernels::StreamMemory on_device(sizeof(kernels::DivisionSummary), stream);
     auto* summary = static_cast<kernels::DivisionSummary*>(on_device.data());
     kernels::summarize_division(a, b, summary, stream);
     auto* result = reinterpret_cast<kernels::DivisionSummary*>(runtime.staging(sizeof(kernels::DivisionSummary)));
@@ -138,7 +138,7 @@ std::size_t divexact(Runtime& runtime, ConstBatchView a, ConstBatchView b, Batch
 {
     if (a.count == 0) return 0;
     // Checked: the first inexact index, from a.count down, on the device and in pinned memory.
-    StreamMemory first(checked ? sizeof(unsigned long long) : 0, stream);
+    kernels::StreamMemory first(checked ? sizeof(unsigned long long) : 0, stream);
     auto* first_inexact = static_cast<unsigned long long*>(first.data());
     auto* result = checked ? reinterpret_cast<unsigned long long*>(runtime.staging(sizeof(unsigned long long))) : nullptr;
     if (checked) {
@@ -154,7 +154,7 @@ std::size_t divexact(Runtime& runtime, ConstBatchView a, ConstBatchView b, Batch
         divexact_newton(runtime, a, b, q, broadcast, stream);
         if (checked) {
             // Exact exactly when q b = a.
-            TemporaryBatch product(a.count, size_class(q.stride + b.stride), stream);
+            kernels::TemporaryBatch product(a.count, size_class(q.stride + b.stride), stream);
             mul(runtime, q, b, product.view(), broadcast, stream);
             kernels::first_difference(product.view(), a, first_inexact, stream);
         }

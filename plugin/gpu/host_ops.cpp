@@ -3,11 +3,11 @@
 #include <span>
 
 #include "kernels/add_sub/add_sub.hpp"
+#include "kernels/common/temporary.hpp"
 #include "plugin/gpu/gpu_backend.hpp"
 #include "plugin/gpu/grouped_run.hpp"
 #include "plugin/gpu/mul.hpp"
 #include "plugin/gpu/result_strides.hpp"
-#include "plugin/gpu/temporary.hpp"
 
 namespace zgpu::gpu {
 
@@ -48,7 +48,7 @@ Backend host_addmul(const HostOperand& r, const HostOperand& a, std::size_t coun
     // The products' stride from the views': theirs are the size classes of a's and b's largest
     // elements, in the whole call or in a size group.
     const auto kernel = [&](std::span<const ConstBatchView> x, BatchView sum, cudaStream_t stream) {
-        const TemporaryBatch product(x[1].count, product_stride(x[1].stride, x[2].stride), stream);
+        const kernels::TemporaryBatch product(x[1].count, product_stride(x[1].stride, x[2].stride), stream);
         mul(Runtime::get(), x[1], x[2], product.view(), broadcast, stream);
         kernels::add_sub(x[0], product.view(), sum, subtract, stream);
     };

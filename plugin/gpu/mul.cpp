@@ -7,7 +7,7 @@
 #include "kernels/div/div_steps.hpp"
 #include "kernels/mul/mul.hpp"
 #include "plugin/gpu/ntt_tables.hpp"
-#include "plugin/gpu/temporary.hpp"
+#include "kernels/common/temporary.hpp"
 #include "zgpu/error.hpp"
 
 namespace zgpu::gpu {
@@ -56,7 +56,7 @@ void mul_low(Runtime& runtime, ConstBatchView a, ConstBatchView b, BatchView r, 
 {
     if (r.stride >= a.stride + b.stride || kernels::mul_computes_low_products(a, b, requested_algorithm()))
         return mul(runtime, a, b, r, broadcast_b, stream);
-    const TemporaryBatch product(a.count, size_class(a.stride + b.stride), stream);
+    const kernels::TemporaryBatch product(a.count, size_class(a.stride + b.stride), stream);
     mul(runtime, a, b, product.view(), broadcast_b, stream);
     kernels::slice({.in = product.view(), .keep_sign = true, .out = r}, stream);
 }

@@ -73,8 +73,9 @@ Runtime::Runtime()
     check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "creating the zgpu stream");
     check(cudaStreamCreateWithFlags(&upload_stream_, cudaStreamNonBlocking), "creating the zgpu upload stream");
     check(cudaStreamCreateWithFlags(&download_stream_, cudaStreamNonBlocking), "creating the zgpu download stream");
-    // Temporaries of one operation (temporary.hpp) come from the stream-ordered pool; it
-    // keeps up to 1 GiB between operations instead of returning it at every synchronization.
+    // Temporaries of one operation (kernels/common/temporary.hpp) come from the stream-ordered
+    // pool; it keeps up to 1 GiB between operations instead of returning it at every
+    // synchronization.
     cudaMemPool_t pool = nullptr;
     check(cudaDeviceGetDefaultMemPool(&pool, device_), "getting the device's memory pool");
     std::uint64_t keep = std::uint64_t(1) << 30;

@@ -1,6 +1,6 @@
 // Device memory for the intermediate results of one operation, taken from and given back to
 // the stream-ordered pool: no allocation synchronizes the device, and the memory is free for
-// reuse once the work queued before its release has run. Only built with the GPU backend.
+// reuse once the work queued before its release has run.
 #pragma once
 
 #include <cstddef>
@@ -10,10 +10,10 @@
 
 #include <cuda_runtime_api.h>
 
-#include "plugin/gpu/runtime.hpp"
+#include "kernels/common/cuda_check.hpp"
 #include "zgpu/limb_batch.hpp"
 
-namespace zgpu::gpu {
+namespace zgpu::kernels {
 
 class StreamMemory {
 public:
@@ -59,4 +59,4 @@ private:
     std::uint32_t stride_;
 };
 
-}  // namespace zgpu::gpu
+}  // namespace zgpu::kernels
