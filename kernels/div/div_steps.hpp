@@ -1,5 +1,5 @@
 // The elementwise steps of 2-adic exact division on the GPU; the products between them are
-// kernels::mul's. plugin/gpu_div.cpp puts them together (the method and its cost are there).
+// kernels::mul's. divexact_newton.cu puts them together (the method and its cost are there).
 // Every launcher only enqueues work on `stream`; views are in device memory, strides are size
 // classes, outputs overlap no input, and every limb of an output up to its stride is written.
 #pragma once

@@ -1,13 +1,12 @@
 #include "plugin/gpu/mul.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
+#include <span>
 #include <string>
 
-#include "kernels/div/div_steps.hpp"
-#include "kernels/mul/mul.hpp"
 #include "plugin/gpu/ntt_tables.hpp"
-#include "kernels/common/temporary.hpp"
 #include "zgpu/error.hpp"
 
 namespace zgpu::gpu {
@@ -38,27 +37,19 @@ std::size_t workspace_bytes(const kernels::MulWorkspace& words)
 
 }  // namespace
 
-void mul(Runtime& runtime, ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, cudaStream_t stream)
+kernels::MulContext mul_context(Runtime& runtime)
 {
-    const kernels::MulAlgorithm algorithm = requested_algorithm();
-    const kernels::MulWorkspace words = kernels::mul_workspace(a, b, broadcast_b, algorithm);
-    std::span<std::uint32_t> workspace;
-    const kernels::NttTables* tables = nullptr;
-    if (words.minimum > 0 && a.count > 0) {
-        tables = &ntt_tables(runtime);
-        const std::size_t bytes = workspace_bytes(words);
-        workspace = {reinterpret_cast<std::uint32_t*>(runtime.workspace(bytes)), bytes / sizeof(std::uint32_t)};
-    }
-    kernels::mul(a, b, r, broadcast_b, algorithm, tables ? *tables : kernels::NttTables{}, workspace, stream);
+    return {.algorithm = requested_algorithm(),
+            .tables = [&runtime]() -> const kernels::NttTables& { return ntt_tables(runtime); },
+            .workspace = [&runtime](const kernels::MulWorkspace& words) {
+                const std::size_t bytes = workspace_bytes(words);
+                return std::span(reinterpret_cast<std::uint32_t*>(runtime.workspace(bytes)), bytes / sizeof(std::uint32_t));
+            }};
 }
 
-void mul_low(Runtime& runtime, ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, cudaStream_t stream)
+void mul(Runtime& runtime, ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b, cudaStream_t stream)
 {
-    if (r.stride >= a.stride + b.stride || kernels::mul_computes_low_products(a, b, requested_algorithm()))
-        return mul(runtime, a, b, r, broadcast_b, stream);
-    const kernels::TemporaryBatch product(a.count, size_class(a.stride + b.stride), stream);
-    mul(runtime, a, b, product.view(), broadcast_b, stream);
-    kernels::slice({.in = product.view(), .keep_sign = true, .out = r}, stream);
+    kernels::mul(a, b, r, broadcast_b, mul_context(runtime), stream);
 }
 
 }  // namespace zgpu::gpu

@@ -1,6 +1,7 @@
-// Low products on the GPU (gpu::mul_low: r = a b mod B^n with the product's sign), which the
-// 2-adic division multiplies with, against GMP: on the tensor-core kernel, which computes only
-// the tiles below n, and cut from full products elsewhere.
+// Low products on the GPU (kernels::mul_low with the runtime's context: r = a b mod B^n with
+// the product's sign), which the 2-adic division multiplies with, against GMP: on the
+// tensor-core kernel, which computes only the tiles below n, and cut from full products
+// elsewhere.
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "random_integers.hpp"
 #include "zgpu/device_batch.hpp"
 #ifdef ZGPU_WITH_CUDA
+#include "kernels/mul/mul_context.hpp"
 #include "plugin/gpu/mul.hpp"
 #endif
 
@@ -79,7 +81,7 @@ TEST_F(MulLow, MatchesGmpOnEveryShape)
                 auto& runtime = gpu::Runtime::get();
                 {
                     const gpu::Runtime::Lease lease(runtime);
-                    gpu::mul_low(runtime, da.view(), db.view(), r.view(), broadcast, runtime.stream());
+                    kernels::mul_low(da.view(), db.view(), r.view(), broadcast, gpu::mul_context(runtime), runtime.stream());
                 }
                 expect_batch_equals(r.download(), expected, context);
             }
