@@ -28,7 +28,7 @@ void synchronize();
 
 // Batch operations on views in device memory, queued on zgpu's stream (batch_ops.cpp), with the
 // contracts of the kernels they launch: kernels/add_sub/add_sub.hpp, kernels/mul/mul.hpp
-// (through gpu/mul.hpp), gpu/div.hpp, kernels/div/divrem.hpp.
+// (through gpu/mul.hpp), kernels/div/divexact.hpp (through gpu/div.hpp), kernels/div/divrem.hpp.
 void batch_add_sub(ConstBatchView a, ConstBatchView b, BatchView r, bool subtract);
 void batch_mul(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b);
 // Waits for the GPU.

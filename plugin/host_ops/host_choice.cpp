@@ -18,8 +18,9 @@ namespace {
 constexpr std::uint64_t kMinLimbProductsPerLimbMoved = 3;
 constexpr std::uint64_t kMinExcessLimbProductsPerThread = 1 << 16;
 
-// Exact division: quotients from this many limbs take Newton's method on the GPU (gpu_div.cpp),
-// whose batches pay from this many limb products (quotient times divisor) a host thread.
+// Exact division: quotients from this many limbs take Newton's method on the GPU
+// (kernels/div/divexact.cu), whose batches pay from this many limb products (quotient times
+// divisor) a host thread.
 constexpr std::uint64_t kNewtonQuotientLimbs = 64;
 constexpr std::uint64_t kMinNewtonDivisionLimbProductsPerThread = 1 << 21;
 
