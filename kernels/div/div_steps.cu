@@ -9,16 +9,13 @@
 #include <string>
 
 #include "kernels/common/cuda_check.hpp"
+#include "kernels/common/warp_launch.cuh"
 #include "kernels/common/warp_limbs.cuh"
 #include "kernels/common/word_inverse.cuh"
 #include "zgpu/error.hpp"
 
 namespace zgpu::kernels {
 namespace {
-
-constexpr int kWarpsPerBlock = 8;
-
-__device__ std::size_t warp_element() { return std::size_t(blockIdx.x) * kWarpsPerBlock + threadIdx.x / 32; }
 
 // On the device, so that starting a summary waits for no copy from the host.
 __global__ void start_summary_kernel(DivisionSummary* summary, std::size_t divisors)
@@ -48,36 +45,6 @@ __global__ void summarize_kernel(ConstBatchView a, ConstBatchView b, DivisionSum
     if (zeros) atomicMin(&summary->first_zero, (unsigned long long)(i + __ffs(zeros) - 1));
     atomicMin(&summary->min_size, smallest);
     atomicMax(&summary->longest_quotient, longest);
-}
-
-__global__ void slice_kernel(SliceArgs args)
-{
-    const std::size_t i = warp_element();
-    if (i >= args.out.count) return;  // the whole warp: one element a warp
-    const std::size_t other = args.broadcast ? 0 : i;
-    std::uint32_t skip = args.first_limb, bits = 0;
-    if (args.twos_of.count > 0) {
-        const limb_t* d = args.twos_of.element(other);
-        const std::uint32_t z = lowest_nonzero(d, magnitude(args.twos_of.sizes[other]));
-        skip += z;
-        bits = __ffsll(d[z]) - 1;
-    }
-    const limb_t* x = args.in.element(i);
-    const std::uint32_t n = magnitude(args.in.sizes[i]);
-    limb_t* y = args.out.element(i);
-    std::uint32_t top = 0;
-    for (std::uint32_t k = warp_lane(); k < args.out.stride; k += 32) {
-        const std::uint64_t from = std::uint64_t(k) + skip;
-        const limb_t low = from < n ? x[from] : 0, high = from + 1 < n ? x[from + 1] : 0;
-        const limb_t v = bits ? low >> bits | high << (64 - bits) : low;
-        y[k] = v;
-        if (v) top = k + 1;
-    }
-    top = warp_max(top);
-    if (warp_lane() == 0) {
-        const bool negative = args.keep_sign && (args.in.sizes[i] < 0) != (args.sign_of.count > 0 && args.sign_of.sizes[other] < 0);
-        args.out.sizes[i] = negative ? -std::int32_t(top) : std::int32_t(top);
-    }
 }
 
 // Hensel's division of 1 by odd: x_j = r_j odd^-1 mod B, r -= x_j odd B^j, from r = 1.
@@ -152,15 +119,6 @@ __global__ void first_difference_kernel(ConstBatchView x, ConstBatchView y, unsi
     if (differs && warp_lane() == 0) atomicMin(first, (unsigned long long)i);
 }
 
-unsigned warp_blocks(std::size_t elements)
-{
-    const std::size_t blocks = (elements + kWarpsPerBlock - 1) / kWarpsPerBlock;
-    if (blocks > 0x7fffffffu) throw Error("division: " + std::to_string(elements) + " elements exceed one launch");
-    return unsigned(blocks);
-}
-
-unsigned thread_blocks(std::size_t elements) { return warp_blocks((elements + 31) / 32); }
-
 }  // namespace
 
 void summarize_division(ConstBatchView a, ConstBatchView b, DivisionSummary* summary, cudaStream_t stream)
@@ -171,13 +129,6 @@ void summarize_division(ConstBatchView a, ConstBatchView b, DivisionSummary* sum
     if (elements == 0) return;
     summarize_kernel<<<thread_blocks(elements), 32 * kWarpsPerBlock, 0, stream>>>(a, b, summary);
     check_launch("division step summarize");
-}
-
-void slice(const SliceArgs& args, cudaStream_t stream)
-{
-    if (args.out.count == 0) return;
-    slice_kernel<<<warp_blocks(args.out.count), 32 * kWarpsPerBlock, 0, stream>>>(args);
-    check_launch("division step slice");
 }
 
 void inverse_start(ConstBatchView odd, BatchView x, cudaStream_t stream)

@@ -9,6 +9,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "kernels/common/slice.hpp"
 #include "kernels/div/division_summary.hpp"
 #include "zgpu/limb_batch.hpp"
 
@@ -17,21 +18,6 @@ namespace zgpu::kernels {
 // Summarizes the divisors b and the quotients a / b (b[0] for all when b has one element) into
 // *summary (device memory).
 void summarize_division(ConstBatchView a, ConstBatchView b, DivisionSummary* summary, cudaStream_t stream);
-
-// out[i] = floor(|in[i]| / 2^s) mod B^out.stride (B = 2^64), with s = 64 first_limb, plus the
-// number of low zero bits of twos_of[i] (of twos_of[0] if broadcast) when twos_of has elements.
-// The result is nonnegative unless keep_sign: then it has the sign of in[i], times that of
-// sign_of[i] (sign_of[0] if broadcast) when sign_of has elements. twos_of's elements are nonzero.
-struct SliceArgs {
-    ConstBatchView in;
-    std::uint32_t first_limb = 0;
-    ConstBatchView twos_of{};
-    bool keep_sign = false;
-    ConstBatchView sign_of{};
-    bool broadcast = false;
-    BatchView out;
-};
-void slice(const SliceArgs& args, cudaStream_t stream);
 
 // x[i] = odd[i]^-1 mod B^x.stride for odd odd[i], x.stride <= kInverseStartMaxLimbs: one
 // thread an element, x.stride^2 / 2 limb products, where Newton steps would take a few launches

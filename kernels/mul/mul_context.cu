@@ -2,7 +2,7 @@
 #include "kernels/mul/mul_context.hpp"
 
 #include "kernels/common/temporary.hpp"
-#include "kernels/div/div_steps.hpp"
+#include "kernels/common/slice.hpp"
 
 namespace zgpu::kernels {
 
