@@ -6,7 +6,7 @@
 #include <span>
 #include <string>
 
-#include "plugin/gpu/ntt_tables.hpp"
+#include "plugin/gpu/device_ntt_tables.hpp"
 #include "zgpu/error.hpp"
 
 namespace zgpu::gpu {

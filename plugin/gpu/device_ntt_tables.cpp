@@ -1,4 +1,4 @@
-#include "plugin/gpu/ntt_tables.hpp"
+#include "plugin/gpu/device_ntt_tables.hpp"
 
 #include <span>
 #include <vector>
