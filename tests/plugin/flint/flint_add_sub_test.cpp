@@ -216,8 +216,8 @@ TEST_P(FlintEntryPoints, ConcurrentCallers)
     for (int t = 0; t < kThreads; ++t) {
         threads.emplace_back([&, t] {
             flint_rand_t state;
-            flint_randinit(state);
-            flint_randseed(state, 1 + t, 2 + t);
+            random_init(state);
+            random_seed(state, 1 + t, 2 + t);
             const slong n = 30000;
             Vec a(n), b(n), ours(n), theirs(n);
             _fmpz_vec_randtest(a.v, state, n, 64 + 200 * t);
@@ -227,7 +227,7 @@ TEST_P(FlintEntryPoints, ConcurrentCallers)
             for (int round = 0; round < 5; ++round) {
                 if (zgpu_fmpz_vec_sub(ours.v, a.v, b.v, n) != 0 || !_fmpz_vec_equal(ours.v, theirs.v, n)) ++mismatches[t];
             }
-            flint_randclear(state);
+            random_clear(state);
             flint_cleanup();
         });
     }

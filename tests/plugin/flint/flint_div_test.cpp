@@ -309,7 +309,7 @@ TEST(DivisionChoice, SmallBatchesStayOnTheHostLargeOnesGoToTheGpu)
 {
     unsetenv("ZGPU_BACKEND");
     flint_rand_t state;
-    flint_randinit(state);
+    random_init(state);
     for (const auto& [divisor_limbs, count] : {std::pair<std::uint64_t, slong>{256, 1}, {1024, 64}}) {
         Vec a(count), b(count), q(count), expected(count);
         for (slong i = 0; i < count; ++i) {
@@ -323,7 +323,7 @@ TEST(DivisionChoice, SmallBatchesStayOnTheHostLargeOnesGoToTheGpu)
         const bool gpu = divisor_limbs == 1024 && gpu_available() && host_threads() <= 32;
         EXPECT_STREQ(zgpu_last_backend(), gpu ? "gpu" : "cpu") << count << " divisions by " << divisor_limbs << "-limb divisors";
     }
-    flint_randclear(state);
+    random_clear(state);
 }
 
 }  // namespace
