@@ -54,5 +54,7 @@ if(ZGPU_WITH_CUDA)
   zgpu_pc_link_flags(cudart "${CUDA_cudart_static_LIBRARY}")
   string(PREPEND ZGPU_PC_LIBS_PRIVATE "${cudart} -ldl -lrt ")
 endif()
+# The prefix relative to the .pc file, so that cmake --install --prefix elsewhere still works.
+file(RELATIVE_PATH ZGPU_PC_PREFIX "/root/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/root")
 configure_file(cmake/zgpu.pc.in zgpu.pc @ONLY)
 install(FILES "${CMAKE_CURRENT_BINARY_DIR}/zgpu.pc" DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
