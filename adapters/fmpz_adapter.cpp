@@ -1,3 +1,6 @@
+// gmp.h first: FLINT 3's fmpz.h declares _fmpz_promote and the mpz functions only after it.
+#include <gmp.h>
+
 #include "zgpu/fmpz_adapter.hpp"
 
 #include <cstdlib>

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <exception>
@@ -15,11 +14,21 @@ namespace {
 
 thread_local bool inside_parallel_for = false;  // nested calls run inline
 
+// Functions run on each worker before it ends. Constant-initialized, with no destructor, so
+// registering is safe at any time, static initialization included, and the pool (destroyed at
+// exit) still finds them.
+constexpr std::size_t kMaxExitHooks = 4;
+std::atomic<void (*)()> exit_hooks[kMaxExitHooks] = {};
+
+void run_exit_hooks()
+{
+    for (auto& hook : exit_hooks)
+        if (void (*f)() = hook.load()) f();
+}
+
 // Workers live as long as the process, so libraries that keep per-thread caches (FLINT's
-// mpz pool) do not lose them at every call. Between jobs they poll for the next one for a
-// short while before they sleep: the GPU path calls parallel_for three times a chunk, and
-// waking sleeping threads cost about 40 microseconds a call (H200 host, 16 threads), which
-// made 2 MiB chunks twice as slow end to end as with polling.
+// mpz pool) do not lose them at every call. Between jobs they sleep on a condition variable:
+// idle, they cost nothing to the caller's other threads.
 class Pool {
 public:
     explicit Pool(unsigned workers)
@@ -50,34 +59,19 @@ public:
             next_ = 0;
             error_ = nullptr;
             running_ = threads_.size();
-            ++generation_;  // publishes the job to polling workers (release)
+            ++generation_;
         }
         wake_.notify_all();
         inside_parallel_for = true;
         take_ranges();
         inside_parallel_for = false;
-        if (!poll([this] { return running_ == 0; })) {
-            std::unique_lock<std::mutex> guard(mutex_);
-            done_.wait(guard, [this] { return running_ == 0; });
-        }
+        std::unique_lock<std::mutex> guard(mutex_);
+        done_.wait(guard, [this] { return running_ == 0; });
         body_ = nullptr;
         if (error_) std::rethrow_exception(error_);
     }
 
 private:
-    // Whether ready() became true within the polling time.
-    template <class Ready>
-    static bool poll(Ready ready)
-    {
-        constexpr auto kPollTime = std::chrono::microseconds(200);
-        const auto deadline = std::chrono::steady_clock::now() + kPollTime;
-        for (int k = 0;; ++k) {
-            if (ready()) return true;
-            if (k % 64 == 63 && std::chrono::steady_clock::now() > deadline) return false;
-            std::this_thread::yield();
-        }
-    }
-
     void take_ranges()
     {
         for (;;) {
@@ -97,30 +91,29 @@ private:
         inside_parallel_for = true;
         std::size_t seen = 0;
         for (;;) {
-            if (!poll([&] { return generation_ != seen || stopping_; })) {
+            {
                 std::unique_lock<std::mutex> guard(mutex_);
                 wake_.wait(guard, [&] { return stopping_ || generation_ != seen; });
+                if (stopping_) break;
+                seen = generation_;
             }
-            if (stopping_) return;
-            seen = generation_;
             take_ranges();
-            if (--running_ == 0) {
-                std::lock_guard<std::mutex> guard(mutex_);  // the caller waits under it
-                done_.notify_one();
-            }
+            std::lock_guard<std::mutex> guard(mutex_);
+            if (--running_ == 0) done_.notify_one();
         }
+        run_exit_hooks();
     }
 
     std::vector<std::thread> threads_;
     std::mutex busy_;
-    std::mutex mutex_;
+    std::mutex mutex_;  // guards everything below but next_, and the waits
     std::condition_variable wake_, done_;
-    std::atomic<bool> stopping_ = false;
-    std::atomic<std::size_t> generation_ = 0;
+    bool stopping_ = false;
+    std::size_t generation_ = 0;
     const std::function<void(std::size_t, std::size_t)>* body_ = nullptr;
     std::size_t n_ = 0, grain_ = 1;
     std::atomic<std::size_t> next_{0};
-    std::atomic<std::size_t> running_ = 0;
+    std::size_t running_ = 0;
     std::exception_ptr error_;
 };
 
@@ -131,6 +124,15 @@ Pool& pool()
 }
 
 }  // namespace
+
+void on_worker_exit(void (*hook)())
+{
+    for (auto& slot : exit_hooks) {
+        void (*expected)() = nullptr;
+        if (slot.compare_exchange_strong(expected, hook) || expected == hook) return;
+    }
+    std::abort();  // more hooks than kMaxExitHooks: a programming error
+}
 
 unsigned host_threads()
 {

@@ -9,6 +9,11 @@ namespace zgpu {
 // Threads used for host work: ZGPU_THREADS if set, else all hardware threads.
 unsigned host_threads();
 
+// Registers hook to run on each pool thread just before it ends (at exit), for libraries that
+// keep memory per thread (the plugin registers FLINT's flint_cleanup). Registering the same
+// hook again does nothing; at most 4 hooks.
+void on_worker_exit(void (*hook)());
+
 // Calls body(begin, end) on disjoint ranges covering [0, n): inline, in one range, when n is
 // below min_parallel (where threads would cost more than they save); else on all host threads,
 // in ranges of about n / (4 * threads). The first exception thrown by a body is rethrown here after all

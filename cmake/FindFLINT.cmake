@@ -1,6 +1,8 @@
 # Finds FLINT 2.9 or 3.x (Debian's 2.9 ships no CMake or pkg-config file). Defines FLINT::FLINT.
-find_path(FLINT_INCLUDE_DIR flint/flint.h)
-find_library(FLINT_LIBRARY flint)
+# Another FLINT (3.6 in /opt/flint-3.6.0, say) is found first when named by CMAKE_PREFIX_PATH,
+# or by FLINT_ROOT (a CMake or environment variable).
+find_path(FLINT_INCLUDE_DIR flint/flint.h HINTS ${FLINT_ROOT} ENV FLINT_ROOT PATH_SUFFIXES include)
+find_library(FLINT_LIBRARY flint HINTS ${FLINT_ROOT} ENV FLINT_ROOT PATH_SUFFIXES lib)
 if(FLINT_INCLUDE_DIR)
   # FLINT 2.9 and 3.x both define FLINT_VERSION "x.y.z" in flint.h.
   file(STRINGS "${FLINT_INCLUDE_DIR}/flint/flint.h" _flint_version_line REGEX "^#define FLINT_VERSION \"")

@@ -16,6 +16,25 @@ namespace example {
 
 using Clock = std::chrono::steady_clock;
 
+// FLINT's random state under the names of the FLINT in use (3.1 renamed flint_randinit).
+inline void random_init(flint_rand_t state)
+{
+#if __FLINT_RELEASE >= 30100
+    flint_rand_init(state);
+#else
+    flint_randinit(state);
+#endif
+}
+
+inline void random_clear(flint_rand_t state)
+{
+#if __FLINT_RELEASE >= 30100
+    flint_rand_clear(state);
+#else
+    flint_randclear(state);
+#endif
+}
+
 inline double ms_since(Clock::time_point start)
 {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();

@@ -15,7 +15,7 @@ int main(int argc, char** argv)
     if (!arguments) return 2;
     const auto [n, bits] = *arguments;
     flint_rand_t state;
-    flint_randinit(state);
+    example::random_init(state);
     fmpz* a = _fmpz_vec_init(n);
     fmpz* b = _fmpz_vec_init(n);
     for (slong i = 0; i < n; ++i) {  // full-size values of random sign
@@ -52,7 +52,7 @@ int main(int argc, char** argv)
     fmpz_clear(c);
     _fmpz_vec_clear(a, n);
     _fmpz_vec_clear(b, n);
-    flint_randclear(state);
+    example::random_clear(state);
     flint_cleanup();
     return ok ? 0 : 1;
 }

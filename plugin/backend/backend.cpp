@@ -3,12 +3,20 @@
 #include <cstdlib>
 #include <string>
 
+#include <flint/flint.h>
+
+#include "base/parallel.hpp"
 #include "zgpu/error.hpp"
 
 namespace zgpu {
 namespace {
 
-thread_local Backend last = Backend::cpu;
+thread_local Backend last = Backend::none;
+
+// The pool's threads call FLINT (conversions, the CPU backend), which keeps memory per thread:
+// each frees it before it ends, so that leak checkers find none. Registered here because every
+// zgpu call passes through this file.
+const bool flint_memory_freed_on_worker_exit = (on_worker_exit(flint_cleanup), true);
 
 std::string requested_name()
 {
@@ -20,7 +28,12 @@ std::string requested_name()
 
 std::string_view backend_name(Backend backend)
 {
-    return backend == Backend::gpu ? "gpu" : "cpu";
+    switch (backend) {
+    case Backend::cpu: return "cpu";
+    case Backend::gpu: return "gpu";
+    case Backend::none: break;
+    }
+    return "none";
 }
 
 Backend requested_backend()

@@ -1,6 +1,7 @@
 // The C entry points of zgpu.h: the C++ ones with errors turned into return codes.
 #include <exception>
 #include <string>
+#include <string_view>
 
 #include "zgpu/backend.hpp"
 #include "zgpu/flint.hpp"
@@ -10,17 +11,30 @@ namespace {
 
 thread_local std::string last_error;
 
-template <class Call>
-int report(Call call) noexcept
+// The message as the C caller sees it: named after the function called (zgpu_fmpz_vec_add: ...),
+// not after the C++ one it forwards to (zgpu: fmpz_vec_add: ...).
+std::string c_message(std::string_view function, std::string_view what)
 {
+    const std::string_view cxx_name = function.substr(std::string_view("zgpu_").size());
+    if (what.starts_with("zgpu: ")) what.remove_prefix(std::string_view("zgpu: ").size());
+    if (what.starts_with(cxx_name) && what.substr(cxx_name.size()).starts_with(": ")) what.remove_prefix(cxx_name.size() + 2);
+    return std::string(function) + ": " + std::string(what);
+}
+
+// Runs the call for the C function named `function`. The backend that runs it records itself;
+// a call refused before that leaves none.
+template <class Call>
+int report(std::string_view function, Call call) noexcept
+{
+    zgpu::set_last_backend(zgpu::Backend::none);
     try {
         call();
         last_error.clear();
         return 0;
     } catch (const std::exception& e) {
-        last_error = e.what();
+        last_error = c_message(function, e.what());
     } catch (...) {
-        last_error = "zgpu: unknown error";
+        last_error = c_message(function, "unknown error");
     }
     return -1;
 }
@@ -31,101 +45,102 @@ extern "C" {
 
 int zgpu_fmpz_vec_add(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len)
 {
-    return report([&] { zgpu::fmpz_vec_add(res, vec1, vec2, len); });
+    return report(__func__, [&] { zgpu::fmpz_vec_add(res, vec1, vec2, len); });
 }
 
 int zgpu_fmpz_vec_sub(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len)
 {
-    return report([&] { zgpu::fmpz_vec_sub(res, vec1, vec2, len); });
+    return report(__func__, [&] { zgpu::fmpz_vec_sub(res, vec1, vec2, len); });
 }
 
 int zgpu_fmpz_poly_add(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly_t poly2)
 {
-    return report([&] { zgpu::fmpz_poly_add(res, poly1, poly2); });
+    return report(__func__, [&] { zgpu::fmpz_poly_add(res, poly1, poly2); });
 }
 
 int zgpu_fmpz_poly_sub(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly_t poly2)
 {
-    return report([&] { zgpu::fmpz_poly_sub(res, poly1, poly2); });
+    return report(__func__, [&] { zgpu::fmpz_poly_sub(res, poly1, poly2); });
 }
 
 int zgpu_fmpz_vec_mul(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len)
 {
-    return report([&] { zgpu::fmpz_vec_mul(res, vec1, vec2, len); });
+    return report(__func__, [&] { zgpu::fmpz_vec_mul(res, vec1, vec2, len); });
 }
 
 int zgpu_fmpz_vec_sqr(fmpz* res, const fmpz* vec, slong len)
 {
-    return report([&] { zgpu::fmpz_vec_sqr(res, vec, len); });
+    return report(__func__, [&] { zgpu::fmpz_vec_sqr(res, vec, len); });
 }
 
 int zgpu_fmpz_vec_scalar_mul_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t c)
 {
-    return report([&] { zgpu::fmpz_vec_scalar_mul_fmpz(res, vec, len, c); });
+    return report(__func__, [&] { zgpu::fmpz_vec_scalar_mul_fmpz(res, vec, len, c); });
 }
 
 int zgpu_fmpz_vec_scalar_addmul_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t c)
 {
-    return report([&] { zgpu::fmpz_vec_scalar_addmul_fmpz(res, vec, len, c); });
+    return report(__func__, [&] { zgpu::fmpz_vec_scalar_addmul_fmpz(res, vec, len, c); });
 }
 
 int zgpu_fmpz_vec_scalar_submul_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t c)
 {
-    return report([&] { zgpu::fmpz_vec_scalar_submul_fmpz(res, vec, len, c); });
+    return report(__func__, [&] { zgpu::fmpz_vec_scalar_submul_fmpz(res, vec, len, c); });
 }
 
 int zgpu_fmpz_vec_divexact(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len)
 {
-    return report([&] { zgpu::fmpz_vec_divexact(res, vec1, vec2, len); });
+    return report(__func__, [&] { zgpu::fmpz_vec_divexact(res, vec1, vec2, len); });
 }
 
 int zgpu_fmpz_vec_divexact_checked(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len)
 {
-    return report([&] { zgpu::fmpz_vec_divexact_checked(res, vec1, vec2, len); });
+    return report(__func__, [&] { zgpu::fmpz_vec_divexact_checked(res, vec1, vec2, len); });
 }
 
 int zgpu_fmpz_vec_scalar_divexact_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t c)
 {
-    return report([&] { zgpu::fmpz_vec_scalar_divexact_fmpz(res, vec, len, c); });
+    return report(__func__, [&] { zgpu::fmpz_vec_scalar_divexact_fmpz(res, vec, len, c); });
 }
 
 int zgpu_fmpz_vec_scalar_divexact_fmpz_checked(fmpz* res, const fmpz* vec, slong len, const fmpz_t c)
 {
-    return report([&] { zgpu::fmpz_vec_scalar_divexact_fmpz_checked(res, vec, len, c); });
+    return report(__func__, [&] { zgpu::fmpz_vec_scalar_divexact_fmpz_checked(res, vec, len, c); });
 }
 
 int zgpu_fmpz_vec_fdiv_qr(fmpz* q, fmpz* r, const fmpz* vec1, const fmpz* vec2, slong len)
 {
-    return report([&] { zgpu::fmpz_vec_fdiv_qr(q, r, vec1, vec2, len); });
+    return report(__func__, [&] { zgpu::fmpz_vec_fdiv_qr(q, r, vec1, vec2, len); });
 }
 
 int zgpu_fmpz_vec_tdiv_qr(fmpz* q, fmpz* r, const fmpz* vec1, const fmpz* vec2, slong len)
 {
-    return report([&] { zgpu::fmpz_vec_tdiv_qr(q, r, vec1, vec2, len); });
+    return report(__func__, [&] { zgpu::fmpz_vec_tdiv_qr(q, r, vec1, vec2, len); });
 }
 
 int zgpu_fmpz_vec_scalar_mod_fmpz(fmpz* res, const fmpz* vec, slong len, const fmpz_t p)
 {
-    return report([&] { zgpu::fmpz_vec_scalar_mod_fmpz(res, vec, len, p); });
+    return report(__func__, [&] { zgpu::fmpz_vec_scalar_mod_fmpz(res, vec, len, p); });
 }
 
 int zgpu_fmpz_poly_scalar_mul_fmpz(fmpz_poly_t res, const fmpz_poly_t poly, const fmpz_t x)
 {
-    return report([&] { zgpu::fmpz_poly_scalar_mul_fmpz(res, poly, x); });
+    return report(__func__, [&] { zgpu::fmpz_poly_scalar_mul_fmpz(res, poly, x); });
 }
 
 int zgpu_fmpz_poly_scalar_divexact_fmpz(fmpz_poly_t res, const fmpz_poly_t poly, const fmpz_t x)
 {
-    return report([&] { zgpu::fmpz_poly_scalar_divexact_fmpz(res, poly, x); });
+    return report(__func__, [&] { zgpu::fmpz_poly_scalar_divexact_fmpz(res, poly, x); });
 }
 
 int zgpu_fmpz_poly_scalar_mod_fmpz(fmpz_poly_t res, const fmpz_poly_t poly, const fmpz_t x)
 {
-    return report([&] { zgpu::fmpz_poly_scalar_mod_fmpz(res, poly, x); });
+    return report(__func__, [&] { zgpu::fmpz_poly_scalar_mod_fmpz(res, poly, x); });
 }
 
 const char* zgpu_last_error(void) { return last_error.c_str(); }
 
-const char* zgpu_last_backend(void) { return zgpu::last_backend() == zgpu::Backend::gpu ? "gpu" : "cpu"; }
+// backend_name's views are of string literals, so null-terminated.
+const char* zgpu_last_backend(void) { return zgpu::backend_name(zgpu::last_backend()).data(); }
 
 }  // extern "C"

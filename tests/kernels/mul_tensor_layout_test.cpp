@@ -172,7 +172,9 @@ TEST(MulTensorLayout, SumsMeetEveryBankOnce)
     for (int k = 0; k < kTileColumns * tiles; ++k) {
         ASSERT_EQ(sum_word(k) / 32, k / 32);
         ++seen[std::size_t(sum_word(k))];
-        if (k % 4 != 0) EXPECT_EQ(sum_word(k), sum_word(k - k % 4) + k % 4);
+        if (k % 4 != 0) {
+            EXPECT_EQ(sum_word(k), sum_word(k - k % 4) + k % 4);
+        }
         EXPECT_EQ(sum_word(k - k % 4) % 4, 0);
     }
     EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), kTileColumns * tiles);

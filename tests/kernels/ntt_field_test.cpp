@@ -23,7 +23,9 @@ TEST(NttField, PrimesAreNttPrimesAndRootsHaveTheirOrder)
             const std::uint32_t w = root_of_unity(f, length);
             EXPECT_EQ(f.pow(w, length), 1u);
             EXPECT_EQ(f.pow(w, length / 2), p - 1) << "order of the root of length " << length;
-            if (length > 2) EXPECT_EQ(std::uint64_t(w) * w % p, root_of_unity(f, length / 2)) << "w_M^2 = w_(M/2), M = " << length;
+            if (length > 2) {
+                EXPECT_EQ(std::uint64_t(w) * w % p, root_of_unity(f, length / 2)) << "w_M^2 = w_(M/2), M = " << length;
+            }
         }
     }
 }

@@ -5,6 +5,7 @@
 #include <flint/fmpz_vec.h>
 
 #include "backend_env.hpp"
+#include "flint_random.hpp"
 
 namespace zgpu::testing {
 
@@ -23,11 +24,11 @@ protected:
     void SetUp() override
     {
         OnBackend::SetUp();
-        flint_randinit(state_);
+        random_init(state_);
     }
     void TearDown() override
     {
-        flint_randclear(state_);
+        random_clear(state_);
         OnBackend::TearDown();
     }
 

@@ -5,7 +5,8 @@
 
 namespace zgpu {
 
-enum class Backend { cpu, gpu };
+// none: no backend ran (before any call, or after a call refused for its arguments).
+enum class Backend { cpu, gpu, none };
 
 std::string_view backend_name(Backend backend);
 
@@ -22,7 +23,8 @@ Backend requested_backend();
 // Whether ZGPU_BACKEND names a backend (cpu or gpu) rather than leaving the choice to zgpu.
 bool backend_forced();
 
-// The backend that ran the last zgpu call on this thread (cpu before any call).
+// The backend that ran the last zgpu call on this thread; the C entry points reset it to none
+// when they start, so a refused C call leaves none.
 Backend last_backend();
 void set_last_backend(Backend backend);
 

@@ -5,6 +5,8 @@
 #include <flint/fmpz.h>
 #include <flint/fmpz_poly.h>
 
+#include "zgpu/error.hpp"
+
 namespace zgpu {
 
 void fmpz_vec_add(fmpz* res, const fmpz* vec1, const fmpz* vec2, slong len);

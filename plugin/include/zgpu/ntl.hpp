@@ -6,6 +6,8 @@
 #include <NTL/ZZX.h>
 #include <NTL/vector.h>
 
+#include "zgpu/error.hpp"
+
 namespace zgpu {
 
 // x[i] = a[i] +- b[i]; a and b must have the same length (as NTL requires).

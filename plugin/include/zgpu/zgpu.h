@@ -72,10 +72,12 @@ int zgpu_fmpz_vec_scalar_mod_fmpz(fmpz * res, const fmpz * vec, slong len, const
 int zgpu_fmpz_poly_scalar_divexact_fmpz(fmpz_poly_t res, const fmpz_poly_t poly, const fmpz_t x);
 int zgpu_fmpz_poly_scalar_mod_fmpz(fmpz_poly_t res, const fmpz_poly_t poly, const fmpz_t x);
 
-/* Why the last call on this thread failed ("" if it succeeded). */
+/* Why the last call on this thread failed ("" if it succeeded), starting with the name of the
+   function called: "zgpu_fmpz_vec_add: len is negative (-1)". */
 const char * zgpu_last_error(void);
 /* "cpu" or "gpu": the backend that ran the last call on this thread ("cpu" also where the GPU
-   failed part-way and the host computed the rest). */
+   failed part-way and the host computed the rest); "none" before any call, and after a call
+   that ran on neither (refused for its arguments, or with nothing to compute). */
 const char * zgpu_last_backend(void);
 
 #ifdef __cplusplus

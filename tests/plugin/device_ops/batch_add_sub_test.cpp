@@ -85,7 +85,9 @@ TEST_P(BatchAddSub, RandomPairsAcrossSizesAndSigns)
         }
         check_both(a, b, "random, up to " + std::to_string(n) + " limbs, " + std::to_string(count) + " elements");
     }
-    if (GetParam() == Backend::gpu) EXPECT_GE(pairs_, 1000000u);
+    if (GetParam() == Backend::gpu) {
+        EXPECT_GE(pairs_, 1000000u);
+    }
 }
 
 TEST_P(BatchAddSub, LongestCarryAndBorrowChains)

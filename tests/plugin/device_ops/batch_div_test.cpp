@@ -136,7 +136,9 @@ TEST_P(BatchDiv, ManyRandomExactDivisionsAcrossSizeClasses)
             expect_batch_equals(q.download(), expected, "left untouched, " + context);
         }
     }
-    if (backend() == Backend::gpu) EXPECT_GE(divisions, 1000000u);
+    if (backend() == Backend::gpu) {
+        EXPECT_GE(divisions, 1000000u);
+    }
 }
 
 // The largest operands with the longest carry chains: all-ones quotients and divisors making
@@ -254,7 +256,9 @@ TEST_P(BatchDiv, ManyRandomDivisionsWithRemainder)
         }
         divisions += count;
     }
-    if (backend() == Backend::gpu) EXPECT_GE(divisions, 1000000u);
+    if (backend() == Backend::gpu) {
+        EXPECT_GE(divisions, 1000000u);
+    }
 }
 
 // Inputs where schoolbook division's estimated digit is one too large and the divisor is added

@@ -70,7 +70,9 @@ TEST_P(BatchMul, RandomProductsAcrossSizesAndSigns)
             check(b, a, std::to_string(count) + " products, up to " + std::to_string(m) + " x " + std::to_string(n) + " limbs");
         }
     }
-    if (backend() == Backend::gpu) EXPECT_GE(products_, 1000000u);
+    if (backend() == Backend::gpu) {
+        EXPECT_GE(products_, 1000000u);
+    }
 }
 
 TEST_P(BatchMul, AllOnesZeroAndUnits)

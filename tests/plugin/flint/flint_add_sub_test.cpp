@@ -212,23 +212,26 @@ TEST_P(FlintEntryPoints, ConcurrentCallers)
     // Host threads calling at once share the GPU runtime's staging buffers and the thread pool.
     constexpr int kThreads = 4;
     std::vector<int> mismatches(kThreads, -1);
+    const auto run_caller = [&](int t) {
+        flint_rand_t state;
+        random_init(state);
+        random_seed(state, 1 + t, 2 + t);
+        const slong n = 30000;
+        Vec a(n), b(n), ours(n), theirs(n);
+        _fmpz_vec_randtest(a.v, state, n, 64 + 200 * t);
+        _fmpz_vec_randtest(b.v, state, n, 64 + 200 * t);
+        _fmpz_vec_sub(theirs.v, a.v, b.v, n);
+        mismatches[t] = 0;
+        for (int round = 0; round < 5; ++round) {
+            if (zgpu_fmpz_vec_sub(ours.v, a.v, b.v, n) != 0 || !_fmpz_vec_equal(ours.v, theirs.v, n)) ++mismatches[t];
+        }
+        random_clear(state);
+    };
     std::vector<std::thread> threads;
     for (int t = 0; t < kThreads; ++t) {
         threads.emplace_back([&, t] {
-            flint_rand_t state;
-            flint_randinit(state);
-            flint_randseed(state, 1 + t, 2 + t);
-            const slong n = 30000;
-            Vec a(n), b(n), ours(n), theirs(n);
-            _fmpz_vec_randtest(a.v, state, n, 64 + 200 * t);
-            _fmpz_vec_randtest(b.v, state, n, 64 + 200 * t);
-            _fmpz_vec_sub(theirs.v, a.v, b.v, n);
-            mismatches[t] = 0;
-            for (int round = 0; round < 5; ++round) {
-                if (zgpu_fmpz_vec_sub(ours.v, a.v, b.v, n) != 0 || !_fmpz_vec_equal(ours.v, theirs.v, n)) ++mismatches[t];
-            }
-            flint_randclear(state);
-            flint_cleanup();
+            run_caller(t);
+            flint_cleanup();  // once the vectors are freed: freeing them refills this thread's FLINT cache
         });
     }
     for (auto& thread : threads) thread.join();

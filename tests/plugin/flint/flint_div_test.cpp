@@ -65,7 +65,7 @@ protected:
 TEST_P(Division, ExactDivisionMatchesFlint)
 {
     for (const slong n : {slong(0), slong(1), slong(33), slong(3001)}) {
-        for (const auto [qbits, dbits] : {std::pair{40, 30}, std::pair{64, 64}, std::pair{1000, 1500}, std::pair{20000, 9000}}) {
+        for (const auto& [qbits, dbits] : {std::pair{40, 30}, std::pair{64, 64}, std::pair{1000, 1500}, std::pair{20000, 9000}}) {
             Vec a(n), b(n), ours(n), theirs(n);
             exact_pairs(a, b, qbits, dbits);
             for (slong i = 0; i < n; ++i) fmpz_divexact(theirs.v + i, a.v + i, b.v + i);
@@ -153,7 +153,7 @@ TEST_P(Division, QuotientAndRemainderMatchFlintForEverySign)
     using Theirs = void (*)(fmpz_t, fmpz_t, const fmpz_t, const fmpz_t);
     const std::pair<Ours, Theirs> ops[] = {{zgpu_fmpz_vec_fdiv_qr, fmpz_fdiv_qr}, {zgpu_fmpz_vec_tdiv_qr, fmpz_tdiv_qr}};
     for (const auto& [ours_op, theirs_op] : ops) {
-        for (const auto [abits, bbits] : {std::pair{30, 20}, std::pair{2000, 1000}, std::pair{1000, 2000}, std::pair{20000, 64}}) {
+        for (const auto& [abits, bbits] : {std::pair{30, 20}, std::pair{2000, 1000}, std::pair{1000, 2000}, std::pair{20000, 64}}) {
             const slong n = 1001;
             Vec a(n), b(n), q(n), r(n), eq(n), er(n);
             random_vec_pairs(a, b, abits, bbits);
@@ -309,7 +309,7 @@ TEST(DivisionChoice, SmallBatchesStayOnTheHostLargeOnesGoToTheGpu)
 {
     unsetenv("ZGPU_BACKEND");
     flint_rand_t state;
-    flint_randinit(state);
+    random_init(state);
     for (const auto& [divisor_limbs, count] : {std::pair<std::uint64_t, slong>{256, 1}, {1024, 64}}) {
         Vec a(count), b(count), q(count), expected(count);
         for (slong i = 0; i < count; ++i) {
@@ -323,7 +323,7 @@ TEST(DivisionChoice, SmallBatchesStayOnTheHostLargeOnesGoToTheGpu)
         const bool gpu = divisor_limbs == 1024 && gpu_available() && host_threads() <= 32;
         EXPECT_STREQ(zgpu_last_backend(), gpu ? "gpu" : "cpu") << count << " divisions by " << divisor_limbs << "-limb divisors";
     }
-    flint_randclear(state);
+    random_clear(state);
 }
 
 }  // namespace

@@ -267,7 +267,7 @@ TEST(MulAutomaticChoice, EveryShapeSucceedsOnTheBackendItCallsFor)
 {
     unsetenv("ZGPU_BACKEND");
     flint_rand_t state;
-    flint_randinit(state);
+    random_init(state);
     const auto run = [&](std::uint32_t limbs_a, std::uint32_t limbs_b, slong count, const char* expected_backend) {
         Vec a(count), b(count), ours(count), theirs(count);
         for (slong i = 0; i < count; ++i) {
@@ -304,7 +304,7 @@ TEST(MulAutomaticChoice, EveryShapeSucceedsOnTheBackendItCallsFor)
     EXPECT_TRUE(_fmpz_vec_equal(r.v, expected.v, 33));
     EXPECT_STREQ(zgpu_last_backend(), "cpu");
     fmpz_clear(c);
-    flint_randclear(state);
+    random_clear(state);
 }
 
 // On the GPU forced, addmul whose sums would exceed a batch's kMaxLimbs is refused with nothing
