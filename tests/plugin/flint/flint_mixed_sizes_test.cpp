@@ -60,8 +60,9 @@ protected:
         call();
         const std::string timing = ::testing::internal::GetCapturedStderr();
         unsetenv("ZGPU_TIMING");
-        if (GetParam() == Backend::gpu)
+        if (GetParam() == Backend::gpu) {
             EXPECT_NE(timing.find("zgpu: " + std::to_string(huge) + " elements on the GPU"), std::string::npos) << timing;
+        }
     }
     const char* expected_backend() const { return GetParam() == Backend::gpu ? "gpu" : "cpu"; }
 };
