@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+// gmp.h first: FLINT 3 declares fmpz_set_mpz and fmpz_get_mpz only after it.
+#include <gmp.h>
 #include <flint/fmpz_vec.h>
 #include <gtest/gtest.h>
 
