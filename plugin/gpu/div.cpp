@@ -1,5 +1,5 @@
 // Exact division on the runtime: the method from ZGPU_DIV_ALGORITHM, the runtime's products,
-// and results read back through pinned staging memory; the division itself is
+// and results read back through pinned memory; the division itself is
 // kernels::divexact (kernels/div/divexact.cu).
 #include "plugin/gpu/div.hpp"
 
@@ -33,7 +33,7 @@ kernels::DivisionSummary summarize_division(Runtime& runtime, ConstBatchView a, 
     kernels::StreamMemory on_device(sizeof(kernels::DivisionSummary), stream);
     auto* summary = static_cast<kernels::DivisionSummary*>(on_device.data());
     kernels::summarize_division(a, b, summary, stream);
-    auto* result = reinterpret_cast<kernels::DivisionSummary*>(runtime.staging(sizeof(kernels::DivisionSummary)));
+    auto* result = runtime.readback<kernels::DivisionSummary>();
     check(cudaMemcpyAsync(result, summary, sizeof *result, cudaMemcpyDeviceToHost, stream), "reading the division summary");
     runtime.synchronize("summarizing a division");
     return *result;
@@ -46,7 +46,7 @@ std::size_t divexact(Runtime& runtime, ConstBatchView a, ConstBatchView b, Batch
     // Checked: the first inexact index, from a.count down, on the device and in pinned memory.
     kernels::StreamMemory first(checked ? sizeof(unsigned long long) : 0, stream);
     auto* first_inexact = static_cast<unsigned long long*>(first.data());
-    auto* result = checked ? reinterpret_cast<unsigned long long*>(runtime.staging(sizeof(unsigned long long))) : nullptr;
+    auto* result = checked ? runtime.readback<unsigned long long>() : nullptr;
     if (checked) {
         *result = a.count;
         check(cudaMemcpyAsync(first_inexact, result, sizeof *result, cudaMemcpyHostToDevice, stream), "starting the exactness check");

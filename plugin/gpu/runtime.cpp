@@ -76,6 +76,9 @@ Runtime::Runtime()
     // Temporaries of one operation (kernels/common/temporary.hpp) come from the stream-ordered
     // pool; it keeps up to 1 GiB between operations instead of returning it at every
     // synchronization.
+    void* readback = nullptr;
+    check(cudaMallocHost(&readback, kReadbackBytes), "allocating pinned memory for results read back");
+    readback_ = static_cast<std::byte*>(readback);
     cudaMemPool_t pool = nullptr;
     check(cudaDeviceGetDefaultMemPool(&pool, device_), "getting the device's memory pool");
     std::uint64_t keep = std::uint64_t(1) << 30;
@@ -86,6 +89,7 @@ Runtime::~Runtime()
 {
     // At process exit the driver may already be shutting down: errors are ignored here.
     if (staging_) cudaFreeHost(staging_);
+    if (readback_) cudaFreeHost(readback_);
     if (download_stream_) cudaStreamDestroy(download_stream_);
     if (upload_stream_) cudaStreamDestroy(upload_stream_);
     if (stream_) cudaStreamDestroy(stream_);

@@ -69,6 +69,16 @@ public:
 
     // Page-locked host memory of at least `bytes`, reused across calls (contents not kept).
     std::byte* staging(std::size_t bytes);
+    // Page-locked host memory for the few words an operation reads back from the device (a
+    // division's summary, a check's first failing index), apart from the staging memory: the
+    // pipeline's chunks are there while such operations run inside it.
+    static constexpr std::size_t kReadbackBytes = 64;
+    template <class T>
+    T* readback()
+    {
+        static_assert(sizeof(T) <= kReadbackBytes && alignof(T) <= 16);
+        return reinterpret_cast<T*>(readback_);
+    }
     // Device memory of at least `bytes`, reused across calls (contents not kept): scratch holds
     // the operands and results of host operations, workspace the working data of kernels.
     std::byte* scratch(std::size_t bytes);
@@ -88,6 +98,7 @@ private:
     cudaStream_t stream_ = nullptr, upload_stream_ = nullptr, download_stream_ = nullptr;
     std::byte* staging_ = nullptr;
     std::size_t staging_size_ = 0;
+    std::byte* readback_ = nullptr;
     DeviceMemory scratch_, workspace_;
 };
 
