@@ -23,9 +23,9 @@ struct HostOperand {
     std::string too_large;                    // if not empty: an element exceeds kMaxLimbs, and why
     std::function<void(std::size_t first, BatchView out)> pack;  // writes elements first.. into out, bound for the GPU
     // For splitting a call by element size (plugin/gpu/size_groups.hpp): elements by size
-    // bucket, element i's limbs, and the packing of elements indices[0 .. out.count) into out.
+    // bucket, the limbs of elements first .. first + out.size() - 1, and the packing of elements indices[0 .. out.count) into out.
     adapters::SizeHistogram buckets{};
-    std::function<std::uint64_t(std::size_t i)> limbs;
+    std::function<void(std::size_t first, std::span<std::uint64_t> out)> limbs_of;  // of elements first..
     std::function<void(std::span<const std::size_t> indices, BatchView out)> pack_indexed;
 
     // Throws the too_large error, if any: batches hold at most kMaxLimbs limbs an element.
@@ -44,7 +44,9 @@ HostOperand host_operand(Reader reader, std::size_t count, std::string_view argu
             std::move(too_large),
             [reader](std::size_t first, BatchView out) { adapters::pack_into(reader, out, first, adapters::PackTarget::streamed); },
             extent.buckets,
-            [reader](std::size_t i) -> std::uint64_t { return std::llabs(reader.size(i)); },
+            [reader](std::size_t first, std::span<std::uint64_t> out) {
+                for (std::size_t k = 0; k < out.size(); ++k) out[k] = std::llabs(reader.size(first + k));
+            },
             [reader](std::span<const std::size_t> indices, BatchView out) {
                 adapters::pack_indexed_into(reader, indices, out, adapters::PackTarget::streamed);
             }};

@@ -70,16 +70,22 @@ std::vector<Stats> bucket_elements(std::span<const HostOperand* const> operands,
     parallel_for(count, adapters::kPackMinParallel, [&](std::size_t begin, std::size_t end) {
         std::vector<std::size_t> local_counts(kSizeBuckets);
         std::vector<std::uint64_t> local_largest(kSizeBuckets * m, 0), local_smallest(kSizeBuckets * m, ~std::uint64_t(0));
-        std::vector<std::uint64_t> limbs(m);
-        for (std::size_t i = begin; i < end; ++i) {
-            std::uint64_t longest = 0;
-            for (std::size_t j = 0; j < m; ++j) longest = std::max(longest, limbs[j] = operands[j]->limbs(i));
-            const std::size_t k = adapters::size_bucket(longest);
-            bucket_of[i] = std::uint8_t(k);
-            ++local_counts[k];
-            for (std::size_t j = 0; j < m; ++j) {
-                local_largest[k * m + j] = std::max(local_largest[k * m + j], limbs[j]);
-                local_smallest[k * m + j] = std::min(local_smallest[k * m + j], limbs[j]);
+        // Sizes a block at a time: one call into each operand's reader a block, not an element.
+        constexpr std::size_t kBlock = 256;
+        std::vector<std::uint64_t> limbs(m * kBlock);
+        for (std::size_t first = begin; first < end; first += kBlock) {
+            const std::size_t n = std::min(kBlock, end - first);
+            for (std::size_t j = 0; j < m; ++j) operands[j]->limbs_of(first, std::span(limbs).subspan(j * kBlock, n));
+            for (std::size_t i = 0; i < n; ++i) {
+                std::uint64_t longest = 0;
+                for (std::size_t j = 0; j < m; ++j) longest = std::max(longest, limbs[j * kBlock + i]);
+                const std::size_t k = adapters::size_bucket(longest);
+                bucket_of[first + i] = std::uint8_t(k);
+                ++local_counts[k];
+                for (std::size_t j = 0; j < m; ++j) {
+                    local_largest[k * m + j] = std::max(local_largest[k * m + j], limbs[j * kBlock + i]);
+                    local_smallest[k * m + j] = std::min(local_smallest[k * m + j], limbs[j * kBlock + i]);
+                }
             }
         }
         for (std::size_t k = 0; k < kSizeBuckets; ++k) {
