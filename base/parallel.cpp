@@ -14,6 +14,18 @@ namespace {
 
 thread_local bool inside_parallel_for = false;  // nested calls run inline
 
+std::atomic<int> awake_requests{0};  // KeepWorkersAwake objects alive
+
+// Polls until ready(), yielding the processor, while some KeepWorkersAwake lives; whether ready.
+template <class Ready>
+bool poll_while_awake(Ready ready)
+{
+    while (awake_requests.load(std::memory_order_relaxed) > 0)
+        if (ready()) return true;
+        else std::this_thread::yield();
+    return ready();
+}
+
 // Functions run on each worker before it ends. Constant-initialized, with no destructor, so
 // registering is safe at any time, static initialization included, and the pool (destroyed at
 // exit) still finds them.
@@ -27,8 +39,8 @@ void run_exit_hooks()
 }
 
 // Workers live as long as the process, so libraries that keep per-thread caches (FLINT's
-// mpz pool) do not lose them at every call. Between jobs they sleep on a condition variable:
-// idle, they cost nothing to the caller's other threads.
+// mpz pool) do not lose them at every call. Between jobs they sleep on a condition variable,
+// unless a KeepWorkersAwake asks them to poll.
 class Pool {
 public:
     explicit Pool(unsigned workers)
@@ -65,8 +77,11 @@ public:
         inside_parallel_for = true;
         take_ranges();
         inside_parallel_for = false;
-        std::unique_lock<std::mutex> guard(mutex_);
-        done_.wait(guard, [this] { return running_ == 0; });
+        std::unique_lock<std::mutex> guard(mutex_, std::defer_lock);
+        if (!poll_while_awake([this] { return running_ == 0; })) {
+            guard.lock();
+            done_.wait(guard, [this] { return running_ == 0; });
+        }
         body_ = nullptr;
         if (error_) std::rethrow_exception(error_);
     }
@@ -91,6 +106,7 @@ private:
         inside_parallel_for = true;
         std::size_t seen = 0;
         for (;;) {
+            poll_while_awake([&] { return stopping_ || generation_ != seen; });
             {
                 std::unique_lock<std::mutex> guard(mutex_);
                 wake_.wait(guard, [&] { return stopping_ || generation_ != seen; });
@@ -108,12 +124,12 @@ private:
     std::mutex busy_;
     std::mutex mutex_;  // guards everything below but next_, and the waits
     std::condition_variable wake_, done_;
-    bool stopping_ = false;
-    std::size_t generation_ = 0;
+    std::atomic<bool> stopping_ = false;        // atomic for the polls, written under mutex_
+    std::atomic<std::size_t> generation_ = 0;
     const std::function<void(std::size_t, std::size_t)>* body_ = nullptr;
     std::size_t n_ = 0, grain_ = 1;
     std::atomic<std::size_t> next_{0};
-    std::size_t running_ = 0;
+    std::atomic<std::size_t> running_ = 0;
     std::exception_ptr error_;
 };
 
@@ -124,6 +140,9 @@ Pool& pool()
 }
 
 }  // namespace
+
+KeepWorkersAwake::KeepWorkersAwake() { ++awake_requests; }
+KeepWorkersAwake::~KeepWorkersAwake() { --awake_requests; }
 
 void on_worker_exit(void (*hook)())
 {

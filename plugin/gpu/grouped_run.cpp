@@ -102,6 +102,7 @@ Backend run_by_size(std::span<const Operand> operands, std::size_t count, std::u
     // beside the largest). The largest then runs through the pipeline with results handed to the
     // caller as its chunks arrive, in order, interleaved with the kept ones: most results are
     // unpacked while later chunks are on the GPU, straight from pinned memory.
+    const KeepWorkersAwake awake;  // from group to group too
     const std::size_t streamed = largest_group(*plan);
     std::vector<LimbBatch> kept(plan->groups.size());
     for (std::size_t g = 0; g < plan->groups.size(); ++g)

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "base/parallel.hpp"
 #include "plugin/gpu/runtime.hpp"
 #include "zgpu/error.hpp"
 
@@ -158,6 +159,7 @@ Backend run(std::span<const Operand> operands, std::size_t count, std::span<cons
         return Backend::gpu;
     }
     const Clock::time_point start = Clock::now();
+    const KeepWorkersAwake awake;  // the host threads pack and unpack every chunk
     std::vector<std::uint32_t> strides;
     std::size_t per_element = 0;  // bytes of the operands that are not shared, each once
     std::size_t shared = 0;       // bytes of the shared operands, and of every region's padding
