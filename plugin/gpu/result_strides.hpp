@@ -31,11 +31,15 @@ constexpr std::uint64_t addmul_sum_limbs(std::uint64_t r_limbs, std::uint32_t pr
     return std::max(size_class(std::uint32_t(r_limbs)), products) + std::uint64_t(1);
 }
 
-// Exact quotients: |a| / |b| has at most |a| - |b| + 1 limbs, and never more than |a|.
-constexpr std::uint32_t quotient_stride(std::uint64_t a_limbs, std::uint64_t b_min_limbs)
+// Quotients |a| / |b|: at most |a| - |b| + 1 limbs, plus `rounding` - 1 where floor rounding
+// (rounding 2) may carry into one more, never more than a's stride (as DeviceBatch's, in
+// device_ops/batch_div.cpp), and one limb where |b| may exceed |a| that much. Exact and
+// truncated quotients take rounding 1.
+constexpr std::uint32_t quotient_stride(std::uint64_t a_limbs, std::uint64_t b_min_limbs, std::uint32_t rounding = 1)
 {
-    const std::uint32_t sa = size_class(std::uint32_t(std::min<std::uint64_t>(a_limbs, kMaxLimbs)));
-    return size_class(std::uint32_t(sa + 1 - std::clamp<std::uint64_t>(b_min_limbs, 1, sa)));
+    const std::uint64_t sa = size_class(std::uint32_t(std::min<std::uint64_t>(a_limbs, kMaxLimbs)));
+    const std::uint64_t smallest = std::max<std::uint64_t>(1, b_min_limbs);
+    return size_class(std::uint32_t(smallest < sa + rounding ? std::min(sa, sa + rounding - smallest) : 1));
 }
 
 }  // namespace zgpu::gpu

@@ -3,21 +3,12 @@
 
 #include "base/parallel.hpp"
 #include "plugin/gpu/gpu_backend.hpp"
+#include "plugin/gpu/result_strides.hpp"
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/host_ops/host_ops.hpp"
 
 namespace zgpu {
 namespace {
-
-// The stride of quotients |a| / |b|: at most |a| - |b| + 1 limbs, plus `rounding` - 1 where
-// floor rounding may carry into one more, never more than a's stride (as DeviceBatch's, in
-// device_ops/batch_div.cpp), and one limb where |b| may exceed |a| that much.
-std::uint32_t quotient_stride(const HostOperand& a, const HostOperand& b, std::uint32_t rounding)
-{
-    const std::uint64_t sa = size_class(std::uint32_t(std::min<std::uint64_t>(a.max_limbs, kMaxLimbs)));
-    const std::uint64_t smallest = std::max<std::uint64_t>(1, b.min_limbs);
-    return size_class(std::uint32_t(smallest < sa + rounding ? std::min(sa, sa + rounding - smallest) : 1));
-}
 
 // Exact division on the GPU: the quotients' stride, and whether the GPU's products take it.
 struct ExactDivision {
@@ -27,7 +18,7 @@ struct ExactDivision {
 
 ExactDivision exact_division(const HostOperand& a, const HostOperand& b)
 {
-    const std::uint32_t quotient = quotient_stride(a, b, 1);
+    const std::uint32_t quotient = gpu::quotient_stride(a.max_limbs, b.min_limbs);
     const std::uint32_t sb = size_class(std::uint32_t(std::min<std::uint64_t>(b.max_limbs, kMaxLimbs)));
     return {quotient, a.too_large.empty() && b.too_large.empty() && gpu::divexact_fits(quotient, sb)};
 }
@@ -91,7 +82,8 @@ void div_host(HostDivision kind, const HostOperand& a, std::size_t count, const 
             return gpu::host_mod(
                 a, count, b, remainder_stride, [&](std::size_t first, ConstBatchView r) { on_gpu_result(first, {}, r); }, rest);
         const bool floor = kind == HostDivision::floor;
-        return gpu::host_divrem(a, count, b, b_count, floor, quotient_stride(a, b, floor ? 2 : 1), remainder_stride,
+        const std::uint32_t quotient_stride = gpu::quotient_stride(a.max_limbs, b.min_limbs, floor ? 2 : 1);
+        return gpu::host_divrem(a, count, b, b_count, floor, quotient_stride, remainder_stride,
                                 on_gpu_result, rest);
     };
     run_on(choose(fits && gpu_pays_for_host_division(shape_of(a, b, count, b_count), host_threads())), on_gpu, on_cpu_all);
