@@ -19,9 +19,11 @@ Backend choose(bool gpu_pays)
 
 void run_on(Backend backend, const std::function<Backend()>& on_gpu, const std::function<void()>& on_cpu)
 {
-    if (backend == Backend::gpu) backend = on_gpu();
-    else on_cpu();
-    set_last_backend(backend);
+    if (backend == Backend::gpu) return set_last_backend(on_gpu());
+    // Before it runs: a computation that fails (an inexact checked division) still names the
+    // backend that ran it, as on the GPU, where that is found after on_gpu() returned.
+    set_last_backend(Backend::cpu);
+    on_cpu();
 }
 
 std::uint32_t product_stride(const HostOperand& a, const HostOperand& b)

@@ -18,7 +18,8 @@ Backend choose(bool gpu_pays);
 
 // Runs the operation on `backend`: on_gpu() returns the backend that finished the call (the CPU
 // where the host finished what a failing GPU left), on_cpu() runs it on the host threads. The
-// backend that ran is recorded for zgpu_last_backend once the call has succeeded.
+// backend that ran is recorded for zgpu_last_backend: on the GPU once on_gpu() returned, on the
+// host before on_cpu() runs.
 void run_on(Backend backend, const std::function<Backend()>& on_gpu, const std::function<void()>& on_cpu);
 
 // The stride of a's elements times b's: the sum of their strides, as a size class.

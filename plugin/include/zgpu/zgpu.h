@@ -75,9 +75,11 @@ int zgpu_fmpz_poly_scalar_mod_fmpz(fmpz_poly_t res, const fmpz_poly_t poly, cons
 /* Why the last call on this thread failed ("" if it succeeded), starting with the name of the
    function called: "zgpu_fmpz_vec_add: len is negative (-1)". */
 const char * zgpu_last_error(void);
-/* "cpu" or "gpu": the backend that ran the last call on this thread ("cpu" also where the GPU
-   failed part-way and the host computed the rest); "none" before any call, and after a call
-   that ran on neither (refused for its arguments, or with nothing to compute). */
+/* "cpu" or "gpu": the backend that ran the last call on this thread, empty vectors included, and
+   also where the call computed and then failed (a checked division that found an inexact entry);
+   "cpu" where the GPU failed part-way and the host computed the rest. "none" before any call,
+   after a call refused for its arguments, and after a scalar division of an empty vector, which
+   returns before choosing (FLINT allows any divisor there). */
 const char * zgpu_last_backend(void);
 
 #ifdef __cplusplus
