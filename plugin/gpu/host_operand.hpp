@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "adapters/packing.hpp"
+#include "zgpu/error.hpp"
 #include "zgpu/limb_batch.hpp"
 
 namespace zgpu {
@@ -29,7 +30,10 @@ struct HostOperand {
     std::function<void(std::span<const std::size_t> indices, BatchView out)> pack_indexed;
 
     // Throws the too_large error, if any: batches hold at most kMaxLimbs limbs an element.
-    void require_packable() const;
+    void require_packable() const
+    {
+        if (!too_large.empty()) throw Error(too_large);
+    }
 };
 
 // Wraps an adapter reader over `count` elements and measures them now.

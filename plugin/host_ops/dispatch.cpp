@@ -1,14 +1,8 @@
 #include "plugin/host_ops/dispatch.hpp"
 
 #include "plugin/gpu/result_strides.hpp"
-#include "zgpu/error.hpp"
 
 namespace zgpu {
-
-void HostOperand::require_packable() const
-{
-    if (!too_large.empty()) throw Error(too_large);
-}
 
 Backend choose(bool gpu_pays)
 {
