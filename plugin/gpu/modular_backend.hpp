@@ -1,0 +1,56 @@
+// What the modular layer (plugin/modular/) calls of the GPU backend. No CUDA type appears here,
+// as in gpu_backend.hpp: a build without CUDA compiles without_cuda.cpp's stand-ins, which throw.
+// Residues are prime-major (kernels/modular/residue_view.hpp). Functions throw zgpu::Error.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "kernels/modular/residue_view.hpp"
+#include "plugin/gpu/host_operand.hpp"
+#include "zgpu/backend.hpp"
+#include "zgpu/limb_batch.hpp"
+
+namespace zgpu::gpu {
+
+// A set of pairwise coprime moduli's constants in device memory (reduction powers, CRT
+// cofactors), built once a set and shared by every call on it.
+class ModularTables;
+// Builds the tables of `moduli` (each 2 <= n < 2^64, pairwise coprime: else zgpu::Error) and
+// copies them to the device.
+std::shared_ptr<const ModularTables> make_modular_tables(std::span<const limb_t> moduli);
+// Limbs of the product of the moduli: the stride that CRT results need.
+std::uint32_t crt_limbs(const ModularTables& tables);
+
+// Residues of device batch x (signed values of at most kMaxLimbs limbs) modulo each modulus,
+// into `out` (device memory, out.count == x.count, out.primes the set's size). Queued on zgpu's
+// stream.
+void residues_multi_mod(ConstBatchView x, const ModularTables& tables, kernels::ResidueView out);
+// The values in [0, P) (sign: FLINT's symmetric range) with residues r (each below its
+// modulus), into `out` (device memory, out.stride >= crt_limbs). Queued on zgpu's stream.
+void residues_multi_crt(kernels::ConstResidueView r, const ModularTables& tables, bool sign, BatchView out);
+
+// Elementwise arithmetic on device residues, modulo each modulus of the set, one launch for all
+// moduli; outputs may alias inputs. scalars: one residue a modulus (device memory).
+enum class ResidueOp { add, sub, mul };
+void residues_binary(ResidueOp op, kernels::ConstResidueView a, kernels::ConstResidueView b, const ModularTables& tables,
+                     kernels::ResidueView r);
+void residues_neg(kernels::ConstResidueView a, const ModularTables& tables, kernels::ResidueView r);
+// r = a * c (addmul: r += a * c), c one residue a modulus.
+void residues_scalar_mul(kernels::ConstResidueView a, const limb_t* scalars, bool addmul, const ModularTables& tables,
+                         kernels::ResidueView r);
+
+// Host vectors through the pipeline (pipeline.hpp), chunk by chunk, so that vectors larger
+// than device memory work. residues[i] is modulus i's array of `count` words.
+// Reduction: residues[i][e] written as chunks arrive; finish_on_host(first) computes elements
+// from `first` on should the GPU fail after some were written.
+Backend host_multi_mod(const HostOperand& x, std::size_t count, const ModularTables& tables,
+                       std::span<limb_t* const> residues, const FinishOnHost& finish_on_host);
+// CRT: residues[i][e] (each below its modulus: the caller checks) to the values, handed to
+// result(first, values) chunk by chunk, of stride crt_limbs(tables).
+Backend host_multi_crt(std::span<const limb_t* const> residues, std::size_t count, const ModularTables& tables, bool sign,
+                       const HostResult& result, const FinishOnHost& finish_on_host);
+
+}  // namespace zgpu::gpu
