@@ -1,6 +1,7 @@
 #include "plugin/gpu/pipeline.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -104,8 +105,9 @@ std::size_t device_memory_limit()
     const char* value = std::getenv("ZGPU_GPU_MEMORY_LIMIT");
     if (!value || !*value) return SIZE_MAX;
     char* end = nullptr;
-    const unsigned long long bytes = std::strtoull(value, &end, 10);
-    if (*end != '\0' || bytes == 0)
+    // strtoull would take "-1" as the largest number: the value must start with a digit.
+    const unsigned long long bytes = std::isdigit(static_cast<unsigned char>(*value)) ? std::strtoull(value, &end, 10) : 0;
+    if (bytes == 0 || *end != '\0')
         throw Error(std::string("ZGPU_GPU_MEMORY_LIMIT=") + value + ": expected a positive number of bytes");
     return std::size_t(bytes);
 }
@@ -253,10 +255,11 @@ Backend run(std::span<const Operand> operands, std::size_t count, std::span<cons
         }
         for (std::size_t k = chunks >= 2 ? chunks - 2 : 0; k < chunks; ++k) deliver(k);
     } catch (const std::exception& e) {
-        // Before any result, nothing is written and the error stands; after, the host finishes
+        // Before any result, nothing is written and the error stands (as it does for a caller
+        // with nowhere to finish: its results are kept aside, not written); after, the host finishes
         // what the GPU did not, so that no output is left half written. An error while writing
         // results (the host out of memory) goes to the caller, as on the CPU path.
-        if (in_result || delivered == 0) throw;
+        if (in_result || delivered == 0 || !finish_on_host) throw;
         std::fprintf(stderr, "zgpu: the GPU failed after %zu of %zu elements (%s); the host computes the rest\n", delivered,
                      count, e.what());
         finish_on_host(delivered);

@@ -41,7 +41,8 @@ using ChunkResults = std::function<void(std::size_t first, std::span<const Const
 // packed once and passed as the same view, which the product kernel squares). Throws
 // zgpu::Error, with nothing written, for elements too large for a batch and for a GPU failure
 // before the first result; a GPU failure after it is reported on stderr and the remaining
-// elements go to finish_on_host(first), so that no output is left half written. An exception
+// elements go to finish_on_host(first), so that no output is left half written; an empty
+// finish_on_host (a caller that keeps the results aside) has it thrown instead. An exception
 // from result() itself propagates. Returns the backend that finished the call: the CPU where
 // the host computed the remaining elements.
 Backend run(std::span<const Operand> operands, std::size_t count, std::span<const std::uint32_t> result_strides,

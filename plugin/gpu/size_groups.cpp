@@ -4,6 +4,7 @@
 #include <array>
 #include <atomic>
 #include <functional>
+#include <numeric>
 
 #include "adapters/packing.hpp"
 #include "base/parallel.hpp"
@@ -16,6 +17,12 @@ using adapters::kSizeBuckets;
 // Merging a group into the next larger may cost this many bytes more: a pipeline run of less
 // than its smallest chunk (1 MiB) costs more in fixed costs than its padding would.
 constexpr std::uint64_t kMergeBytes = std::uint64_t(1) << 20;
+
+// Elements below which mapping buckets to groups stays on one thread (a byte an element).
+constexpr std::size_t kMapMinParallel = std::size_t(1) << 16;
+// Runs below which their indices are written on one thread: runs of groups packed by index
+// average under kRunPackingElements elements, so these are under 64 Ki indices.
+constexpr std::size_t kIndexRunsMinParallel = 1024;
 
 // Elements of a bucket (or group), and each operand's largest and smallest among them.
 struct Stats {
@@ -150,30 +157,41 @@ std::optional<SizeGroups> plan_size_groups(std::span<const HostOperand* const> o
     for (const Stats& g : groups) grouped += g.bytes();
     if (groups.size() < 2 || !split_pays(padded_bytes(operands, count), grouped)) return std::nullopt;
 
-    for (const Stats& g : groups) {
-        plan.groups.push_back({{}, g.max_limbs, g.min_limbs});
-        plan.groups.back().indices.reserve(g.count);
-    }
-    for (std::size_t i = 0; i < count; ++i) {
-        const std::uint8_t g = group_of_bucket[plan.group_of[i]];
-        plan.group_of[i] = g;
-        plan.groups[g].indices.push_back(i);
-    }
-    return plan;
-}
-
-std::vector<GroupRun> runs_in_order(const SizeGroups& groups)
-{
-    std::vector<GroupRun> runs;
-    std::vector<std::size_t> next(groups.groups.size(), 0);  // each group's next element
-    const std::size_t n = groups.group_of.size();
-    for (std::size_t first = 0, end; first < n; first = end) {
-        const std::uint8_t g = groups.group_of[first];
-        for (end = first + 1; end < n && groups.group_of[end] == g;) ++end;
-        runs.push_back({first, end - first, g, next[g]});
+    // Each element's group, then the runs of consecutive elements of one group: a pass over a
+    // byte an element.
+    parallel_for(count, kMapMinParallel, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) plan.group_of[i] = group_of_bucket[plan.group_of[i]];
+    });
+    std::vector<std::size_t> next(groups.size(), 0);  // each group's elements so far
+    std::vector<std::size_t> runs_of(groups.size(), 0);
+    for (std::size_t first = 0, end; first < count; first = end) {
+        const std::uint8_t g = plan.group_of[first];
+        end = first + 1;
+        while (end < count && plan.group_of[end] == g) ++end;
+        plan.runs.push_back({first, end - first, g, next[g]});
         next[g] += end - first;
+        ++runs_of[g];
     }
-    return runs;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        SizeGroup& group = plan.groups.emplace_back();
+        group.count = groups[g].count;
+        group.max_limbs = groups[g].max_limbs;
+        group.min_limbs = groups[g].min_limbs;
+        if (runs_of[g] * kRunPackingElements <= group.count) group.runs.reserve(runs_of[g]);
+        else group.indices.resize(group.count);
+    }
+    // Runs of groups packed by runs are listed; the indices of the others are written, from
+    // their runs, on all host threads.
+    for (const GroupRun& run : plan.runs)
+        if (plan.groups[run.group].indices.empty()) plan.groups[run.group].runs.push_back(run);
+    parallel_for(plan.runs.size(), kIndexRunsMinParallel, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t r = begin; r < end; ++r) {
+            const GroupRun& run = plan.runs[r];
+            std::vector<std::size_t>& indices = plan.groups[run.group].indices;
+            if (!indices.empty()) std::iota(indices.begin() + run.offset, indices.begin() + run.offset + run.count, run.first);
+        }
+    });
+    return plan;
 }
 
 }  // namespace zgpu::gpu

@@ -29,16 +29,32 @@ bool split_pays(std::uint64_t padded_bytes, std::uint64_t grouped_bytes);
 // size.
 std::uint64_t packed_bytes(std::size_t count, std::uint64_t limbs);
 
-// Elements of one group, ascending, and each operand's largest and smallest among them (in the
-// order of the planner's operands).
-struct SizeGroup {
-    std::vector<std::size_t> indices;
-    std::vector<std::uint64_t> max_limbs, min_limbs;
+// A run of consecutive elements of one group: elements first .. first + count - 1 are that
+// group's elements offset .. offset + count - 1.
+struct GroupRun {
+    std::size_t first, count, group, offset;
 };
+
+// Elements of one group and each operand's largest and smallest among them (in the order of
+// the planner's operands). Where the group's elements lie in long runs (a vector of small
+// values among which a few huge ones), `runs` lists them and a chunk packs run by run, as
+// contiguous elements; otherwise `indices` lists every element, ascending, and a chunk packs
+// through them.
+struct SizeGroup {
+    std::size_t count = 0;
+    std::vector<std::uint64_t> max_limbs, min_limbs;
+    std::vector<GroupRun> runs;         // where packed by runs, else empty
+    std::vector<std::size_t> indices;   // where packed by index, else empty
+};
+
+// A group packs by runs where its runs average at least this many elements: each run is a call
+// into the operand's packer, which costs about as much as packing a few elements by index.
+inline constexpr std::size_t kRunPackingElements = 64;
 
 struct SizeGroups {
     std::vector<SizeGroup> groups;       // smallest elements first
     std::vector<std::uint8_t> group_of;  // each element's group
+    std::vector<GroupRun> runs;          // all runs, covering elements 0, 1, ... in order
 };
 
 // Groups elements 0 .. count - 1 of `operands` (each of `count` elements, each given once;
@@ -48,14 +64,5 @@ struct SizeGroups {
 // the operands' histograms (one pass less where they say no: uniform vectors pay nothing),
 // then from every element's sizes, read in parallel.
 std::optional<SizeGroups> plan_size_groups(std::span<const HostOperand* const> operands, std::size_t count);
-
-// A run of consecutive elements of one group: elements first .. first + count - 1 are that
-// group's elements offset .. offset + count - 1.
-struct GroupRun {
-    std::size_t first, count, group, offset;
-};
-
-// The runs that cover elements 0, 1, ... in order.
-std::vector<GroupRun> runs_in_order(const SizeGroups& groups);
 
 }  // namespace zgpu::gpu

@@ -15,10 +15,9 @@
 #include "zgpu/error.hpp"
 #include "zgpu/mpz_adapter.hpp"
 #ifdef ZGPU_WITH_CUDA
+#include "failing_products.hpp"
 #include "plugin/gpu/grouped_run.hpp"
-#include "plugin/gpu/mul.hpp"
 #include "plugin/gpu/result_strides.hpp"
-#include "plugin/gpu/runtime.hpp"
 #endif
 
 namespace zgpu::testing {
@@ -40,39 +39,29 @@ struct Outcome {
 
 Outcome multiply_mixed(int failing_call)
 {
-    const std::size_t count = kCount;
     IntegerSource source(29);
-    MpzArray a(count), b(count), expected(count), got(count);
-    for (std::size_t i = 0; i < count; ++i) {
-        const std::uint32_t limbs = i % 39989 == 5 ? 4096 : i % 4 ? 1 : 0;
-        source.set(a[i], limbs, i % 3 ? Shape::random : Shape::all_ones, i % 2);
-        source.set(b[i], limbs == 4096 ? 3000 : 1, Shape::random, i % 5 == 1);
-        mpz_mul(expected[i], a[i], b[i]);
-    }
-    const HostOperand pa = host_operand(adapters::MpzReader(a.data()), count, "a");
-    const HostOperand pb = host_operand(adapters::MpzReader(b.data()), count, "b");
-    int calls = 0;
-    const gpu::OneResultKernel kernel = [&](std::span<const ConstBatchView> x, BatchView r, cudaStream_t stream) {
-        if (calls++ == failing_call) throw Error("injected failure");
-        gpu::mul(gpu::Runtime::get(), x[0], x[1], r, false, stream);
-    };
+    FailingProducts products(kCount, failing_call, [&](MpzArray& a, MpzArray& b) {
+        for (std::size_t i = 0; i < kCount; ++i) {
+            const std::uint32_t limbs = i % 39989 == 5 ? 4096 : i % 4 ? 1 : 0;
+            source.set(a[i], limbs, i % 3 ? Shape::random : Shape::all_ones, i % 2);
+            source.set(b[i], limbs == 4096 ? 3000 : 1, Shape::random, i % 5 == 1);
+        }
+    });
     const gpu::ResultStride stride = [](std::span<const gpu::Operand> x) {
         return gpu::product_stride(x[0].data->max_limbs, x[1].data->max_limbs);
     };
     Outcome outcome;
-    const HostResult result = [&](std::size_t first, ConstBatchView r) {
-        outcome.firsts.push_back(first);
-        outcome.given += r.count;
-        adapters::unpack_mpz_array(r, got.data() + first);
-        for (std::size_t i = 0; i < r.count; ++i) outcome.correct += mpz_cmp(got[first + i], expected[first + i]) == 0;
-    };
     try {
-        const gpu::Operand operands[] = {{&pa, count}, {&pb, count}};
-        gpu::run_by_size(operands, count, gpu::product_stride(pa.max_limbs, pb.max_limbs), stride, kernel, result,
-                         [&](std::size_t first) { outcome.finished_from = first; });
+        const gpu::Operand operands[] = {{&products.a(), kCount}, {&products.b(), kCount}};
+        gpu::run_by_size(operands, kCount, gpu::product_stride(products.a().max_limbs, products.b().max_limbs), stride,
+                         products.kernel(), products.result(), products.finish_on_host());
     } catch (const Error&) {
         outcome.threw = true;
     }
+    outcome.firsts = products.firsts;
+    outcome.given = products.given;
+    outcome.correct = products.correct;
+    outcome.finished_from = products.finished_from;
     return outcome;
 }
 #endif

@@ -15,9 +15,10 @@
 #include "random_integers.hpp"
 #include "zgpu/error.hpp"
 #ifdef ZGPU_WITH_CUDA
+#include "failing_products.hpp"
 #include "kernels/div/divrem.hpp"
-#include "plugin/gpu/pipeline.hpp"
 #include "plugin/gpu/mul.hpp"
+#include "plugin/gpu/pipeline.hpp"
 #include "plugin/gpu/runtime.hpp"
 #endif
 
@@ -39,32 +40,23 @@ struct Outcome {
 Outcome multiply_failing_at(std::size_t count, int failing_call)
 {
     IntegerSource source(17);
-    MpzArray a(count), b(count), expected(count), got(count);
-    for (std::size_t i = 0; i < count; ++i) {
-        source.set(a[i], 16, i % 3 ? Shape::random : Shape::all_ones, i % 2);
-        source.set(b[i], 16, Shape::random, i % 5 == 1);
-        mpz_mul(expected[i], a[i], b[i]);
-    }
-    const HostOperand pa = host_operand(adapters::MpzReader(a.data()), count, "a");
-    const HostOperand pb = host_operand(adapters::MpzReader(b.data()), count, "b");
-    int calls = 0;
-    const gpu::OneResultKernel kernel = [&](std::span<const ConstBatchView> x, BatchView r, cudaStream_t stream) {
-        if (calls++ == failing_call) throw Error("injected failure");
-        gpu::mul(gpu::Runtime::get(), x[0], x[1], r, false, stream);
-    };
+    FailingProducts products(count, failing_call, [&](MpzArray& a, MpzArray& b) {
+        for (std::size_t i = 0; i < count; ++i) {
+            source.set(a[i], 16, i % 3 ? Shape::random : Shape::all_ones, i % 2);
+            source.set(b[i], 16, Shape::random, i % 5 == 1);
+        }
+    });
     Outcome outcome;
-    const HostResult result = [&](std::size_t first, ConstBatchView r) {
-        outcome.firsts.push_back(first);
-        adapters::unpack_mpz_array(r, got.data() + first);
-        for (std::size_t i = 0; i < r.count; ++i) outcome.correct += mpz_cmp(got[first + i], expected[first + i]) == 0;
-    };
     try {
-        const gpu::Operand operands[] = {{&pa, count}, {&pb, count}};
-        outcome.finished_by = gpu::run(operands, count, 32, kernel, result, [&](std::size_t first) { outcome.finished_from = first; });
+        const gpu::Operand operands[] = {{&products.a(), count}, {&products.b(), count}};
+        outcome.finished_by = gpu::run(operands, count, 32, products.kernel(), products.result(), products.finish_on_host());
     } catch (const Error& e) {
         outcome.threw = true;
         outcome.error = e.what();
     }
+    outcome.firsts = products.firsts;
+    outcome.correct = products.correct;
+    outcome.finished_from = products.finished_from;
     return outcome;
 }
 #endif

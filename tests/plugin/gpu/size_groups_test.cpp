@@ -15,7 +15,6 @@ namespace zgpu::testing {
 namespace {
 
 using gpu::plan_size_groups;
-using gpu::runs_in_order;
 using gpu::SizeGroups;
 
 // `count` values of `small` limbs, `huge_count` of them (at shuffled positions) of `huge` limbs.
@@ -45,24 +44,38 @@ std::uint64_t limbs_of(const HostOperand& x, std::size_t i)
     return limbs;
 }
 
+// A group's elements, ascending, from its runs or its indices (exactly one of them is listed).
+std::vector<std::size_t> elements_of(const gpu::SizeGroup& group)
+{
+    EXPECT_NE(group.runs.empty(), group.indices.empty());
+    if (!group.indices.empty()) return group.indices;
+    std::vector<std::size_t> elements;
+    for (const gpu::GroupRun& run : group.runs) {
+        EXPECT_EQ(run.offset, elements.size());
+        for (std::size_t t = 0; t < run.count; ++t) elements.push_back(run.first + t);
+    }
+    return elements;
+}
+
 void expect_partition(const SizeGroups& plan, std::span<const HostOperand* const> operands, std::size_t count)
 {
     ASSERT_EQ(plan.group_of.size(), count);
     std::vector<int> seen(count);
     for (std::size_t g = 0; g < plan.groups.size(); ++g) {
-        const auto& group = plan.groups[g];
-        ASSERT_FALSE(group.indices.empty());
-        EXPECT_TRUE(std::is_sorted(group.indices.begin(), group.indices.end()));
+        const std::vector<std::size_t> elements = elements_of(plan.groups[g]);
+        ASSERT_FALSE(elements.empty());
+        EXPECT_EQ(elements.size(), plan.groups[g].count);
+        EXPECT_TRUE(std::is_sorted(elements.begin(), elements.end()));
         for (std::size_t j = 0; j < operands.size(); ++j) {
             std::uint64_t largest = 0, smallest = ~std::uint64_t(0);
-            for (const std::size_t i : group.indices) {
+            for (const std::size_t i : elements) {
                 largest = std::max(largest, limbs_of(*operands[j], i));
                 smallest = std::min(smallest, limbs_of(*operands[j], i));
             }
-            EXPECT_EQ(group.max_limbs[j], largest) << "group " << g << ", operand " << j;
-            EXPECT_EQ(group.min_limbs[j], smallest) << "group " << g << ", operand " << j;
+            EXPECT_EQ(plan.groups[g].max_limbs[j], largest) << "group " << g << ", operand " << j;
+            EXPECT_EQ(plan.groups[g].min_limbs[j], smallest) << "group " << g << ", operand " << j;
         }
-        for (const std::size_t i : group.indices) {
+        for (const std::size_t i : elements) {
             ++seen[i];
             EXPECT_EQ(plan.group_of[i], g);
         }
@@ -111,7 +124,9 @@ TEST(SizeGroups, SplitsOnlyWhenPaddingWastesMuch)
     ASSERT_TRUE(plan.has_value());
     expect_partition(*plan, split, 1 << 16);
     ASSERT_EQ(plan->groups.size(), 2u) << "zeros merge with the one-limb values";
-    EXPECT_EQ(plan->groups[1].indices.size(), 4u);
+    EXPECT_EQ(plan->groups[1].count, 4u);
+    EXPECT_EQ(plan->groups[1].indices.size(), 4u) << "four scattered elements: packed by index";
+    EXPECT_LE(plan->groups[0].runs.size(), 5u) << "the rest in at most five runs: packed by runs";
     EXPECT_EQ(plan->groups[1].max_limbs[0], 1u << 14);
     EXPECT_EQ(plan->groups[0].max_limbs[0], 1u);
 }
@@ -138,15 +153,33 @@ TEST(SizeGroups, RunsCoverTheElementsInOrder)
     const HostOperand* one[] = {&m};
     const auto plan = plan_size_groups(one, count);
     ASSERT_TRUE(plan.has_value());
+    std::vector<std::vector<std::size_t>> elements;
+    for (const gpu::SizeGroup& group : plan->groups) elements.push_back(elements_of(group));
     std::size_t next = 0;
-    for (const gpu::GroupRun& run : runs_in_order(*plan)) {
+    for (const gpu::GroupRun& run : plan->runs) {
         ASSERT_EQ(run.first, next);
         ASSERT_GT(run.count, 0u);
-        for (std::size_t t = 0; t < run.count; ++t)
-            ASSERT_EQ(plan->groups[run.group].indices[run.offset + t], run.first + t);
+        for (std::size_t t = 0; t < run.count; ++t) ASSERT_EQ(elements[run.group][run.offset + t], run.first + t);
         next += run.count;
     }
     EXPECT_EQ(next, count);
+}
+
+// Sizes that alternate (one huge, three small) leave every run short: both groups are packed by
+// index.
+TEST(SizeGroups, AlternatingSizesPackByIndex)
+{
+    const std::size_t count = 1 << 13;
+    MpzArray values(count);
+    IntegerSource source(8);
+    for (std::size_t i = 0; i < count; ++i) source.set(values[i], i % 4 ? 1 : 1 << 10, Shape::random, false);
+    const HostOperand x = host_operand(adapters::MpzReader(values.data()), count, "x");
+    const HostOperand* one[] = {&x};
+    const auto plan = plan_size_groups(one, count);
+    ASSERT_TRUE(plan.has_value());
+    expect_partition(*plan, one, count);
+    EXPECT_EQ(plan->runs.size(), count / 2);
+    for (const gpu::SizeGroup& group : plan->groups) EXPECT_TRUE(group.runs.empty());
 }
 
 TEST(SizeGroups, TooLargeElementsAreNotPlanned)

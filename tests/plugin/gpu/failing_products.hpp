@@ -1,0 +1,73 @@
+// Products of GMP integers through the GPU path with a failure injected, for the tests of
+// gpu::run and run_by_size: the product kernel throws at its call `failing_call` (counted from
+// 0; -1: never), and every result given to the caller is unpacked and compared with GMP's.
+// Only for builds with CUDA.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "random_integers.hpp"
+#include "plugin/gpu/host_operand.hpp"
+#include "plugin/gpu/mul.hpp"
+#include "plugin/gpu/pipeline.hpp"
+#include "plugin/gpu/runtime.hpp"
+#include "zgpu/error.hpp"
+#include "zgpu/mpz_adapter.hpp"
+
+namespace zgpu::testing {
+
+class FailingProducts {
+public:
+    // `count` pairs, set by fill(a, b).
+    FailingProducts(std::size_t count, int failing_call, const std::function<void(MpzArray& a, MpzArray& b)>& fill)
+        : a_(count), b_(count), expected_(count), got_(count), failing_call_(failing_call)
+    {
+        fill(a_, b_);
+        for (std::size_t i = 0; i < count; ++i) mpz_mul(expected_[i], a_[i], b_[i]);
+        pa_ = host_operand(adapters::MpzReader(a_.data()), count, "a");
+        pb_ = host_operand(adapters::MpzReader(b_.data()), count, "b");
+    }
+    FailingProducts(const FailingProducts&) = delete;  // the kernel and operands point into it
+    FailingProducts& operator=(const FailingProducts&) = delete;
+
+    const HostOperand& a() const { return pa_; }
+    const HostOperand& b() const { return pb_; }
+    std::size_t count() const { return a_.size(); }
+
+    gpu::OneResultKernel kernel()
+    {
+        return [this](std::span<const ConstBatchView> x, BatchView r, cudaStream_t stream) {
+            if (calls_++ == failing_call_) throw Error("injected failure");
+            gpu::mul(gpu::Runtime::get(), x[0], x[1], r, false, stream);
+        };
+    }
+    HostResult result()
+    {
+        return [this](std::size_t first, ConstBatchView r) {
+            firsts.push_back(first);
+            given += r.count;
+            adapters::unpack_mpz_array(r, got_.data() + first);
+            for (std::size_t i = 0; i < r.count; ++i) correct += mpz_cmp(got_[first + i], expected_[first + i]) == 0;
+        };
+    }
+    FinishOnHost finish_on_host()
+    {
+        return [this](std::size_t first) { finished_from = first; };
+    }
+
+    // What the caller was given.
+    std::vector<std::size_t> firsts;           // of the results given, in order
+    std::size_t given = 0, correct = 0;        // results given, and those that match GMP
+    std::optional<std::size_t> finished_from;  // where the host was asked to take over, if it was
+
+private:
+    MpzArray a_, b_, expected_, got_;
+    int calls_ = 0, failing_call_;
+    HostOperand pa_, pb_;
+};
+
+}  // namespace zgpu::testing
