@@ -112,6 +112,7 @@ Backend run_by_size(std::span<const Operand> operands, std::size_t count, std::u
     for (const Operand& x : operands) x.data->require_packable();
     const std::vector<const HostOperand*> elementwise = elementwise_operands(operands);
     // With one element, every operand looks shared: nothing to split.
+    const KeepWorkersAwake awake;  // planning, and from group to group
     const auto planning = std::chrono::steady_clock::now();
     const std::optional<SizeGroups> plan = count > 1 ? plan_size_groups(elementwise, count) : std::nullopt;
     if (!plan) return run(operands, count, result_stride, kernel, result, finish_on_host);
@@ -125,7 +126,6 @@ Backend run_by_size(std::span<const Operand> operands, std::size_t count, std::u
     // beside the largest). The largest then runs through the pipeline with results handed to the
     // caller as its chunks arrive, in order, interleaved with the kept ones: most results are
     // unpacked while later chunks are on the GPU, straight from pinned memory.
-    const KeepWorkersAwake awake;  // from group to group too
     const std::size_t streamed = largest_group(*plan);
     std::vector<LimbBatch> kept(plan->groups.size());
     for (std::size_t g = 0; g < plan->groups.size(); ++g)
