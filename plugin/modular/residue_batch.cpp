@@ -2,7 +2,6 @@
 #include "zgpu/residue_batch.hpp"
 
 #include <cstdlib>
-#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
