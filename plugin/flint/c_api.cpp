@@ -1,45 +1,16 @@
 // The C entry points of zgpu.h: the C++ ones with errors turned into return codes.
-#include <exception>
-#include <string>
-#include <string_view>
-
+#include "plugin/flint/c_report.hpp"
 #include "zgpu/backend.hpp"
 #include "zgpu/flint.hpp"
 #include "zgpu/zgpu.h"
 
-namespace {
+namespace zgpu {
 
-thread_local std::string last_error;
+thread_local std::string c_last_error;
 
-// The message as the C caller sees it: named after the function called (zgpu_fmpz_vec_add: ...),
-// not after the C++ one it forwards to (zgpu: fmpz_vec_add: ...).
-std::string c_message(std::string_view function, std::string_view what)
-{
-    const std::string_view cxx_name = function.substr(std::string_view("zgpu_").size());
-    if (what.starts_with("zgpu: ")) what.remove_prefix(std::string_view("zgpu: ").size());
-    if (what.starts_with(cxx_name) && what.substr(cxx_name.size()).starts_with(": ")) what.remove_prefix(cxx_name.size() + 2);
-    return std::string(function) + ": " + std::string(what);
-}
+}  // namespace zgpu
 
-// Runs the call for the C function named `function`. The backend that runs it records itself;
-// a call refused before that leaves none.
-template <class Call>
-int report(std::string_view function, Call call) noexcept
-{
-    zgpu::set_last_backend(zgpu::Backend::none);
-    try {
-        call();
-        last_error.clear();
-        return 0;
-    } catch (const std::exception& e) {
-        last_error = c_message(function, e.what());
-    } catch (...) {
-        last_error = c_message(function, "unknown error");
-    }
-    return -1;
-}
-
-}  // namespace
+using zgpu::report;
 
 extern "C" {
 
@@ -138,7 +109,7 @@ int zgpu_fmpz_poly_scalar_mod_fmpz(fmpz_poly_t res, const fmpz_poly_t poly, cons
     return report(__func__, [&] { zgpu::fmpz_poly_scalar_mod_fmpz(res, poly, x); });
 }
 
-const char* zgpu_last_error(void) { return last_error.c_str(); }
+const char* zgpu_last_error(void) { return zgpu::c_last_error.c_str(); }
 
 // backend_name's views are of string literals, so null-terminated.
 const char* zgpu_last_backend(void) { return zgpu::backend_name(zgpu::last_backend()).data(); }

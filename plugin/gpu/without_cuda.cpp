@@ -1,6 +1,7 @@
 // The GPU backend of a build without CUDA: no device is ever present, so the plugin never
 // chooses the GPU and nothing below runs; each still fails clearly should it be called.
 #include "plugin/gpu/gpu_backend.hpp"
+#include "plugin/gpu/modular_backend.hpp"
 #include "zgpu/error.hpp"
 
 namespace zgpu::gpu {
@@ -56,6 +57,31 @@ Backend host_mod(const HostOperand&, std::size_t, const HostOperand&, std::uint3
 }
 CheckedDivision host_divexact_checked(const HostOperand&, std::size_t, const HostOperand&, std::size_t, std::uint32_t,
                                       const HostResult&, const std::function<void()>&)
+{
+    unavailable();
+}
+
+std::shared_ptr<const ModularTables> make_modular_tables(std::span<const limb_t>) { unavailable(); }
+std::uint32_t crt_limbs(const ModularTables&) { unavailable(); }
+void residues_multi_mod(ConstBatchView, const ModularTables&, kernels::ResidueView) { unavailable(); }
+void residues_multi_crt(kernels::ConstResidueView, const ModularTables&, bool, BatchView) { unavailable(); }
+void residues_binary(ResidueOp, kernels::ConstResidueView, kernels::ConstResidueView, const ModularTables&,
+                     kernels::ResidueView)
+{
+    unavailable();
+}
+void residues_neg(kernels::ConstResidueView, const ModularTables&, kernels::ResidueView) { unavailable(); }
+void residues_scalar_mul(kernels::ConstResidueView, const limb_t*, bool, const ModularTables&, kernels::ResidueView)
+{
+    unavailable();
+}
+Backend host_multi_mod(const HostOperand&, std::size_t, const ModularTables&, std::span<limb_t* const>,
+                       const FinishOnHost&)
+{
+    unavailable();
+}
+Backend host_multi_crt(std::span<const limb_t* const>, std::size_t, const ModularTables&, bool, const HostResult&,
+                       const FinishOnHost&)
 {
     unavailable();
 }

@@ -86,4 +86,6 @@ const char * zgpu_last_backend(void);
 }
 #endif
 
+#include "zgpu/zgpu_modular.h"
+
 #endif
