@@ -1,0 +1,120 @@
+#include "kernels/modular/modular_tables.hpp"
+
+#include <bit>
+#include <numeric>
+#include <string>
+
+#include "zgpu/error.hpp"
+
+namespace zgpu::kernels {
+namespace {
+
+std::string modulus_name(std::size_t i) { return "moduli[" + std::to_string(i) + "]"; }
+
+// x^-1 mod n for gcd(x, n) = 1, by the extended Euclidean algorithm (coefficients below n in
+// magnitude, so they fit a signed 128-bit word).
+limb_t inverse_mod(limb_t x, limb_t n)
+{
+    __int128 r0 = n, r1 = x, s0 = 0, s1 = 1;
+    while (r1 != 0) {
+        const __int128 q = r0 / r1;
+        __int128 t = r0 - q * r1;
+        r0 = r1;
+        r1 = t;
+        t = s0 - q * s1;
+        s0 = s1;
+        s1 = t;
+    }
+    if (s0 < 0) s0 += n;
+    return limb_t(s0);
+}
+
+// P = n_0 ... n_(k-1), least significant limb first, without leading zero limbs.
+std::vector<limb_t> product_of(std::span<const limb_t> moduli)
+{
+    std::vector<limb_t> product{1};
+    for (const limb_t n : moduli) {
+        limb_t carry = 0;
+        for (limb_t& limb : product) {
+            const unsigned __int128 t = (unsigned __int128)limb * n + carry;
+            limb = limb_t(t);
+            carry = limb_t(t >> 64);
+        }
+        if (carry) product.push_back(carry);
+    }
+    return product;
+}
+
+void validate_each(std::span<const limb_t> moduli)
+{
+    if (moduli.empty()) throw Error("no moduli (k = 0)");
+    for (std::size_t i = 0; i < moduli.size(); ++i)
+        if (moduli[i] < 2) throw Error(modulus_name(i) + " = " + std::to_string(moduli[i]) + " is below 2");
+}
+
+// The first modulus after i that shares a factor with moduli[i], as an error.
+[[noreturn]] void throw_common_factor(std::span<const limb_t> moduli, std::size_t i)
+{
+    for (std::size_t j = i + 1; j < moduli.size(); ++j) {
+        const limb_t g = std::gcd(moduli[i], moduli[j]);
+        if (g == 1) continue;
+        if (moduli[i] == moduli[j]) throw Error(modulus_name(i) + " and " + modulus_name(j) + " are equal (" + std::to_string(g) + ")");
+        throw Error(modulus_name(i) + " and " + modulus_name(j) + " share the factor " + std::to_string(g));
+    }
+    throw Error("internal error: " + modulus_name(i) + " shares a factor with no other modulus");
+}
+
+}  // namespace
+
+ModularTables make_modular_tables(std::span<const limb_t> moduli)
+{
+    validate_each(moduli);
+    const std::size_t k = moduli.size();
+    ModularTables t;
+    t.count = k;
+    t.moduli.reserve(k);
+    for (const limb_t n : moduli) t.moduli.push_back(make_modulus(n));
+
+    // M_i mod n_i = prod_(j != i) n_j mod n_i: n_i is coprime to every other modulus exactly
+    // when it is coprime to that product. Scanning i upwards, the first failure names the
+    // lowest index of a pair with a common factor, and its partner lies above it.
+    t.crt_inverses.resize(k);
+    for (std::size_t i = 0; i < k; ++i) {
+        const Modulus& m = t.moduli[i];
+        limb_t cofactor = 1;
+        for (std::size_t j = 0; j < k; ++j)
+            if (j != i) cofactor = m.mul(cofactor, m.reduce(moduli[j]));
+        if (std::gcd(cofactor, m.n) != 1) throw_common_factor(moduli, i);
+        t.crt_inverses[i] = inverse_mod(cofactor, m.n);
+    }
+
+    t.product = product_of(moduli);
+    t.product_limbs = std::uint32_t(t.product.size());
+    t.product_bits = 64 * (t.product.size() - 1) + (64 - std::countl_zero(t.product.back()));
+    const std::size_t limbs = t.product_limbs;
+    t.cofactors.assign(k * limbs, 0);
+    for (std::size_t i = 0; i < k; ++i) {  // M_i = P / n_i, exact: schoolbook by one word
+        limb_t remainder = 0;
+        for (std::size_t w = limbs; w-- > 0;) {
+            const QuotientRemainder qr = t.moduli[i].divide(remainder, t.product[w]);
+            t.cofactors[i * limbs + w] = qr.quotient;
+            remainder = qr.remainder;
+        }
+    }
+
+    t.powers.resize(std::size_t(kPowerBlock) * k);
+    t.block_powers.resize(std::size_t(kPowerBlocks) * k);
+    for (std::size_t i = 0; i < k; ++i) {
+        const Modulus& m = t.moduli[i];
+        const limb_t base = m.reduce(1, 0);  // B mod n
+        limb_t power = 1;                    // 1 mod n, as n >= 2
+        for (std::uint32_t c = 0; c < kPowerBlock; ++c, power = m.mul(power, base)) t.powers[c * k + i] = power;
+        const limb_t block_base = power;  // B^R mod n
+        limb_t block_power = 1;
+        for (std::uint32_t b = 0; b < kPowerBlocks; ++b, block_power = m.mul(block_power, block_base))
+            t.block_powers[b * k + i] = block_power;
+    }
+    return t;
+}
+
+}  // namespace zgpu::kernels

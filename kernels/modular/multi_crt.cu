@@ -1,0 +1,268 @@
+// CRT as a matrix product. With P = n_0 ... n_(k-1), M_i = P / n_i, c_i = M_i^-1 mod n_i and
+// y_i = r_i c_i mod n_i:
+//   S = sum_i y_i M_i = x + t P  with  x in [0, P),  S / P = T = sum_i y_i / n_i,  t = floor(T).
+// t comes from fixed-point fractions f_i = floor(y_i B / n_i) (B = 2^64), each low by less than
+// one unit: F = sum_i f_i satisfies T B - k < F <= T B, so T lies in [F / B, (F + k) / B).
+// Writing F = h B + l: if l <= B - k, t = h exactly and x / P = T - t lies in [l / B, (l + k) / B),
+// which also decides 2x > P (l > B/2) or 2x < P (l + k <= B/2) for the signed range. Then one
+// low-to-high pass gives the result's magnitude: x = S - t P, or P - x = (t + 1) P - S for a
+// negative result. Otherwise (l > B - k, or B/2 - k < l <= B/2 with sign: a fraction of about
+// 2k / B of random inputs, but x near 0, P/2 or P, which tests aim at) the pass writes
+// D = S - h P in [0, 2P), and a fix-up compares with P (subtracting P where D >= P: t = h + 1)
+// and then 2x with P, limb by limb: exact on every input.
+//
+// Kernels: crt_prepare computes y_i (k products mod n_i a value) and F; crt_combine computes S
+// in tiles of 32 values x 32 limbs, looping over the moduli 16 at a time through shared memory
+// (each of 128 threads holds 2 x 4 three-word column sums), then carries the columns, subtracts
+// u P and stores, tile after tile from the low limbs up (one warp carries, a lane a value);
+// crt_fix finishes the values the estimate left open. Cost: k * product_limbs terms a value,
+// each a 64 x 64 -> 128-bit product added into three words (8 IMADs, as multi_mod.cu counts);
+// crt_prepare adds 2 k divisions by invariant words (about 4 products each).
+#include "kernels/modular/multi_crt.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "kernels/common/cuda_check.hpp"
+#include "kernels/common/temporary.hpp"
+#include "zgpu/error.hpp"
+
+namespace zgpu::kernels {
+namespace {
+
+constexpr int kPrepareLanes = 8;     // threads sharing one value's moduli in crt_prepare
+constexpr int kTileValues = 32;      // values a crt_combine block (one warp carries them)
+constexpr int kTileLimbs = 32;       // result limbs a tile
+constexpr int kStageModuli = 16;     // moduli a shared-memory stage
+constexpr int kCombineThreads = 128; // 16 x 8 threads, each 2 values x 4 limbs
+
+// One chunk of values and its temporaries: y (prime-major, stride count), h and l of F, and
+// the values left for crt_fix (0: done; else 1 + limb `product_limbs` of D).
+struct CrtChunk {
+    limb_t* y;
+    limb_t* quotient;
+    limb_t* fraction;
+    std::uint8_t* pending;
+    std::size_t first, count;
+    BatchView out;  // the chunk's values
+};
+
+__global__ void __launch_bounds__(32 * kPrepareLanes) crt_prepare(const ConstResidueView r, const ModularTablesView t, const CrtChunk c)
+{
+    __shared__ limb_t high[kPrepareLanes][32], low[kPrepareLanes][32];
+    const std::size_t e = std::size_t(blockIdx.x) * 32 + threadIdx.x;
+    limb_t h = 0, l = 0;
+    if (e < c.count) {
+        for (std::size_t i = threadIdx.y; i < t.count; i += kPrepareLanes) {
+            const Modulus m = t.moduli[i];
+            const limb_t y = m.mul(r.prime(i)[c.first + e], t.crt_inverses[i]);
+            c.y[i * c.count + e] = y;
+            const limb_t f = m.divide(y, 0).quotient;  // floor(y B / n) < B as y < n
+            l += f;
+            h += l < f;
+        }
+    }
+    high[threadIdx.y][threadIdx.x] = h;
+    low[threadIdx.y][threadIdx.x] = l;
+    __syncthreads();
+    if (threadIdx.y != 0 || e >= c.count) return;
+    for (int lane = 1; lane < kPrepareLanes; ++lane) {
+        l += low[lane][threadIdx.x];
+        h += high[lane][threadIdx.x] + (l < low[lane][threadIdx.x]);
+    }
+    c.quotient[e] = h;
+    c.fraction[e] = l;
+}
+
+__global__ void __launch_bounds__(kCombineThreads) crt_combine(const ModularTablesView t, const bool sign, const CrtChunk c)
+{
+    constexpr int E = kTileValues, W = kTileLimbs, I = kStageModuli;
+    __shared__ limb_t ys[I][E];
+    __shared__ limb_t ms[I][W];
+    __shared__ limb_t columns[E][3 * W + 1];  // odd row length: the carrying lanes hit distinct banks
+
+    const int tid = threadIdx.x, te = tid % 16, tw = tid / 16;
+    const std::size_t e0 = std::size_t(blockIdx.x) * E, k = t.count;
+    const std::uint32_t limbs = t.product_limbs;
+
+    // Lane tid of warp 0 carries value e0 + tid: u, the direction, and the running carries.
+    const std::size_t mine = e0 + tid;
+    const bool carrier = tid < E && mine < c.count;
+    limb_t u = 0;
+    bool negative = false, open = false;
+    if (carrier) {
+        const limb_t l = c.fraction[mine], half = limb_t(1) << 63;
+        if (l > limb_t(0) - k) open = true;  // l > B - k: t is h or h + 1
+        else if (sign && l > half) negative = true;
+        else if (sign && l > half - k) open = true;  // 2x vs P undecided
+        u = c.quotient[mine] + negative;
+    }
+    limb_t s_carry0 = 0, s_carry1 = 0, p_carry = 0;  // S's carry (two words), u P's (one)
+    bool borrow = false;
+    std::uint32_t used = 0;
+
+    for (std::uint32_t w0 = 0; w0 < limbs; w0 += W) {
+        ThreeWords acc[2][4];
+        for (std::size_t i0 = 0; i0 < k; i0 += I) {
+            __syncthreads();  // the previous stage, and the previous tile's columns, are read
+            for (int idx = tid; idx < I * E; idx += kCombineThreads) {
+                const int i = idx / E, e = idx % E;
+                ys[i][e] = i0 + i < k && e0 + e < c.count ? c.y[(i0 + i) * c.count + e0 + e] : 0;
+            }
+            for (int idx = tid; idx < I * W; idx += kCombineThreads) {
+                const int i = idx / W, w = idx % W;
+                ms[i][w] = i0 + i < k && w0 + w < limbs ? t.cofactors[(i0 + i) * limbs + w0 + w] : 0;
+            }
+            __syncthreads();
+#pragma unroll
+            for (int i = 0; i < I; ++i) {
+                limb_t yv[2], mv[4];
+#pragma unroll
+                for (int a = 0; a < 2; ++a) yv[a] = ys[i][te + 16 * a];
+#pragma unroll
+                for (int b = 0; b < 4; ++b) mv[b] = ms[i][tw + 8 * b];
+#pragma unroll
+                for (int a = 0; a < 2; ++a)
+#pragma unroll
+                    for (int b = 0; b < 4; ++b) acc[a][b].add_product(yv[a], mv[b]);
+            }
+        }
+#pragma unroll
+        for (int a = 0; a < 2; ++a)
+#pragma unroll
+            for (int b = 0; b < 4; ++b) {
+                limb_t* column = &columns[te + 16 * a][3 * (tw + 8 * b)];
+                column[0] = acc[a][b].w0;
+                column[1] = acc[a][b].w1;
+                column[2] = acc[a][b].w2;
+            }
+        __syncthreads();
+        if (carrier) {
+            for (int w = 0; w < W && w0 + w < limbs; ++w) {
+                limb_t* column = &columns[tid][3 * w];
+                // S's limb: the column's low word plus the carry; the carry then takes the
+                // column's upper words. A column sums k products below B^2 and the carry stays
+                // below (k + 1) B: two words.
+                const limb_t s = column[0] + s_carry0;
+                const limb_t cy = s < s_carry0;
+                limb_t c0 = column[1] + s_carry1;
+                limb_t c1 = column[2] + (c0 < s_carry1);
+                c0 += cy;
+                c1 += c0 < cy;
+                s_carry0 = c0;
+                s_carry1 = c1;
+                // u P's limb.
+                const limb_t pw = t.product[w0 + w], low = u * pw, p = low + p_carry;
+                p_carry = mul_high(u, pw) + (p < low);
+                // The magnitude: S - u P, or u P - S for a negative result.
+                const limb_t x = negative ? p : s, y = negative ? s : p;
+                const limb_t d = x - y - borrow;
+                borrow = x < y || (x == y && borrow);
+                column[0] = d;
+                if (d != 0) used = w0 + w + 1;
+            }
+        }
+        __syncthreads();
+        for (int idx = tid; idx < E * W; idx += kCombineThreads) {
+            const int e = idx / W, w = idx % W;
+            if (e0 + e < c.count && w0 + w < limbs) c.out.element(e0 + e)[w0 + w] = columns[e][3 * w];
+        }
+    }
+    if (carrier) {
+        // Limb `limbs` of the difference: 0 for a finished value, 0 or 1 for D (S < k P and
+        // u P < k P keep both below k B^limbs, so one word holds what is above).
+        const limb_t x = negative ? p_carry : s_carry0, y = negative ? s_carry0 : p_carry;
+        const limb_t top = x - y - borrow;
+        c.pending[mine] = open ? std::uint8_t(1 + (top & 1)) : 0;
+        if (!open) c.out.sizes[mine] = negative ? -std::int32_t(used) : std::int32_t(used);
+    }
+    const std::uint32_t above = c.out.stride - limbs;
+    for (std::size_t idx = tid; idx < std::size_t(E) * above; idx += kCombineThreads) {
+        const std::size_t e = idx / above;
+        if (e0 + e < c.count) c.out.element(e0 + e)[limbs + idx % above] = 0;
+    }
+}
+
+// The values the estimate left open, one thread each, limb by limb: D (limbs below
+// product_limbs in out, the next in pending) minus P where D >= P, then P - x where sign and
+// 2x > P.
+__global__ void crt_fix(const ModularTablesView t, const bool sign, const CrtChunk c)
+{
+    const std::size_t e = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (e >= c.count || c.pending[e] == 0) return;
+    limb_t* x = c.out.element(e);
+    const limb_t* p = t.product;
+    const std::uint32_t limbs = t.product_limbs;
+
+    bool at_least_p = c.pending[e] == 2;
+    if (!at_least_p) {
+        at_least_p = true;  // D == P also subtracts
+        for (std::uint32_t w = limbs; w-- > 0;)
+            if (x[w] != p[w]) {
+                at_least_p = x[w] > p[w];
+                break;
+            }
+    }
+    if (at_least_p) {
+        bool borrow = false;
+        for (std::uint32_t w = 0; w < limbs; ++w) {
+            const limb_t d = x[w] - p[w] - borrow;
+            borrow = x[w] < p[w] || (x[w] == p[w] && borrow);
+            x[w] = d;
+        }
+    }
+    bool negative = false;
+    if (sign) {  // 2x > P, from the top: limb `limbs` of 2x first
+        negative = (x[limbs - 1] >> 63) != 0;
+        if (!negative)
+            for (std::uint32_t w = limbs; w-- > 0;) {
+                const limb_t twice = (x[w] << 1) | (w > 0 ? x[w - 1] >> 63 : 0);
+                if (twice != p[w]) {
+                    negative = twice > p[w];
+                    break;
+                }
+            }
+    }
+    if (negative) {
+        bool borrow = false;
+        for (std::uint32_t w = 0; w < limbs; ++w) {
+            const limb_t d = p[w] - x[w] - borrow;
+            borrow = p[w] < x[w] || (p[w] == x[w] && borrow);
+            x[w] = d;
+        }
+    }
+    std::uint32_t used = limbs;
+    while (used > 0 && x[used - 1] == 0) --used;
+    c.out.sizes[e] = negative ? -std::int32_t(used) : std::int32_t(used);
+}
+
+}  // namespace
+
+void multi_crt(ConstResidueView r, const ModularTablesView& tables, bool sign, BatchView out, cudaStream_t stream)
+{
+    if (r.count == 0) return;
+    const std::size_t k = tables.count;
+    if (out.count != r.count || r.primes != k || k == 0 || out.stride < tables.product_limbs)
+        throw Error("multi_crt: internal error: " + std::to_string(r.count) + " values modulo " + std::to_string(r.primes) + " moduli into " +
+                    std::to_string(out.count) + " values of stride " + std::to_string(out.stride) + " for " + std::to_string(k) +
+                    " moduli of " + std::to_string(tables.product_limbs) + " limbs");
+    const std::size_t chunk =
+        std::min(r.count, std::max<std::size_t>(kTileValues, (std::size_t(1) << 25) / k / kTileValues * kTileValues));
+    if ((chunk + kTileValues - 1) / kTileValues > 0x7fffffffu) throw Error("multi_crt: too many values for one launch");
+    StreamMemory memory(chunk * ((k + 2) * sizeof(limb_t) + 1), stream);
+    limb_t* y = static_cast<limb_t*>(memory.data());
+    for (std::size_t first = 0; first < r.count; first += chunk) {
+        const std::size_t n = std::min(chunk, r.count - first);
+        const CrtChunk c{y, y + k * chunk, y + (k + 1) * chunk, reinterpret_cast<std::uint8_t*>(y + (k + 2) * chunk), first, n,
+                         BatchView{out.limbs + first * out.stride, out.sizes + first, n, out.stride}};
+        const unsigned blocks = unsigned((n + kTileValues - 1) / kTileValues);
+        crt_prepare<<<blocks, dim3(32, kPrepareLanes), 0, stream>>>(r, tables, c);
+        check_launch("multi_crt: prepare kernel launch");
+        crt_combine<<<blocks, kCombineThreads, 0, stream>>>(tables, sign, c);
+        check_launch("multi_crt: combine kernel launch");
+        crt_fix<<<unsigned((n + 127) / 128), 128, 0, stream>>>(tables, sign, c);
+        check_launch("multi_crt: fix-up kernel launch");
+    }
+}
+
+}  // namespace zgpu::kernels

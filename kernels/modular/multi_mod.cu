@@ -1,0 +1,143 @@
+// Reduction as a matrix product: residue(e, i) = sum_j x_e[j] (B^j mod n_i), the limbs of the
+// values times the table of powers, accumulated exactly in three words, then reduced mod n_i.
+//
+// A block computes a tile of E elements x K moduli (GEMM-like): J limbs of its E elements and J
+// rows of K powers a stage go through shared memory, and each of its 128 threads holds ME x MK
+// accumulators. Limb j = b R + c uses powers[c] (R = kPowerBlock); at the end of each block of
+// R limbs the three-word sum is reduced and folded into the residue times block_powers[b], so
+// the tables stay at 512 words a modulus for any length.
+//
+// Cost: one term x_e[j] * power is one 64 x 64 -> 128-bit product added into three words
+// (mad.lo.cc, madc.hi.cc, addc): counted as 8 IMADs (four 32 x 32-bit products, low and high
+// halves each), as bench_mul counts a limb product. count * limbs * k terms in all, padded to
+// the tile (k up to a multiple of K); the reductions (3 divisions by invariant word a block of
+// R limbs and one product mod n) add under 10 % from 16 limbs up. Shared memory a term: (ME +
+// MK) / (ME MK) = 3/4 words loaded, within its bandwidth at the IMAD rate.
+#include "kernels/modular/multi_mod.hpp"
+
+#include <string>
+
+#include "kernels/common/cuda_check.hpp"
+#include "zgpu/error.hpp"
+
+namespace zgpu::kernels {
+namespace {
+
+constexpr int kThreads = 128;
+
+template <int TE, int TK, int ME, int MK, int J>
+__global__ void __launch_bounds__(kThreads) multi_mod_kernel(const ConstBatchView x, const ModularTablesView t, const ResidueView out)
+{
+    static_assert(TE * TK == kThreads && kPowerBlock % J == 0);
+    constexpr int E = TE * ME, K = TK * MK;
+    __shared__ limb_t xs[E][J + 1];  // +1: the rows that a warp reads at once fall on different banks
+    __shared__ limb_t ps[J][K];
+    __shared__ std::uint32_t sizes[E];
+    __shared__ std::uint32_t longest;
+
+    const int tid = threadIdx.x, te = tid % TE, tk = tid / TE;
+    const std::size_t e0 = std::size_t(blockIdx.x) * E, i0 = std::size_t(blockIdx.y) * K, k = t.count;
+    if (tid == 0) longest = 0;
+    __syncthreads();
+    for (int e = tid; e < E; e += kThreads) {
+        const std::uint32_t size = e0 + e < x.count ? abs(x.sizes[e0 + e]) : 0;
+        sizes[e] = size;
+        atomicMax(&longest, size);
+    }
+    __syncthreads();
+    const std::uint32_t limbs = longest;  // the tile's longest element: shorter ones read zeros
+
+    // Moduli past k (the last tile) compute with modulus k - 1 and store nothing.
+    std::size_t moduli[MK];
+#pragma unroll
+    for (int b = 0; b < MK; ++b) moduli[b] = min(i0 + tk + TK * b, k - 1);
+    limb_t residue[ME][MK] = {};
+    ThreeWords acc[ME][MK];
+
+    for (std::uint32_t j0 = 0; j0 < limbs; j0 += J) {
+        __syncthreads();  // the previous stage is read
+        for (int idx = tid; idx < E * J; idx += kThreads) {
+            const int e = idx / J, j = idx % J;
+            xs[e][j] = j0 + j < sizes[e] ? x.element(e0 + e)[j0 + j] : 0;
+        }
+        const std::uint32_t c0 = j0 % kPowerBlock;  // a stage lies inside one block of R limbs
+        for (int idx = tid; idx < J * K; idx += kThreads) {
+            const int j = idx / K, c = idx % K;
+            ps[j][c] = i0 + c < k ? t.powers[(c0 + j) * k + i0 + c] : 0;
+        }
+        __syncthreads();
+#pragma unroll
+        for (int j = 0; j < J; ++j) {
+            limb_t xv[ME], pv[MK];
+#pragma unroll
+            for (int a = 0; a < ME; ++a) xv[a] = xs[te + TE * a][j];
+#pragma unroll
+            for (int b = 0; b < MK; ++b) pv[b] = ps[j][tk + TK * b];
+#pragma unroll
+            for (int a = 0; a < ME; ++a)
+#pragma unroll
+                for (int b = 0; b < MK; ++b) acc[a][b].add_product(xv[a], pv[b]);
+        }
+        // End of a block of R limbs, or of the elements: fold the block's sum into the residues.
+        // At most R terms below B^2 each: the top word stays below R.
+        if ((j0 + J) % kPowerBlock == 0 || j0 + J >= limbs) {
+            const std::uint32_t block = j0 / kPowerBlock;
+#pragma unroll
+            for (int b = 0; b < MK; ++b) {
+                const Modulus m = t.moduli[moduli[b]];
+                const limb_t q = t.block_powers[block * k + moduli[b]];
+#pragma unroll
+                for (int a = 0; a < ME; ++a) {
+                    residue[a][b] = m.addmul(residue[a][b], m.reduce(acc[a][b]), q);
+                    acc[a][b] = ThreeWords{};
+                }
+            }
+        }
+    }
+
+#pragma unroll
+    for (int a = 0; a < ME; ++a) {
+        const std::size_t e = e0 + te + TE * a;
+        if (e >= x.count) continue;
+        const bool negative = x.sizes[e] < 0;
+#pragma unroll
+        for (int b = 0; b < MK; ++b) {
+            const std::size_t i = i0 + tk + TK * b;
+            if (i >= k) continue;
+            const limb_t r = residue[a][b];
+            out.prime(i)[e] = negative ? t.moduli[i].neg(r) : r;
+        }
+    }
+}
+
+// The tile by the number of moduli (a tile of 32 would leave most of its threads idle at k <=
+// 16) and the stage by the stride (J up to 16 limbs, no more than an element holds).
+template <int TE, int TK, int ME, int MK>
+void launch_tile(ConstBatchView x, const ModularTablesView& t, ResidueView out, cudaStream_t stream)
+{
+    constexpr int E = TE * ME, K = TK * MK;
+    const std::size_t blocks = (x.count + E - 1) / E, tiles = (t.count + K - 1) / K;
+    if (blocks > 0x7fffffffu || tiles > 65535)
+        throw Error("multi_mod: " + std::to_string(x.count) + " values modulo " + std::to_string(t.count) + " moduli exceed one launch");
+    const dim3 grid{unsigned(blocks), unsigned(tiles)};
+    if (x.stride <= 1) multi_mod_kernel<TE, TK, ME, MK, 1><<<grid, kThreads, 0, stream>>>(x, t, out);
+    else if (x.stride <= 2) multi_mod_kernel<TE, TK, ME, MK, 2><<<grid, kThreads, 0, stream>>>(x, t, out);
+    else if (x.stride <= 4) multi_mod_kernel<TE, TK, ME, MK, 4><<<grid, kThreads, 0, stream>>>(x, t, out);
+    else if (x.stride <= 8) multi_mod_kernel<TE, TK, ME, MK, 8><<<grid, kThreads, 0, stream>>>(x, t, out);
+    else multi_mod_kernel<TE, TK, ME, MK, 16><<<grid, kThreads, 0, stream>>>(x, t, out);
+    check_launch("multi_mod kernel launch");
+}
+
+}  // namespace
+
+void multi_mod(ConstBatchView x, const ModularTablesView& tables, ResidueView out, cudaStream_t stream)
+{
+    if (x.count == 0) return;
+    if (out.count != x.count || out.primes != tables.count || tables.count == 0)
+        throw Error("multi_mod: internal error: residues of " + std::to_string(out.count) + " values modulo " + std::to_string(out.primes) +
+                    " moduli for " + std::to_string(x.count) + " values modulo " + std::to_string(tables.count));
+    if (tables.count <= 16) launch_tile<16, 8, 4, 2>(x, tables, out, stream);  // 64 elements x 16 moduli
+    else launch_tile<16, 8, 2, 4>(x, tables, out, stream);                     // 32 elements x 32 moduli
+}
+
+}  // namespace zgpu::kernels

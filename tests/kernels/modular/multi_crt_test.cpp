@@ -1,0 +1,132 @@
+// kernels::multi_crt on the GPU against FLINT's fmpz_multi_CRT_ui, unsigned and signed: the
+// edges of the range (0, +-1, +-(P-1)/2, P/2 and one beyond, P - 1), random values, composite
+// moduli, 2 and 2^64 - 1, k = 1 to 4096; and round trips multi_mod -> multi_crt, with more
+// values than one chunk.
+#include <gtest/gtest.h>
+
+#include "backend_param.hpp"
+#include "batch_checks.hpp"
+#include "kernels/modular/modular_tables.hpp"
+#include "kernels/modular/multi_crt.hpp"
+#include "kernels/modular/multi_mod.hpp"
+#include "modular_reference.hpp"
+#include "device_modular.hpp"
+#include "zgpu/mpz_adapter.hpp"
+
+namespace zgpu::testing {
+namespace {
+
+// The edges of the range, then random values below P (some short), `count` in all.
+void make_values(MpzArray& x, mpz_srcptr p, IntegerSource& source)
+{
+    mpz_t r;
+    mpz_init(r);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        if (i < kEdges) set_edge(x[i], p, i);
+        else {
+            source.set_random(r, std::uint32_t(mpz_size(p)) + 1);
+            mpz_fdiv_r(x[i], r, p);
+        }
+    }
+    mpz_clear(r);
+}
+
+// out_stride above P's limbs (garbage there first: the kernel must write zeros).
+void check_multi_crt(const std::vector<limb_t>& moduli, std::size_t count, std::uint32_t extra_stride, IntegerSource& source)
+{
+    const kernels::ModularTables tables = kernels::make_modular_tables(moduli);
+    const DeviceTables device_tables(tables);
+    const std::string context = std::to_string(moduli.size()) + " moduli, " + std::to_string(count) + " values";
+    mpz_t p;
+    mpz_init(p);
+    product_of(p, moduli);
+    MpzArray x(count);
+    make_values(x, p, source);
+    Comb comb(moduli);
+    std::vector<std::vector<limb_t>> residues(moduli.size(), std::vector<limb_t>(count));
+    for (std::size_t e = 0; e < count; ++e) {
+        const std::vector<limb_t> r = comb.mod(x[e]);
+        for (std::size_t i = 0; i < moduli.size(); ++i) residues[i][e] = r[i];
+    }
+    const DeviceResidues device_residues(residues);
+    for (const bool sign : {false, true}) {
+        MpzArray expected(count);
+        for (std::size_t e = 0; e < count; ++e) {
+            std::vector<limb_t> r(moduli.size());
+            for (std::size_t i = 0; i < moduli.size(); ++i) r[i] = residues[i][e];
+            comb.crt(expected[e], r, sign);
+        }
+        const DeviceLimbBatch out(count, tables.product_limbs + extra_stride, ~limb_t(0));
+        kernels::multi_crt(device_residues.view(), device_tables.view(), sign, out.view(), nullptr);
+        expect_batch_equals(out.download(), expected, context + (sign ? ", signed" : ", unsigned"));
+    }
+    mpz_clear(p);
+}
+
+// Values with |x| <= (P - 1)/2 through multi_mod and back through the signed CRT, on the device.
+void check_round_trip(const std::vector<limb_t>& moduli, std::size_t count, std::uint32_t max_limbs, IntegerSource& source)
+{
+    const kernels::ModularTables tables = kernels::make_modular_tables(moduli);
+    const DeviceTables device_tables(tables);
+    mpz_t p, half;
+    mpz_inits(p, half, nullptr);
+    product_of(p, moduli);
+    mpz_sub_ui(half, p, 1);
+    mpz_fdiv_q_2exp(half, half, 1);
+    MpzArray x(count);
+    for (std::size_t e = 0; e < count; ++e) {
+        if (e < 3) set_edge(x[e], p, 3 + e % 2);  // +-(P-1)/2
+        else source.set_random(x[e], max_limbs);
+        mpz_fdiv_r(x[e], x[e], p);  // into the symmetric range
+        if (mpz_cmp(x[e], half) > 0) mpz_sub(x[e], x[e], p);
+    }
+    const DeviceLimbBatch values(adapters::pack_mpz_array(x.data(), count));
+    const DeviceResidues residues(count, moduli.size(), 0);
+    kernels::multi_mod(values.view(), device_tables.view(), residues.view(), nullptr);
+    const DeviceLimbBatch out(count, size_class(tables.product_limbs), 7);
+    kernels::multi_crt(residues.view(), device_tables.view(), true, out.view(), nullptr);
+    expect_batch_equals(out.download(), x, std::to_string(moduli.size()) + " moduli, round trip of " + std::to_string(count) + " values");
+    mpz_clears(p, half, nullptr);
+}
+
+class MultiCrt : public ::testing::Test {
+protected:
+    void SetUp() override { ZGPU_SKIP_WITHOUT(Backend::gpu); }
+};
+
+TEST_F(MultiCrt, MatchesFlintOnEverySet)
+{
+    IntegerSource source(21);
+    for (const ModuliSet& set : small_moduli_sets()) {
+        SCOPED_TRACE(set.name);
+        check_multi_crt(set.moduli, 67, 0, source);
+        check_multi_crt(set.moduli, 13, 5, source);  // the edges only
+        check_multi_crt(set.moduli, 1000, 1, source);
+    }
+}
+
+TEST_F(MultiCrt, FourThousandNinetySixModuli)
+{
+    IntegerSource source(22);
+    check_multi_crt(kernels::ntt_primes(4096), 37, 2, source);
+}
+
+TEST_F(MultiCrt, RoundTrips)
+{
+    IntegerSource source(23);
+    for (const ModuliSet& set : small_moduli_sets()) {
+        SCOPED_TRACE(set.name);
+        const std::uint32_t limbs = std::uint32_t(kernels::make_modular_tables(set.moduli).product_limbs);
+        check_round_trip(set.moduli, 333, limbs, source);
+    }
+}
+
+// 2^25 / 4096 = 8192 values a chunk: 8225 take two.
+TEST_F(MultiCrt, RoundTripOverTwoChunks)
+{
+    IntegerSource source(24);
+    check_round_trip(kernels::ntt_primes(4096), 8225, 6, source);
+}
+
+}  // namespace
+}  // namespace zgpu::testing
