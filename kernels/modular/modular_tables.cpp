@@ -64,7 +64,38 @@ void validate_each(std::span<const limb_t> moduli)
     throw Error("internal error: " + modulus_name(i) + " shares a factor with no other modulus");
 }
 
+// M_i mod n_i = prod_(j != i) n_j mod n_i for each i: n_i is coprime to every other modulus
+// exactly when it is coprime to that product. Scanning i upwards, the first failure names the
+// lowest index of a pair with a common factor, and its partner lies above it.
+std::vector<limb_t> cofactors_mod_each(std::span<const limb_t> moduli, std::span<const Modulus> m)
+{
+    const std::size_t k = moduli.size();
+    std::vector<limb_t> cofactors(k);
+    for (std::size_t i = 0; i < k; ++i) {
+        limb_t cofactor = 1;
+        for (std::size_t j = 0; j < k; ++j)
+            if (j != i) cofactor = m[i].mul(cofactor, m[i].reduce(moduli[j]));
+        if (std::gcd(cofactor, m[i].n) != 1) throw_common_factor(moduli, i);
+        cofactors[i] = cofactor;
+    }
+    return cofactors;
+}
+
+std::vector<Modulus> moduli_of(std::span<const limb_t> moduli)
+{
+    std::vector<Modulus> m;
+    m.reserve(moduli.size());
+    for (const limb_t n : moduli) m.push_back(make_modulus(n));
+    return m;
+}
+
 }  // namespace
+
+void validate_moduli(std::span<const limb_t> moduli)
+{
+    validate_each(moduli);
+    cofactors_mod_each(moduli, moduli_of(moduli));
+}
 
 ModularTables make_modular_tables(std::span<const limb_t> moduli)
 {
@@ -72,21 +103,9 @@ ModularTables make_modular_tables(std::span<const limb_t> moduli)
     const std::size_t k = moduli.size();
     ModularTables t;
     t.count = k;
-    t.moduli.reserve(k);
-    for (const limb_t n : moduli) t.moduli.push_back(make_modulus(n));
-
-    // M_i mod n_i = prod_(j != i) n_j mod n_i: n_i is coprime to every other modulus exactly
-    // when it is coprime to that product. Scanning i upwards, the first failure names the
-    // lowest index of a pair with a common factor, and its partner lies above it.
-    t.crt_inverses.resize(k);
-    for (std::size_t i = 0; i < k; ++i) {
-        const Modulus& m = t.moduli[i];
-        limb_t cofactor = 1;
-        for (std::size_t j = 0; j < k; ++j)
-            if (j != i) cofactor = m.mul(cofactor, m.reduce(moduli[j]));
-        if (std::gcd(cofactor, m.n) != 1) throw_common_factor(moduli, i);
-        t.crt_inverses[i] = inverse_mod(cofactor, m.n);
-    }
+    t.moduli = moduli_of(moduli);
+    t.crt_inverses = cofactors_mod_each(moduli, t.moduli);
+    for (std::size_t i = 0; i < k; ++i) t.crt_inverses[i] = inverse_mod(t.crt_inverses[i], t.moduli[i].n);
 
     t.product = product_of(moduli);
     t.product_limbs = std::uint32_t(t.product.size());

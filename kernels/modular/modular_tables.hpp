@@ -45,6 +45,9 @@ struct ModularTables {
 // divisions of P by a word for the M_i): well under a second at k = 4096.
 ModularTables make_modular_tables(std::span<const limb_t> moduli);
 
+// The validation alone, with the same errors: O(k^2) products mod n.
+void validate_moduli(std::span<const limb_t> moduli);
+
 // The same tables in device memory; the layouts are ModularTables's.
 struct ModularTablesView {
     std::size_t count = 0;
