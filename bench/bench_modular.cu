@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bench_support.cuh"
+#include "flint_comb_timing.cuh"
 #include "kernels/modular/modular_tables.hpp"
 #include "kernels/modular/multi_crt.hpp"
 #include "kernels/modular/multi_mod.hpp"
@@ -104,30 +105,9 @@ Row run_case(const Case& c, std::size_t count, const Peaks& peaks, unsigned thre
     const double mod_seconds = event_seconds([&] { kernels::multi_mod(x, view, r, nullptr); });
     const double crt_seconds = event_seconds([&] { kernels::multi_crt(r, view, true, out, nullptr); });
 
-    // FLINT on a part of the values (about 2^28 terms), scaled to `count`.
-    const slong cpu_count = slong(std::max<double>(threads, std::min<double>(count, std::ldexp(1.0, 28) / (double(limbs) * c.k))));
-    fmpz* values = _fmpz_vec_init(cpu_count);
-    fill_fmpz(values, cpu_count, limbs, 2);
-    std::vector<ulong> flint_residues(std::size_t(cpu_count) * c.k);
-    fmpz_comb_t comb;
-    fmpz_comb_init(comb, reinterpret_cast<const ulong*>(primes.data()), slong(c.k));
-    const auto flint = [&](unsigned t, bool crt) {
-        return median_seconds(3, [&] {
-            on_threads(cpu_count, t, [&](slong begin, slong end) {
-                fmpz_comb_temp_t temp;
-                fmpz_comb_temp_init(temp, comb);
-                for (slong i = begin; i < end; ++i) {
-                    if (crt) fmpz_multi_CRT_ui(values + i, flint_residues.data() + i * c.k, comb, temp, 1);
-                    else fmpz_multi_mod_ui(flint_residues.data() + i * c.k, values + i, comb, temp);
-                }
-                fmpz_comb_temp_clear(temp);
-            });
-        }, [] {}) * double(count) / double(cpu_count);
-    };
-    const double mod_one = flint(1, false), mod_all = flint(threads, false);
-    const double crt_one = flint(1, true), crt_all = flint(threads, true);
-    fmpz_comb_clear(comb);
-    _fmpz_vec_clear(values, cpu_count);
+    FlintComb flint(std::vector<ulong>(primes.begin(), primes.end()), limbs, count, threads);
+    const double mod_one = flint.seconds(1, false), mod_all = flint.seconds(threads, false);
+    const double crt_one = flint.seconds(1, true), crt_all = flint.seconds(threads, true);
 
     // Work: 8 IMADs a term (a 64 x 64 -> 128-bit product into three words); terms count *
     // limbs * k for the reduction, count * k * limbs(P) for the CRT. Bytes: values and residues

@@ -37,7 +37,7 @@ auto residues_of(View chunk, std::size_t moduli)
 Backend host_multi_mod(const HostOperand& x, std::size_t count, const ModularTables& tables,
                        std::span<limb_t* const> residues, const FinishOnHost& finish_on_host)
 {
-    const std::size_t k = residues.size();
+    const std::size_t k = tables.view().count;  // residues is empty where count is 0
     const auto kernel = [&](std::span<const ConstBatchView> in, BatchView out, cudaStream_t stream) {
         kernels::multi_mod(in[0], tables.view(), residues_of(out, k), stream);
     };
@@ -56,7 +56,7 @@ Backend host_multi_mod(const HostOperand& x, std::size_t count, const ModularTab
 Backend host_multi_crt(std::span<const limb_t* const> residues, std::size_t count, const ModularTables& tables, bool sign,
                        const HostResult& result, const FinishOnHost& finish_on_host)
 {
-    const std::size_t k = residues.size();
+    const std::size_t k = tables.view().count;  // residues is empty where count is 0
     HostOperand packed;
     packed.max_limbs = packed.min_limbs = residue_stride(k);
     // The chunk's residues, modulus by modulus, into pinned staging that the GPU reads next.

@@ -63,7 +63,7 @@ void check_multi_crt(const std::vector<limb_t>& moduli, std::size_t count, std::
     mpz_clear(p);
 }
 
-// Values with |x| <= (P - 1)/2 through multi_mod and back through the signed CRT, on the device.
+// Values in FLINT's symmetric range through multi_mod and back through the signed CRT, on the device.
 void check_round_trip(const std::vector<limb_t>& moduli, std::size_t count, std::uint32_t max_limbs, IntegerSource& source)
 {
     const kernels::ModularTables tables = kernels::make_modular_tables(moduli);
@@ -71,8 +71,7 @@ void check_round_trip(const std::vector<limb_t>& moduli, std::size_t count, std:
     mpz_t p, half;
     mpz_inits(p, half, nullptr);
     product_of(p, moduli);
-    mpz_sub_ui(half, p, 1);
-    mpz_fdiv_q_2exp(half, half, 1);
+    mpz_fdiv_q_2exp(half, p, 1);  // FLINT's symmetric range: -P < 2x <= P, so P/2 (P even) stays positive
     MpzArray x(count);
     for (std::size_t e = 0; e < count; ++e) {
         if (e < 3) set_edge(x[e], p, 3 + e % 2);  // +-(P-1)/2
