@@ -151,7 +151,7 @@ double milliseconds(Clock::duration d) { return std::chrono::duration<double, st
 }  // namespace
 
 Backend run(std::span<const Operand> operands, std::size_t count, std::span<const std::uint32_t> result_strides,
-            const Kernel& kernel, const ChunkResults& result, const FinishOnHost& finish_on_host)
+            const Kernel& kernel, const ChunkResults& result, const FinishOnHost& finish_on_host, std::size_t min_chunk)
 {
     for (const Operand& x : operands) x.data->require_packable();
     if (count == 0) {
@@ -177,8 +177,8 @@ Backend run(std::span<const Operand> operands, std::size_t count, std::span<cons
     per_element = std::max<std::size_t>(per_element, 1);
     // A quarter of the elements, rounded up (no tiny fifth chunk), within the bounds in bytes
     // and within the device memory limit.
-    const std::size_t fewest = std::max<std::size_t>(1, kMinChunkBytes / per_element);
-    const std::size_t most = std::max<std::size_t>(1, kMaxChunkBytes / per_element);
+    const std::size_t fewest = std::max({std::size_t(1), kMinChunkBytes / per_element, min_chunk});
+    const std::size_t most = std::max({std::size_t(1), kMaxChunkBytes / per_element, min_chunk});
     const std::size_t fitting = elements_within(device_memory_limit(), per_element + result_per_element, shared);
     const std::size_t chunk = std::min({count, std::clamp((count + 3) / 4, fewest, most), fitting});
     const std::size_t chunks = (count + chunk - 1) / chunk;
@@ -275,13 +275,14 @@ Backend run(std::span<const Operand> operands, std::size_t count, std::span<cons
 }
 
 Backend run(std::span<const Operand> operands, std::size_t count, std::uint32_t result_stride,
-            const OneResultKernel& kernel, const HostResult& result, const FinishOnHost& finish_on_host)
+            const OneResultKernel& kernel, const HostResult& result, const FinishOnHost& finish_on_host,
+            std::size_t min_chunk)
 {
     const std::uint32_t strides[] = {result_stride};
     return run(
         operands, count, strides,
         [&](std::span<const ConstBatchView> x, std::span<const BatchView> r, cudaStream_t stream) { kernel(x, r[0], stream); },
-        [&](std::size_t first, std::span<const ConstBatchView> r) { result(first, r[0]); }, finish_on_host);
+        [&](std::size_t first, std::span<const ConstBatchView> r) { result(first, r[0]); }, finish_on_host, min_chunk);
 }
 
 }  // namespace zgpu::gpu

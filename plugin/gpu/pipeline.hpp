@@ -45,12 +45,15 @@ using ChunkResults = std::function<void(std::size_t first, std::span<const Const
 // finish_on_host (a caller that keeps the results aside) has it thrown instead. An exception
 // from result() itself propagates. Returns the backend that finished the call: the CPU where
 // the host computed the remaining elements.
+// min_chunk: elements a chunk has at least (device memory limit permitting), for kernels that
+// need many elements to fill the GPU whatever their bytes.
 Backend run(std::span<const Operand> operands, std::size_t count, std::span<const std::uint32_t> result_strides,
-            const Kernel& kernel, const ChunkResults& result, const FinishOnHost& finish_on_host);
+            const Kernel& kernel, const ChunkResults& result, const FinishOnHost& finish_on_host, std::size_t min_chunk = 1);
 
 // A kernel of one result, and run() for it: one result stride, result(first, r).
 using OneResultKernel = std::function<void(std::span<const ConstBatchView> operands, BatchView r, cudaStream_t stream)>;
 Backend run(std::span<const Operand> operands, std::size_t count, std::uint32_t result_stride,
-            const OneResultKernel& kernel, const HostResult& result, const FinishOnHost& finish_on_host);
+            const OneResultKernel& kernel, const HostResult& result, const FinishOnHost& finish_on_host,
+            std::size_t min_chunk = 1);
 
 }  // namespace zgpu::gpu

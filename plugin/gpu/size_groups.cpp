@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
+#include <cstring>
 #include <functional>
 #include <numeric>
 
@@ -86,12 +88,22 @@ std::vector<Stats> bucket_elements(std::span<const HostOperand* const> operands,
             for (std::size_t i = 0; i < n; ++i) {
                 std::uint64_t longest = 0;
                 for (std::size_t j = 0; j < m; ++j) longest = std::max(longest, limbs[j * kBlock + i]);
-                const std::size_t k = adapters::size_bucket(longest);
-                bucket_of[first + i] = std::uint8_t(k);
-                ++local_counts[k];
+                bucket_of[first + i] = std::uint8_t(adapters::size_bucket(longest));
+            }
+            // The extents run by run of one bucket, in registers: updating the bucket's extents
+            // element by element chains each element's update to the last through memory.
+            for (std::size_t i = 0, e; i < n; i = e) {
+                const std::uint8_t k = bucket_of[first + i];
+                for (e = i + 1; e < n && bucket_of[first + e] == k;) ++e;
+                local_counts[k] += e - i;
                 for (std::size_t j = 0; j < m; ++j) {
-                    local_largest[k * m + j] = std::max(local_largest[k * m + j], limbs[j * kBlock + i]);
-                    local_smallest[k * m + j] = std::min(local_smallest[k * m + j], limbs[j * kBlock + i]);
+                    std::uint64_t high = 0, low = ~std::uint64_t(0);
+                    for (std::size_t t = i; t < e; ++t) {
+                        high = std::max(high, limbs[j * kBlock + t]);
+                        low = std::min(low, limbs[j * kBlock + t]);
+                    }
+                    local_largest[k * m + j] = std::max(local_largest[k * m + j], high);
+                    local_smallest[k * m + j] = std::min(local_smallest[k * m + j], low);
                 }
             }
         }
@@ -113,6 +125,23 @@ std::vector<Stats> bucket_elements(std::span<const HostOperand* const> operands,
         }
     }
     return buckets;
+}
+
+// The end of the run of equal bytes that starts at `first`: eight bytes a step, as runs are
+// long where the split pays most (a few huge values among many small ones).
+std::size_t end_of_run(std::span<const std::uint8_t> bytes, std::size_t first)
+{
+    static_assert(std::endian::native == std::endian::little, "the first differing byte is the lowest");
+    const std::uint8_t value = bytes[first];
+    const std::uint64_t repeated = 0x0101010101010101ull * value;
+    std::size_t i = first + 1;
+    for (; i + 8 <= bytes.size(); i += 8) {
+        std::uint64_t word;
+        std::memcpy(&word, bytes.data() + i, 8);
+        if (const std::uint64_t differ = word ^ repeated) return i + std::countr_zero(differ) / 8;
+    }
+    while (i < bytes.size() && bytes[i] == value) ++i;
+    return i;
 }
 
 }  // namespace
@@ -166,8 +195,7 @@ std::optional<SizeGroups> plan_size_groups(std::span<const HostOperand* const> o
     std::vector<std::size_t> runs_of(groups.size(), 0);
     for (std::size_t first = 0, end; first < count; first = end) {
         const std::uint8_t g = plan.group_of[first];
-        end = first + 1;
-        while (end < count && plan.group_of[end] == g) ++end;
+        end = end_of_run(plan.group_of, first);
         plan.runs.push_back({first, end - first, g, next[g]});
         next[g] += end - first;
         ++runs_of[g];

@@ -1,5 +1,6 @@
 #include "plugin/host_ops/dispatch.hpp"
 
+#include "base/parallel.hpp"
 #include "plugin/gpu/result_strides.hpp"
 
 namespace zgpu {
@@ -13,6 +14,9 @@ Backend choose(bool gpu_pays)
 
 void run_on(Backend backend, const std::function<Backend()>& on_gpu, const std::function<void()>& on_cpu)
 {
+    // Either backend calls parallel_for several times in a row (checks, computation, results):
+    // the pool polls between them instead of sleeping, for this call only.
+    const KeepWorkersAwake awake;
     if (backend == Backend::gpu) return set_last_backend(on_gpu());
     // Before it runs: a computation that fails (an inexact checked division) still names the
     // backend that ran it, as on the GPU, where that is found after on_gpu() returned.
