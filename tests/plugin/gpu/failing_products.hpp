@@ -15,6 +15,7 @@
 #include "plugin/gpu/mul.hpp"
 #include "plugin/gpu/pipeline.hpp"
 #include "plugin/gpu/runtime.hpp"
+#include "zgpu/backend.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/mpz_adapter.hpp"
 
@@ -48,26 +49,45 @@ public:
     HostResult result()
     {
         return [this](std::size_t first, ConstBatchView r) {
-            firsts.push_back(first);
-            given += r.count;
+            outcome_.firsts.push_back(first);
+            outcome_.given += r.count;
             adapters::unpack_mpz_array(r, got_.data() + first);
-            for (std::size_t i = 0; i < r.count; ++i) correct += mpz_cmp(got_[first + i], expected_[first + i]) == 0;
+            for (std::size_t i = 0; i < r.count; ++i) outcome_.correct += mpz_cmp(got_[first + i], expected_[first + i]) == 0;
         };
     }
     FinishOnHost finish_on_host()
     {
-        return [this](std::size_t first) { finished_from = first; };
+        return [this](std::size_t first) { outcome_.finished_from = first; };
     }
 
-    // What the caller was given.
-    std::vector<std::size_t> firsts;           // of the results given, in order
-    std::size_t given = 0, correct = 0;        // results given, and those that match GMP
-    std::optional<std::size_t> finished_from;  // where the host was asked to take over, if it was
+    // What the caller was given, and how the run ended.
+    struct Outcome {
+        std::vector<std::size_t> firsts;           // of the results given, in order
+        std::size_t given = 0, correct = 0;        // results given, and those that match GMP
+        std::optional<std::size_t> finished_from;  // where the host was asked to take over, if it was
+        Backend finished_by = Backend::gpu;        // what the run said
+        bool threw = false;
+        std::string error;
+    };
+    // Runs run() (a call of gpu::run or run_by_size with kernel(), result() and
+    // finish_on_host(), returning its backend) and records its outcome.
+    template <class Run>
+    Outcome outcome_of(Run run)
+    {
+        try {
+            outcome_.finished_by = run();
+        } catch (const Error& e) {
+            outcome_.threw = true;
+            outcome_.error = e.what();
+        }
+        return outcome_;
+    }
 
 private:
     MpzArray a_, b_, expected_, got_;
     int calls_ = 0, failing_call_;
     HostOperand pa_, pb_;
+    Outcome outcome_;
 };
 
 }  // namespace zgpu::testing

@@ -26,17 +26,12 @@ namespace {
 #ifdef ZGPU_WITH_CUDA
 constexpr std::size_t kCount = std::size_t(1) << 18;
 
+using Outcome = FailingProducts::Outcome;
+
 // Products of 7 pairs of 4096 by 3000 limbs (the group kept: kernel call 0) and 2^18 pairs of at
 // most one limb (the largest group, streamed: four chunks, kernel calls 1 to 4, the first
 // chunk's results given once call 3 is queued), the kernel failing at its call `failing_call`
 // (-1: never). Records the results given and where the host was asked to take over.
-struct Outcome {
-    std::vector<std::size_t> firsts;
-    std::size_t given = 0, correct = 0;
-    bool threw = false;
-    std::optional<std::size_t> finished_from;
-};
-
 Outcome multiply_mixed(int failing_call)
 {
     IntegerSource source(29);
@@ -50,19 +45,11 @@ Outcome multiply_mixed(int failing_call)
     const gpu::ResultStride stride = [](std::span<const gpu::Operand> x) {
         return gpu::product_stride(x[0].data->max_limbs, x[1].data->max_limbs);
     };
-    Outcome outcome;
-    try {
+    return products.outcome_of([&] {
         const gpu::Operand operands[] = {{&products.a(), kCount}, {&products.b(), kCount}};
-        gpu::run_by_size(operands, kCount, gpu::product_stride(products.a().max_limbs, products.b().max_limbs), stride,
-                         products.kernel(), products.result(), products.finish_on_host());
-    } catch (const Error&) {
-        outcome.threw = true;
-    }
-    outcome.firsts = products.firsts;
-    outcome.given = products.given;
-    outcome.correct = products.correct;
-    outcome.finished_from = products.finished_from;
-    return outcome;
+        return gpu::run_by_size(operands, kCount, gpu::product_stride(products.a().max_limbs, products.b().max_limbs), stride,
+                                products.kernel(), products.result(), products.finish_on_host());
+    });
 }
 #endif
 

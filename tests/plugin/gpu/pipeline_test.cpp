@@ -26,17 +26,10 @@ namespace zgpu::testing {
 namespace {
 
 #ifdef ZGPU_WITH_CUDA
+using Outcome = FailingProducts::Outcome;
+
 // Products of `count` pairs of 16-limb operands (several chunks), the kernel failing at its
 // call `failing_call` (counted from 0). Records what the caller was given.
-struct Outcome {
-    std::vector<std::size_t> firsts;  // of the results given, in order
-    std::size_t correct = 0;          // results that match GMP
-    std::optional<std::size_t> finished_from;  // where the host took over, if it did
-    Backend finished_by = Backend::gpu;        // what run() said
-    bool threw = false;
-    std::string error;
-};
-
 Outcome multiply_failing_at(std::size_t count, int failing_call)
 {
     IntegerSource source(17);
@@ -46,18 +39,10 @@ Outcome multiply_failing_at(std::size_t count, int failing_call)
             source.set(b[i], 16, Shape::random, i % 5 == 1);
         }
     });
-    Outcome outcome;
-    try {
+    return products.outcome_of([&] {
         const gpu::Operand operands[] = {{&products.a(), count}, {&products.b(), count}};
-        outcome.finished_by = gpu::run(operands, count, 32, products.kernel(), products.result(), products.finish_on_host());
-    } catch (const Error& e) {
-        outcome.threw = true;
-        outcome.error = e.what();
-    }
-    outcome.firsts = products.firsts;
-    outcome.correct = products.correct;
-    outcome.finished_from = products.finished_from;
-    return outcome;
+        return gpu::run(operands, count, 32, products.kernel(), products.result(), products.finish_on_host());
+    });
 }
 #endif
 
