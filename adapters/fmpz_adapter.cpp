@@ -31,13 +31,6 @@ void prefetch_ahead(const fmpz* values, std::size_t i, std::size_t count, bool f
 
 }  // namespace
 
-std::int64_t FmpzReader::size(std::size_t i) const
-{
-    const fmpz c = values_[i];
-    if (!COEFF_IS_MPZ(c)) return c > 0 ? 1 : c < 0 ? -1 : 0;
-    return COEFF_TO_PTR(c)->_mp_size;
-}
-
 void FmpzReader::copy(std::size_t i, limb_t* dst) const
 {
     const fmpz c = values_[i];

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <string_view>
 
+#include <gmp.h>  // before FLINT's headers: FLINT 3 declares its mpz parts only after it
 #include <flint/fmpz.h>
 #include <flint/fmpz_poly.h>
 
@@ -15,7 +16,13 @@ namespace zgpu::adapters {
 class FmpzReader {
 public:
     explicit FmpzReader(const fmpz* values) : values_(values) {}
-    std::int64_t size(std::size_t i) const;
+    // Inline: measuring and size-grouping call it for every element.
+    std::int64_t size(std::size_t i) const
+    {
+        const fmpz c = values_[i];
+        if (!COEFF_IS_MPZ(c)) return c > 0 ? 1 : c < 0 ? -1 : 0;
+        return COEFF_TO_PTR(c)->_mp_size;
+    }
     void copy(std::size_t i, limb_t* dst) const;
     // Called before element i is read, elements below `count` existing: fetches the records
     // and limbs of elements further on into cache (they lie apart on the heap, and a
