@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "flint_fixture.hpp"
+#include "pipeline_chunks.hpp"
 #include "random_integers.hpp"
 #include "zgpu/backend.hpp"
 #include "zgpu/zgpu.h"
@@ -57,20 +58,6 @@ protected:
 
     IntegerSource source_{29};
 };
-
-// Runs call() with stderr captured; returns the most chunks a call reported.
-template <class Call>
-std::size_t chunks_of(Call call)
-{
-    ::testing::internal::CaptureStderr();
-    call();
-    const std::string log = ::testing::internal::GetCapturedStderr();
-    std::size_t most = 0;
-    const std::string marker = "elements on the GPU in ";
-    for (std::size_t at = log.find(marker); at != std::string::npos; at = log.find(marker, at + 1))
-        most = std::max<std::size_t>(most, std::strtoull(log.c_str() + at + marker.size(), nullptr, 10));
-    return most;
-}
 
 TEST_F(ChunkedDivision, QuotientAndRemainderMatchFlint)
 {
