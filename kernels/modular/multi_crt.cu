@@ -16,8 +16,9 @@
 // (each of 128 threads holds 2 x 4 three-word column sums), then carries the columns, subtracts
 // u P and stores, tile after tile from the low limbs up (one warp carries, a lane a value);
 // crt_fix finishes the values the estimate left open. Cost: k * product_limbs terms a value,
-// each a 64 x 64 -> 128-bit product added into three words (8 IMADs, as multi_mod.cu counts);
-// crt_prepare adds 2 k divisions by invariant words (about 4 products each).
+// each a 64 x 64 -> 128-bit product added into 32-bit digit columns (DigitSum: 4 IMAD.WIDE.U32
+// with carries and about 1.5 IADD3.X, as multi_mod.cu counts); crt_prepare adds 2 k divisions
+// by invariant words (about 4 products each).
 #include "kernels/modular/multi_crt.hpp"
 
 #include <algorithm>
@@ -102,7 +103,7 @@ __global__ void __launch_bounds__(kCombineThreads) crt_combine(const ModularTabl
     std::uint32_t used = 0;
 
     for (std::uint32_t w0 = 0; w0 < limbs; w0 += W) {
-        ThreeWords acc[2][4];
+        DigitSum acc[2][4];
         for (std::size_t i0 = 0; i0 < k; i0 += I) {
             __syncthreads();  // the previous stage, and the previous tile's columns, are read
             for (int idx = tid; idx < I * E; idx += kCombineThreads) {
@@ -131,10 +132,11 @@ __global__ void __launch_bounds__(kCombineThreads) crt_combine(const ModularTabl
         for (int a = 0; a < 2; ++a)
 #pragma unroll
             for (int b = 0; b < 4; ++b) {
+                const ThreeWords sum = acc[a][b].words();
                 limb_t* column = &columns[te + 16 * a][3 * (tw + 8 * b)];
-                column[0] = acc[a][b].w0;
-                column[1] = acc[a][b].w1;
-                column[2] = acc[a][b].w2;
+                column[0] = sum.w0;
+                column[1] = sum.w1;
+                column[2] = sum.w2;
             }
         __syncthreads();
         if (carrier) {

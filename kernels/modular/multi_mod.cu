@@ -7,9 +7,10 @@
 // R limbs the three-word sum is reduced and folded into the residue times block_powers[b], so
 // the tables stay at 512 words a modulus for any length.
 //
-// Cost: one term x_e[j] * power is one 64 x 64 -> 128-bit product added into three words
-// (mad.lo.cc, madc.hi.cc, addc): counted as 8 IMADs (four 32 x 32-bit products, low and high
-// halves each), as bench_mul counts a limb product. count * limbs * k terms in all, padded to
+// Cost: one term x_e[j] * power is one 64 x 64 -> 128-bit product added into 32-bit digit
+// columns (DigitSum): 4 IMAD.WIDE.U32 with carry in and out and about 1.5 IADD3.X in SASS,
+// where three 64-bit words took 4 IMAD.WIDE.U32, about 3 IMAD and 6.5 IADD3. Counted as 8 IMADs
+// (four 32 x 32-bit products, low and high halves each), as bench_mul counts a limb product. count * limbs * k terms in all, padded to
 // the tile (k up to a multiple of K); the reductions (3 divisions by invariant word a block of
 // R limbs and one product mod n) add under 10 % from 16 limbs up. Shared memory a term: (ME +
 // MK) / (ME MK) = 3/4 words loaded, within its bandwidth at the IMAD rate.
@@ -52,7 +53,7 @@ __global__ void __launch_bounds__(kThreads) multi_mod_kernel(const ConstBatchVie
 #pragma unroll
     for (int b = 0; b < MK; ++b) moduli[b] = min(i0 + tk + TK * b, k - 1);
     limb_t residue[ME][MK] = {};
-    ThreeWords acc[ME][MK];
+    DigitSum acc[ME][MK];
 
     for (std::uint32_t j0 = 0; j0 < limbs; j0 += J) {
         __syncthreads();  // the previous stage is read
@@ -88,8 +89,8 @@ __global__ void __launch_bounds__(kThreads) multi_mod_kernel(const ConstBatchVie
                 const limb_t q = t.block_powers[block * k + moduli[b]];
 #pragma unroll
                 for (int a = 0; a < ME; ++a) {
-                    residue[a][b] = m.addmul(residue[a][b], m.reduce(acc[a][b]), q);
-                    acc[a][b] = ThreeWords{};
+                    residue[a][b] = m.addmul(residue[a][b], m.reduce(acc[a][b].words()), q);
+                    acc[a][b] = DigitSum{};
                 }
             }
         }
