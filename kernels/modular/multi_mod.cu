@@ -27,7 +27,7 @@ namespace {
 constexpr int kThreads = 128;
 
 template <int TE, int TK, int ME, int MK, int J>
-__global__ void __launch_bounds__(kThreads) multi_mod_kernel(const ConstBatchView x, const ModularTablesView t, const ResidueView out)
+__global__ void __launch_bounds__(kThreads, 3) multi_mod_kernel(const ConstBatchView x, const ModularTablesView t, const ResidueView out)
 {
     static_assert(TE * TK == kThreads && kPowerBlock % J == 0);
     constexpr int E = TE * ME, K = TK * MK;
@@ -37,7 +37,10 @@ __global__ void __launch_bounds__(kThreads) multi_mod_kernel(const ConstBatchVie
     __shared__ std::uint32_t longest;
 
     const int tid = threadIdx.x, te = tid % TE, tk = tid / TE;
-    const std::size_t e0 = std::size_t(blockIdx.x) * E, i0 = std::size_t(blockIdx.y) * K, k = t.count;
+    // Consecutive blocks take the moduli tiles of one element tile, so that its limbs are read
+    // from memory once and then from L2 (the powers, 4 KiB a modulus, stay in L2 anyway).
+    const std::size_t k = t.count, tiles = (k + K - 1) / K;
+    const std::size_t e0 = blockIdx.x / tiles * E, i0 = blockIdx.x % tiles * K;
     if (tid == 0) longest = 0;
     __syncthreads();
     for (int e = tid; e < E; e += kThreads) {
@@ -48,10 +51,6 @@ __global__ void __launch_bounds__(kThreads) multi_mod_kernel(const ConstBatchVie
     __syncthreads();
     const std::uint32_t limbs = longest;  // the tile's longest element: shorter ones read zeros
 
-    // Moduli past k (the last tile) compute with modulus k - 1 and store nothing.
-    std::size_t moduli[MK];
-#pragma unroll
-    for (int b = 0; b < MK; ++b) moduli[b] = min(i0 + tk + TK * b, k - 1);
     limb_t residue[ME][MK] = {};
     DigitSum acc[ME][MK];
 
@@ -85,8 +84,10 @@ __global__ void __launch_bounds__(kThreads) multi_mod_kernel(const ConstBatchVie
             const std::uint32_t block = j0 / kPowerBlock;
 #pragma unroll
             for (int b = 0; b < MK; ++b) {
-                const Modulus m = t.moduli[moduli[b]];
-                const limb_t q = t.block_powers[block * k + moduli[b]];
+                // Moduli past k (the last tile) compute with modulus k - 1 and store nothing.
+                const std::size_t i = min(i0 + tk + TK * b, k - 1);
+                const Modulus m = t.moduli[i];
+                const limb_t q = t.block_powers[block * k + i];
 #pragma unroll
                 for (int a = 0; a < ME; ++a) {
                     residue[a][b] = m.addmul(residue[a][b], m.reduce(acc[a][b].words()), q);
@@ -111,16 +112,17 @@ __global__ void __launch_bounds__(kThreads) multi_mod_kernel(const ConstBatchVie
     }
 }
 
-// The tile by the number of moduli (a tile of 32 would leave most of its threads idle at k <=
-// 16) and the stage by the stride (J up to 16 limbs, no more than an element holds).
+// The tile by the number of moduli (the fewest padded moduli: a tile of 32 would leave most of
+// its threads idle at k <= 16) and the stage by the stride (J up to 16 limbs, no more than an
+// element holds).
 template <int TE, int TK, int ME, int MK>
 void launch_tile(ConstBatchView x, const ModularTablesView& t, ResidueView out, cudaStream_t stream)
 {
     constexpr int E = TE * ME, K = TK * MK;
     const std::size_t blocks = (x.count + E - 1) / E, tiles = (t.count + K - 1) / K;
-    if (blocks > 0x7fffffffu || tiles > 65535)
+    if (blocks * tiles > 0x7fffffffu)
         throw Error("multi_mod: " + std::to_string(x.count) + " values modulo " + std::to_string(t.count) + " moduli exceed one launch");
-    const dim3 grid{unsigned(blocks), unsigned(tiles)};
+    const unsigned grid = unsigned(blocks * tiles);
     if (x.stride <= 1) multi_mod_kernel<TE, TK, ME, MK, 1><<<grid, kThreads, 0, stream>>>(x, t, out);
     else if (x.stride <= 2) multi_mod_kernel<TE, TK, ME, MK, 2><<<grid, kThreads, 0, stream>>>(x, t, out);
     else if (x.stride <= 4) multi_mod_kernel<TE, TK, ME, MK, 4><<<grid, kThreads, 0, stream>>>(x, t, out);
@@ -137,8 +139,12 @@ void multi_mod(ConstBatchView x, const ModularTablesView& tables, ResidueView ou
     if (out.count != x.count || out.primes != tables.count || tables.count == 0)
         throw Error("multi_mod: internal error: residues of " + std::to_string(out.count) + " values modulo " + std::to_string(out.primes) +
                     " moduli for " + std::to_string(x.count) + " values modulo " + std::to_string(tables.count));
-    if (tables.count <= 16) launch_tile<16, 8, 4, 2>(x, tables, out, stream);  // 64 elements x 16 moduli
-    else launch_tile<16, 8, 2, 4>(x, tables, out, stream);                     // 32 elements x 32 moduli
+    // 64 elements x 16 moduli where that pads k by at least a tenth less than 32 x 32 (k = 70:
+    // 80 moduli against 96); the same products a thread and shared words a product either way,
+    // but each element's limbs are read by twice as many blocks, which the large k cannot repay.
+    const std::size_t k = tables.count, padded16 = (k + 15) / 16 * 16, padded32 = (k + 31) / 32 * 32;
+    if (10 * padded16 <= 9 * padded32) launch_tile<16, 8, 4, 2>(x, tables, out, stream);
+    else launch_tile<16, 8, 2, 4>(x, tables, out, stream);
 }
 
 }  // namespace zgpu::kernels
