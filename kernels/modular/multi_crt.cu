@@ -13,7 +13,8 @@
 //
 // Kernels: crt_prepare computes y_i (k products mod n_i a value) and F; crt_combine computes S
 // in tiles of 32 values x 32 limbs (the last tile 16 or 8 limbs wide where fewer are left),
-// looping over the moduli 16 at a time through shared memory (each of 128 threads holds 2 x 4
+// looping over the moduli 16 at a time through double-buffered shared memory (cp.async: the
+// next stage arrives while the products of this one run; each of 128 threads holds 2 x 4
 // column sums, 2 x 2 or 2 x 1 in the narrow tiles; the last stage skips the moduli past k),
 // then carries the columns, subtracts u P and stores, tile after tile from the low limbs up
 // (one warp carries, a lane a value);
@@ -79,11 +80,24 @@ __global__ void __launch_bounds__(32 * kPrepareLanes) crt_prepare(const ConstRes
 
 constexpr int E = kTileValues, I = kStageModuli;
 
-struct CombineShared {
+// One stage's operands: y_i of the tile's values and the limbs of M_i, for I moduli.
+struct CombineStage {
     limb_t ys[I][E];
     limb_t ms[I][kTileLimbs];
+};
+
+struct CombineShared {
+    CombineStage stages[2];  // the products read one while the next one arrives
     limb_t columns[E][3 * kTileLimbs + 1];  // odd row length: the carrying lanes hit distinct banks
 };
+
+// *dst = *src, or 0 where !valid (src is then not read), copied asynchronously (cp.async with
+// zero fill): done for this thread after cp.async.wait_group, for the block after a barrier.
+__device__ __forceinline__ void copy_async(limb_t* dst, const limb_t* src, bool valid)
+{
+    const unsigned shared = unsigned(__cvta_generic_to_shared(dst));
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"(shared), "l"(src), "r"(valid ? 8 : 0) : "memory");
+}
 
 // A carrying lane's value between limb tiles: u, the direction, and the running carries.
 struct CarryState {
@@ -95,7 +109,7 @@ struct CarryState {
 // acc += the products of the stage's first n moduli (n == I, a constant, folds the test away;
 // the last stage skips the moduli past k instead of multiplying their zeros).
 template <int MB>
-__device__ __forceinline__ void accumulate(DigitSum (&acc)[2][MB], const CombineShared& s, int te, int tw, int n)
+__device__ __forceinline__ void accumulate(DigitSum (&acc)[2][MB], const CombineStage& s, int te, int tw, int n)
 {
 #pragma unroll
     for (int i = 0; i < I; ++i) {
@@ -124,20 +138,36 @@ __device__ __forceinline__ void combine_tile(const ModularTablesView& t, const C
     const std::size_t e0 = std::size_t(blockIdx.x) * E, k = t.count;
     const std::uint32_t limbs = t.product_limbs;
 
-    DigitSum acc[2][MB];
-    for (std::size_t i0 = 0; i0 < k; i0 += I) {
-        __syncthreads();  // the previous stage, and the previous tile's columns, are read
+    // Stage n (moduli I n ..) into stages[n % 2], zeros past k and past the values and limbs.
+    const auto load = [&](std::size_t n) {
+        CombineStage& stage = s.stages[n % 2];
+        const std::size_t i0 = n * I;
         for (int idx = tid; idx < I * E; idx += kCombineThreads) {
             const int i = idx / E, e = idx % E;
-            s.ys[i][e] = i0 + i < k && e0 + e < c.count ? c.y[(i0 + i) * c.count + e0 + e] : 0;
+            const bool valid = i0 + i < k && e0 + e < c.count;
+            copy_async(&stage.ys[i][e], valid ? &c.y[(i0 + i) * c.count + e0 + e] : c.y, valid);
         }
         for (int idx = tid; idx < I * W; idx += kCombineThreads) {
             const int i = idx / W, w = idx % W;
-            s.ms[i][w] = i0 + i < k && w0 + w < limbs ? t.cofactors[(i0 + i) * limbs + w0 + w] : 0;
+            const bool valid = i0 + i < k && w0 + w < limbs;
+            copy_async(&stage.ms[i][w], valid ? &t.cofactors[(i0 + i) * limbs + w0 + w] : t.cofactors, valid);
         }
-        __syncthreads();
-        if (k - i0 >= std::size_t(I)) accumulate<MB>(acc, s, te, tw, I);
-        else accumulate<MB>(acc, s, te, tw, int(k - i0));
+        asm volatile("cp.async.commit_group;" ::: "memory");
+    };
+
+    // Both buffers are free: the previous tile's last barrier follows its last products.
+    DigitSum acc[2][MB];
+    const std::size_t stages = (k + I - 1) / I;
+    load(0);
+    for (std::size_t n = 0; n < stages; ++n) {
+        if (n + 1 < stages) load(n + 1);
+        else asm volatile("cp.async.commit_group;" ::: "memory");  // empty: the wait below still means stage n
+        asm volatile("cp.async.wait_group 1;" ::: "memory");      // all but the newest group: this thread's stage n
+        __syncthreads();                                           // and everyone's
+        const std::size_t i0 = n * I;
+        if (k - i0 >= std::size_t(I)) accumulate<MB>(acc, s.stages[n % 2], te, tw, I);
+        else accumulate<MB>(acc, s.stages[n % 2], te, tw, int(k - i0));
+        __syncthreads();  // stage n is read before stage n + 2 goes into its buffer
     }
 #pragma unroll
     for (int a = 0; a < 2; ++a)
