@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <string>
 
+#include "kernels/common/async_copy.cuh"
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/common/temporary.hpp"
 #include "zgpu/error.hpp"
@@ -91,14 +92,6 @@ struct CombineShared {
     limb_t columns[E][3 * kTileLimbs + 1];  // odd row length: the carrying lanes hit distinct banks
 };
 
-// *dst = *src, or 0 where !valid (src is then not read), copied asynchronously (cp.async with
-// zero fill): done for this thread after cp.async.wait_group, for the block after a barrier.
-__device__ __forceinline__ void copy_async(limb_t* dst, const limb_t* src, bool valid)
-{
-    const unsigned shared = unsigned(__cvta_generic_to_shared(dst));
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"(shared), "l"(src), "r"(valid ? 8 : 0) : "memory");
-}
-
 // A carrying lane's value between limb tiles: u, the direction, and the running carries.
 struct CarryState {
     limb_t u = 0, s_carry0 = 0, s_carry1 = 0, p_carry = 0;  // S's carry (two words), u P's (one)
@@ -145,14 +138,14 @@ __device__ __forceinline__ void combine_tile(const ModularTablesView& t, const C
         for (int idx = tid; idx < I * E; idx += kCombineThreads) {
             const int i = idx / E, e = idx % E;
             const bool valid = i0 + i < k && e0 + e < c.count;
-            copy_async(&stage.ys[i][e], valid ? &c.y[(i0 + i) * c.count + e0 + e] : c.y, valid);
+            copy_word_async(&stage.ys[i][e], valid ? &c.y[(i0 + i) * c.count + e0 + e] : c.y, valid);
         }
         for (int idx = tid; idx < I * W; idx += kCombineThreads) {
             const int i = idx / W, w = idx % W;
             const bool valid = i0 + i < k && w0 + w < limbs;
-            copy_async(&stage.ms[i][w], valid ? &t.cofactors[(i0 + i) * limbs + w0 + w] : t.cofactors, valid);
+            copy_word_async(&stage.ms[i][w], valid ? &t.cofactors[(i0 + i) * limbs + w0 + w] : t.cofactors, valid);
         }
-        asm volatile("cp.async.commit_group;" ::: "memory");
+        commit_copies();
     };
 
     // Both buffers are free: the previous tile's last barrier follows its last products.
@@ -161,9 +154,9 @@ __device__ __forceinline__ void combine_tile(const ModularTablesView& t, const C
     load(0);
     for (std::size_t n = 0; n < stages; ++n) {
         if (n + 1 < stages) load(n + 1);
-        else asm volatile("cp.async.commit_group;" ::: "memory");  // empty: the wait below still means stage n
-        asm volatile("cp.async.wait_group 1;" ::: "memory");      // all but the newest group: this thread's stage n
-        __syncthreads();                                           // and everyone's
+        else commit_copies();  // an empty group: the wait below still means stage n
+        wait_for_copies<1>();  // this thread's copies of stage n are done
+        __syncthreads();       // and everyone's
         const std::size_t i0 = n * I;
         if (k - i0 >= std::size_t(I)) accumulate<MB>(acc, s.stages[n % 2], te, tw, I);
         else accumulate<MB>(acc, s.stages[n % 2], te, tw, int(k - i0));

@@ -18,6 +18,7 @@
 
 #include <string>
 
+#include "kernels/common/async_copy.cuh"
 #include "kernels/common/cuda_check.hpp"
 #include "zgpu/error.hpp"
 
@@ -31,8 +32,10 @@ __global__ void __launch_bounds__(kThreads, 3) multi_mod_kernel(const ConstBatch
 {
     static_assert(TE * TK == kThreads && kPowerBlock % J == 0);
     constexpr int E = TE * ME, K = TK * MK;
-    __shared__ limb_t xs[E][J + 1];  // +1: the rows that a warp reads at once fall on different banks
-    __shared__ limb_t ps[J][K];
+    // Two stages: the products read one while the next one arrives. +1: the rows that a warp
+    // reads at once fall on different banks.
+    __shared__ limb_t xs[2][E][J + 1];
+    __shared__ limb_t ps[2][J][K];
     __shared__ std::uint32_t sizes[E];
     __shared__ std::uint32_t longest;
 
@@ -54,25 +57,37 @@ __global__ void __launch_bounds__(kThreads, 3) multi_mod_kernel(const ConstBatch
     limb_t residue[ME][MK] = {};
     DigitSum acc[ME][MK];
 
-    for (std::uint32_t j0 = 0; j0 < limbs; j0 += J) {
-        __syncthreads();  // the previous stage is read
+    // Stage n (limbs J n ..) into buffer n % 2, zeros past each element's size and past k.
+    const auto load = [&](std::uint32_t n) {
+        const std::uint32_t j0 = n * J, c0 = j0 % kPowerBlock;  // a stage lies inside one block of R limbs
         for (int idx = tid; idx < E * J; idx += kThreads) {
             const int e = idx / J, j = idx % J;
-            xs[e][j] = j0 + j < sizes[e] ? x.element(e0 + e)[j0 + j] : 0;
+            const bool valid = j0 + j < sizes[e];
+            copy_word_async(&xs[n % 2][e][j], valid ? &x.element(e0 + e)[j0 + j] : x.limbs, valid);
         }
-        const std::uint32_t c0 = j0 % kPowerBlock;  // a stage lies inside one block of R limbs
         for (int idx = tid; idx < J * K; idx += kThreads) {
             const int j = idx / K, c = idx % K;
-            ps[j][c] = i0 + c < k ? t.powers[(c0 + j) * k + i0 + c] : 0;
+            const bool valid = i0 + c < k;
+            copy_word_async(&ps[n % 2][j][c], valid ? &t.powers[(c0 + j) * k + i0 + c] : t.powers, valid);
         }
-        __syncthreads();
+        commit_copies();
+    };
+
+    const std::uint32_t stages = (limbs + J - 1) / J;
+    if (stages > 0) load(0);
+    for (std::uint32_t n = 0; n < stages; ++n) {
+        if (n + 1 < stages) load(n + 1);
+        else commit_copies();  // an empty group: the wait below still means stage n
+        wait_for_copies<1>();  // this thread's copies of stage n are done
+        __syncthreads();       // and everyone's
+        const std::uint32_t j0 = n * J;
 #pragma unroll
         for (int j = 0; j < J; ++j) {
             limb_t xv[ME], pv[MK];
 #pragma unroll
-            for (int a = 0; a < ME; ++a) xv[a] = xs[te + TE * a][j];
+            for (int a = 0; a < ME; ++a) xv[a] = xs[n % 2][te + TE * a][j];
 #pragma unroll
-            for (int b = 0; b < MK; ++b) pv[b] = ps[j][tk + TK * b];
+            for (int b = 0; b < MK; ++b) pv[b] = ps[n % 2][j][tk + TK * b];
 #pragma unroll
             for (int a = 0; a < ME; ++a)
 #pragma unroll
@@ -95,6 +110,7 @@ __global__ void __launch_bounds__(kThreads, 3) multi_mod_kernel(const ConstBatch
                 }
             }
         }
+        __syncthreads();  // stage n is read before stage n + 2 goes into its buffer
     }
 
 #pragma unroll
