@@ -2,7 +2,8 @@
 // values times the table of powers, accumulated exactly in three words, then reduced mod n_i.
 //
 // A block computes a tile of E elements x K moduli (GEMM-like): J limbs of its E elements and J
-// rows of K powers a stage go through shared memory, and each of its 128 threads holds ME x MK
+// rows of K powers a stage go through double-buffered shared memory (cp.async: the next stage
+// arrives while the products of this one run), and each of its 128 threads holds ME x MK
 // accumulators. Limb j = b R + c uses powers[c] (R = kPowerBlock); at the end of each block of
 // R limbs the three-word sum is reduced and folded into the residue times block_powers[b], so
 // the tables stay at 512 words a modulus for any length.
