@@ -37,6 +37,75 @@ struct ThreeWords {
     }
 };
 
+// The same kind of sum kept in 32-bit digits, for the kernels' inner products. With 32-bit
+// halves x = x1 2^32 + x0, y = y1 2^32 + y0: x y = (x0 y0 + x1 y1 2^64) + (x0 y1 + x1 y0) 2^32.
+// The even part goes into E = e4..e0 (digit j of weight 2^(32 j)), the odd part into O = o2..o0
+// at weight 2^32. On the device each 32 x 32 -> 64-bit product is one multiply-add into a digit
+// pair with carry in and out (ptxas fuses mad.lo.cc and madc.hi.cc into one IMAD.WIDE.U32), so a
+// term is 4 IMAD.WIDE.U32 and about 1.5 IADD3.X for the top digits, where ThreeWords::add_product
+// takes 4 IMAD.WIDE.U32, about 3 IMAD and 6.5 IADD3. Exact while k < 2^31 products: each adds
+// below 2^128 to E and below 2^65 to O, so e4 < k and o2 < 2k never wrap.
+struct DigitSum {
+    std::uint32_t e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0, o0 = 0, o1 = 0, o2 = 0;
+
+    // += x y.
+    ZGPU_HOST_DEVICE void add_product(limb_t x, limb_t y)
+    {
+        const std::uint32_t x0 = std::uint32_t(x), x1 = std::uint32_t(x >> 32);
+        const std::uint32_t y0 = std::uint32_t(y), y1 = std::uint32_t(y >> 32);
+#ifdef __CUDA_ARCH__
+        asm("mad.lo.cc.u32 %0, %8, %10, %0;\n\t"  // E += x0 y0 + x1 y1 2^64
+            "madc.hi.cc.u32 %1, %8, %10, %1;\n\t"
+            "madc.lo.cc.u32 %2, %9, %11, %2;\n\t"
+            "madc.hi.cc.u32 %3, %9, %11, %3;\n\t"
+            "addc.u32 %4, %4, 0;\n\t"
+            "mad.lo.cc.u32 %5, %8, %11, %5;\n\t"  // O += x0 y1
+            "madc.hi.cc.u32 %6, %8, %11, %6;\n\t"
+            "addc.u32 %7, %7, 0;\n\t"
+            "mad.lo.cc.u32 %5, %9, %10, %5;\n\t"  // O += x1 y0
+            "madc.hi.cc.u32 %6, %9, %10, %6;\n\t"
+            "addc.u32 %7, %7, 0;"
+            : "+r"(e0), "+r"(e1), "+r"(e2), "+r"(e3), "+r"(e4), "+r"(o0), "+r"(o1), "+r"(o2)
+            : "r"(x0), "r"(x1), "r"(y0), "r"(y1));
+#else
+        add(e0, e1, e2, e3, e4, limb_t(x0) * y0, limb_t(x1) * y1);
+        add(o0, o1, o2, limb_t(x0) * y1);
+        add(o0, o1, o2, limb_t(x1) * y0);
+#endif
+    }
+
+    // The sum as three words: E + O 2^32 < k 2^128 + 2k 2^96 < B^3.
+    ZGPU_HOST_DEVICE ThreeWords words() const
+    {
+        const limb_t low = limb_t(e1) << 32 | e0, odd_low = limb_t(o0) << 32;
+        const limb_t mid = limb_t(e3) << 32 | e2, odd_mid = limb_t(o2) << 32 | o1;
+        ThreeWords s;
+        s.w0 = low + odd_low;
+        const limb_t c0 = s.w0 < low;
+        s.w1 = mid + odd_mid;
+        const limb_t c1 = s.w1 < mid;
+        s.w1 += c0;
+        s.w2 = e4 + c1 + (s.w1 < c0);
+        return s;
+    }
+
+private:
+    // The host's version of the device's carry chains (digit pairs as words).
+    static void add(std::uint32_t& d0, std::uint32_t& d1, std::uint32_t& d2, std::uint32_t& d3, std::uint32_t& d4, limb_t p, limb_t q)
+    {
+        const limb_t low = (limb_t(d1) << 32 | d0) + p, carry = low < p;
+        const limb_t high = (limb_t(d3) << 32 | d2) + q + carry, carry2 = high < q || (high == q && carry);
+        d0 = std::uint32_t(low), d1 = std::uint32_t(low >> 32), d2 = std::uint32_t(high), d3 = std::uint32_t(high >> 32);
+        d4 += std::uint32_t(carry2);
+    }
+    static void add(std::uint32_t& d0, std::uint32_t& d1, std::uint32_t& d2, limb_t p)
+    {
+        const limb_t low = (limb_t(d1) << 32 | d0) + p;
+        d0 = std::uint32_t(low), d1 = std::uint32_t(low >> 32);
+        d2 += low < p;
+    }
+};
+
 // The quotient and remainder of a word division.
 struct QuotientRemainder {
     limb_t quotient, remainder;

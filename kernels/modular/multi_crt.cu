@@ -12,17 +12,22 @@
 // and then 2x with P, limb by limb: exact on every input.
 //
 // Kernels: crt_prepare computes y_i (k products mod n_i a value) and F; crt_combine computes S
-// in tiles of 32 values x 32 limbs, looping over the moduli 16 at a time through shared memory
-// (each of 128 threads holds 2 x 4 three-word column sums), then carries the columns, subtracts
-// u P and stores, tile after tile from the low limbs up (one warp carries, a lane a value);
+// in tiles of 32 values x 32 limbs (the last tile 16 or 8 limbs wide where fewer are left),
+// looping over the moduli 16 at a time through double-buffered shared memory (cp.async: the
+// next stage arrives while the products of this one run; each of 128 threads holds 2 x 4
+// column sums, 2 x 2 or 2 x 1 in the narrow tiles; the last stage skips the moduli past k),
+// then carries the columns, subtracts u P and stores, tile after tile from the low limbs up
+// (one warp carries, a lane a value);
 // crt_fix finishes the values the estimate left open. Cost: k * product_limbs terms a value,
-// each a 64 x 64 -> 128-bit product added into three words (8 IMADs, as multi_mod.cu counts);
-// crt_prepare adds 2 k divisions by invariant words (about 4 products each).
+// each a 64 x 64 -> 128-bit product added into 32-bit digit columns (DigitSum: 4 IMAD.WIDE.U32
+// with carries and about 1.5 IADD3.X, as multi_mod.cu counts); crt_prepare adds 2 k divisions
+// by invariant words (about 4 products each).
 #include "kernels/modular/multi_crt.hpp"
 
 #include <algorithm>
 #include <string>
 
+#include "kernels/common/async_copy.cuh"
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/common/temporary.hpp"
 #include "zgpu/error.hpp"
@@ -32,7 +37,7 @@ namespace {
 
 constexpr int kPrepareLanes = 8;     // threads sharing one value's moduli in crt_prepare
 constexpr int kTileValues = 32;      // values a crt_combine block (one warp carries them)
-constexpr int kTileLimbs = 32;       // result limbs a tile
+constexpr int kTileLimbs = 32;       // result limbs a tile (at most)
 constexpr int kStageModuli = 16;     // moduli a shared-memory stage
 constexpr int kCombineThreads = 128; // 16 x 8 threads, each 2 values x 4 limbs
 
@@ -74,107 +79,172 @@ __global__ void __launch_bounds__(32 * kPrepareLanes) crt_prepare(const ConstRes
     c.fraction[e] = l;
 }
 
-__global__ void __launch_bounds__(kCombineThreads) crt_combine(const ModularTablesView t, const bool sign, const CrtChunk c)
-{
-    constexpr int E = kTileValues, W = kTileLimbs, I = kStageModuli;
-    __shared__ limb_t ys[I][E];
-    __shared__ limb_t ms[I][W];
-    __shared__ limb_t columns[E][3 * W + 1];  // odd row length: the carrying lanes hit distinct banks
+constexpr int E = kTileValues, I = kStageModuli;
 
+// One stage's operands: y_i of the tile's values and the limbs of M_i, for I moduli.
+struct CombineStage {
+    limb_t ys[I][E];
+    limb_t ms[I][kTileLimbs];
+};
+
+struct CombineShared {
+    CombineStage stages[2];  // the products read one while the next one arrives
+    limb_t columns[E][3 * kTileLimbs + 1];  // odd row length: the carrying lanes hit distinct banks
+};
+
+// A carrying lane's value between limb tiles: u, the direction, and the running carries.
+struct CarryState {
+    limb_t u = 0, s_carry0 = 0, s_carry1 = 0, p_carry = 0;  // S's carry (two words), u P's (one)
+    bool negative = false, open = false, borrow = false;
+    std::uint32_t used = 0;  // limbs up to the highest nonzero one so far
+};
+
+// acc += the products of the stage's first n moduli (n == I, a constant, folds the test away;
+// the last stage skips the moduli past k instead of multiplying their zeros).
+template <int MB>
+__device__ __forceinline__ void accumulate(DigitSum (&acc)[2][MB], const CombineStage& s, int te, int tw, int n)
+{
+#pragma unroll
+    for (int i = 0; i < I; ++i) {
+        if (i == n) break;
+        limb_t yv[2], mv[MB];
+#pragma unroll
+        for (int a = 0; a < 2; ++a) yv[a] = s.ys[i][te + 16 * a];
+#pragma unroll
+        for (int b = 0; b < MB; ++b) mv[b] = s.ms[i][tw + 8 * b];
+#pragma unroll
+        for (int a = 0; a < 2; ++a)
+#pragma unroll
+            for (int b = 0; b < MB; ++b) acc[a][b].add_product(yv[a], mv[b]);
+    }
+}
+
+// Result limbs w0 .. w0 + 8 MB - 1 of the block's values: S's columns over all moduli (each
+// thread 2 values x MB limbs), then the carrying lanes turn them into limbs of the magnitude,
+// then the block stores them.
+template <int MB>
+__device__ __forceinline__ void combine_tile(const ModularTablesView& t, const CrtChunk& c, CombineShared& s, std::uint32_t w0,
+                                             bool carrier, CarryState& st)
+{
+    constexpr int W = 8 * MB;
     const int tid = threadIdx.x, te = tid % 16, tw = tid / 16;
     const std::size_t e0 = std::size_t(blockIdx.x) * E, k = t.count;
     const std::uint32_t limbs = t.product_limbs;
 
-    // Lane tid of warp 0 carries value e0 + tid: u, the direction, and the running carries.
+    // Stage n (moduli I n ..) into stages[n % 2], zeros past k and past the values and limbs.
+    const auto load = [&](std::size_t n) {
+        CombineStage& stage = s.stages[n % 2];
+        const std::size_t i0 = n * I;
+        for (int idx = tid; idx < I * E; idx += kCombineThreads) {
+            const int i = idx / E, e = idx % E;
+            const bool valid = i0 + i < k && e0 + e < c.count;
+            copy_word_async(&stage.ys[i][e], valid ? &c.y[(i0 + i) * c.count + e0 + e] : c.y, valid);
+        }
+        for (int idx = tid; idx < I * W; idx += kCombineThreads) {
+            const int i = idx / W, w = idx % W;
+            const bool valid = i0 + i < k && w0 + w < limbs;
+            copy_word_async(&stage.ms[i][w], valid ? &t.cofactors[(i0 + i) * limbs + w0 + w] : t.cofactors, valid);
+        }
+        commit_copies();
+    };
+
+    // Both buffers are free: the previous tile's last barrier follows its last products.
+    DigitSum acc[2][MB];
+    const std::size_t stages = (k + I - 1) / I;
+    load(0);
+    for (std::size_t n = 0; n < stages; ++n) {
+        if (n + 1 < stages) load(n + 1);
+        else commit_copies();  // an empty group: the wait below still means stage n
+        wait_for_copies<1>();  // this thread's copies of stage n are done
+        __syncthreads();       // and everyone's
+        const std::size_t i0 = n * I;
+        if (k - i0 >= std::size_t(I)) accumulate<MB>(acc, s.stages[n % 2], te, tw, I);
+        else accumulate<MB>(acc, s.stages[n % 2], te, tw, int(k - i0));
+        __syncthreads();  // stage n is read before stage n + 2 goes into its buffer
+    }
+#pragma unroll
+    for (int a = 0; a < 2; ++a)
+#pragma unroll
+        for (int b = 0; b < MB; ++b) {
+            const ThreeWords sum = acc[a][b].words();
+            limb_t* column = &s.columns[te + 16 * a][3 * (tw + 8 * b)];
+            column[0] = sum.w0;
+            column[1] = sum.w1;
+            column[2] = sum.w2;
+        }
+    __syncthreads();
+    if (carrier) {
+        for (int w = 0; w < W && w0 + w < limbs; ++w) {
+            limb_t* column = &s.columns[tid][3 * w];
+            // S's limb: the column's low word plus the carry; the carry then takes the
+            // column's upper words. A column sums k products below B^2 and the carry stays
+            // below (k + 1) B: two words.
+            const limb_t sw = column[0] + st.s_carry0;
+            const limb_t cy = sw < st.s_carry0;
+            limb_t c0 = column[1] + st.s_carry1;
+            limb_t c1 = column[2] + (c0 < st.s_carry1);
+            c0 += cy;
+            c1 += c0 < cy;
+            st.s_carry0 = c0;
+            st.s_carry1 = c1;
+            // u P's limb.
+            const limb_t pw = t.product[w0 + w], low = st.u * pw, p = low + st.p_carry;
+            st.p_carry = mul_high(st.u, pw) + (p < low);
+            // The magnitude: S - u P, or u P - S for a negative result.
+            const limb_t x = st.negative ? p : sw, y = st.negative ? sw : p;
+            const limb_t d = x - y - st.borrow;
+            st.borrow = x < y || (x == y && st.borrow);
+            column[0] = d;
+            if (d != 0) st.used = w0 + w + 1;
+        }
+    }
+    __syncthreads();
+    for (int idx = tid; idx < E * W; idx += kCombineThreads) {
+        const int e = idx / W, w = idx % W;
+        if (e0 + e < c.count && w0 + w < limbs) c.out.element(e0 + e)[w0 + w] = s.columns[e][3 * w];
+    }
+}
+
+__global__ void __launch_bounds__(kCombineThreads, 3) crt_combine(const ModularTablesView t, const bool sign, const CrtChunk c)
+{
+    __shared__ CombineShared s;
+    const int tid = threadIdx.x;
+    const std::size_t e0 = std::size_t(blockIdx.x) * E, k = t.count;
+    const std::uint32_t limbs = t.product_limbs;
+
+    // Lane tid of warp 0 carries value e0 + tid.
     const std::size_t mine = e0 + tid;
     const bool carrier = tid < E && mine < c.count;
-    limb_t u = 0;
-    bool negative = false, open = false;
+    CarryState st;
     if (carrier) {
         const limb_t l = c.fraction[mine], half = limb_t(1) << 63;
-        if (l > limb_t(0) - k) open = true;  // l > B - k: t is h or h + 1
-        else if (sign && l > half) negative = true;
-        else if (sign && l > half - k) open = true;  // 2x vs P undecided
-        u = c.quotient[mine] + negative;
+        if (l > limb_t(0) - k) st.open = true;  // l > B - k: t is h or h + 1
+        else if (sign && l > half) st.negative = true;
+        else if (sign && l > half - k) st.open = true;  // 2x vs P undecided
+        st.u = c.quotient[mine] + st.negative;
     }
-    limb_t s_carry0 = 0, s_carry1 = 0, p_carry = 0;  // S's carry (two words), u P's (one)
-    bool borrow = false;
-    std::uint32_t used = 0;
-
-    for (std::uint32_t w0 = 0; w0 < limbs; w0 += W) {
-        ThreeWords acc[2][4];
-        for (std::size_t i0 = 0; i0 < k; i0 += I) {
-            __syncthreads();  // the previous stage, and the previous tile's columns, are read
-            for (int idx = tid; idx < I * E; idx += kCombineThreads) {
-                const int i = idx / E, e = idx % E;
-                ys[i][e] = i0 + i < k && e0 + e < c.count ? c.y[(i0 + i) * c.count + e0 + e] : 0;
-            }
-            for (int idx = tid; idx < I * W; idx += kCombineThreads) {
-                const int i = idx / W, w = idx % W;
-                ms[i][w] = i0 + i < k && w0 + w < limbs ? t.cofactors[(i0 + i) * limbs + w0 + w] : 0;
-            }
-            __syncthreads();
-#pragma unroll
-            for (int i = 0; i < I; ++i) {
-                limb_t yv[2], mv[4];
-#pragma unroll
-                for (int a = 0; a < 2; ++a) yv[a] = ys[i][te + 16 * a];
-#pragma unroll
-                for (int b = 0; b < 4; ++b) mv[b] = ms[i][tw + 8 * b];
-#pragma unroll
-                for (int a = 0; a < 2; ++a)
-#pragma unroll
-                    for (int b = 0; b < 4; ++b) acc[a][b].add_product(yv[a], mv[b]);
-            }
-        }
-#pragma unroll
-        for (int a = 0; a < 2; ++a)
-#pragma unroll
-            for (int b = 0; b < 4; ++b) {
-                limb_t* column = &columns[te + 16 * a][3 * (tw + 8 * b)];
-                column[0] = acc[a][b].w0;
-                column[1] = acc[a][b].w1;
-                column[2] = acc[a][b].w2;
-            }
-        __syncthreads();
-        if (carrier) {
-            for (int w = 0; w < W && w0 + w < limbs; ++w) {
-                limb_t* column = &columns[tid][3 * w];
-                // S's limb: the column's low word plus the carry; the carry then takes the
-                // column's upper words. A column sums k products below B^2 and the carry stays
-                // below (k + 1) B: two words.
-                const limb_t s = column[0] + s_carry0;
-                const limb_t cy = s < s_carry0;
-                limb_t c0 = column[1] + s_carry1;
-                limb_t c1 = column[2] + (c0 < s_carry1);
-                c0 += cy;
-                c1 += c0 < cy;
-                s_carry0 = c0;
-                s_carry1 = c1;
-                // u P's limb.
-                const limb_t pw = t.product[w0 + w], low = u * pw, p = low + p_carry;
-                p_carry = mul_high(u, pw) + (p < low);
-                // The magnitude: S - u P, or u P - S for a negative result.
-                const limb_t x = negative ? p : s, y = negative ? s : p;
-                const limb_t d = x - y - borrow;
-                borrow = x < y || (x == y && borrow);
-                column[0] = d;
-                if (d != 0) used = w0 + w + 1;
-            }
-        }
-        __syncthreads();
-        for (int idx = tid; idx < E * W; idx += kCombineThreads) {
-            const int e = idx / W, w = idx % W;
-            if (e0 + e < c.count && w0 + w < limbs) c.out.element(e0 + e)[w0 + w] = columns[e][3 * w];
+    // Tiles of 32 limbs, the last one 16 or 8 wide where fewer limbs are left: under 16 padded
+    // limbs, and under 8 where the limbs left are at most 16 (68 limbs: 32 + 32 + 8).
+    for (std::uint32_t w0 = 0; w0 < limbs;) {
+        const std::uint32_t rest = limbs - w0;
+        if (rest > 16) {
+            combine_tile<4>(t, c, s, w0, carrier, st);
+            w0 += 32;
+        } else if (rest > 8) {
+            combine_tile<2>(t, c, s, w0, carrier, st);
+            w0 += 16;
+        } else {
+            combine_tile<1>(t, c, s, w0, carrier, st);
+            w0 += 8;
         }
     }
     if (carrier) {
         // Limb `limbs` of the difference: 0 for a finished value, 0 or 1 for D (S < k P and
         // u P < k P keep both below k B^limbs, so one word holds what is above).
-        const limb_t x = negative ? p_carry : s_carry0, y = negative ? s_carry0 : p_carry;
-        const limb_t top = x - y - borrow;
-        c.pending[mine] = open ? std::uint8_t(1 + (top & 1)) : 0;
-        if (!open) c.out.sizes[mine] = negative ? -std::int32_t(used) : std::int32_t(used);
+        const limb_t x = st.negative ? st.p_carry : st.s_carry0, y = st.negative ? st.s_carry0 : st.p_carry;
+        const limb_t top = x - y - st.borrow;
+        c.pending[mine] = st.open ? std::uint8_t(1 + (top & 1)) : 0;
+        if (!st.open) c.out.sizes[mine] = st.negative ? -std::int32_t(st.used) : std::int32_t(st.used);
     }
     const std::uint32_t above = c.out.stride - limbs;
     for (std::size_t idx = tid; idx < std::size_t(E) * above; idx += kCombineThreads) {

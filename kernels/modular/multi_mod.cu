@@ -2,14 +2,16 @@
 // values times the table of powers, accumulated exactly in three words, then reduced mod n_i.
 //
 // A block computes a tile of E elements x K moduli (GEMM-like): J limbs of its E elements and J
-// rows of K powers a stage go through shared memory, and each of its 128 threads holds ME x MK
+// rows of K powers a stage go through double-buffered shared memory (cp.async: the next stage
+// arrives while the products of this one run), and each of its 128 threads holds ME x MK
 // accumulators. Limb j = b R + c uses powers[c] (R = kPowerBlock); at the end of each block of
 // R limbs the three-word sum is reduced and folded into the residue times block_powers[b], so
 // the tables stay at 512 words a modulus for any length.
 //
-// Cost: one term x_e[j] * power is one 64 x 64 -> 128-bit product added into three words
-// (mad.lo.cc, madc.hi.cc, addc): counted as 8 IMADs (four 32 x 32-bit products, low and high
-// halves each), as bench_mul counts a limb product. count * limbs * k terms in all, padded to
+// Cost: one term x_e[j] * power is one 64 x 64 -> 128-bit product added into 32-bit digit
+// columns (DigitSum): 4 IMAD.WIDE.U32 with carry in and out and about 1.5 IADD3.X in SASS,
+// where three 64-bit words took 4 IMAD.WIDE.U32, about 3 IMAD and 6.5 IADD3. Counted as 8 IMADs
+// (four 32 x 32-bit products, low and high halves each), as bench_mul counts a limb product. count * limbs * k terms in all, padded to
 // the tile (k up to a multiple of K); the reductions (3 divisions by invariant word a block of
 // R limbs and one product mod n) add under 10 % from 16 limbs up. Shared memory a term: (ME +
 // MK) / (ME MK) = 3/4 words loaded, within its bandwidth at the IMAD rate.
@@ -17,6 +19,7 @@
 
 #include <string>
 
+#include "kernels/common/async_copy.cuh"
 #include "kernels/common/cuda_check.hpp"
 #include "zgpu/error.hpp"
 
@@ -26,17 +29,22 @@ namespace {
 constexpr int kThreads = 128;
 
 template <int TE, int TK, int ME, int MK, int J>
-__global__ void __launch_bounds__(kThreads) multi_mod_kernel(const ConstBatchView x, const ModularTablesView t, const ResidueView out)
+__global__ void __launch_bounds__(kThreads, 3) multi_mod_kernel(const ConstBatchView x, const ModularTablesView t, const ResidueView out)
 {
     static_assert(TE * TK == kThreads && kPowerBlock % J == 0);
     constexpr int E = TE * ME, K = TK * MK;
-    __shared__ limb_t xs[E][J + 1];  // +1: the rows that a warp reads at once fall on different banks
-    __shared__ limb_t ps[J][K];
+    // Two stages: the products read one while the next one arrives. +1: the rows that a warp
+    // reads at once fall on different banks.
+    __shared__ limb_t xs[2][E][J + 1];
+    __shared__ limb_t ps[2][J][K];
     __shared__ std::uint32_t sizes[E];
     __shared__ std::uint32_t longest;
 
     const int tid = threadIdx.x, te = tid % TE, tk = tid / TE;
-    const std::size_t e0 = std::size_t(blockIdx.x) * E, i0 = std::size_t(blockIdx.y) * K, k = t.count;
+    // Consecutive blocks take the moduli tiles of one element tile, so that its limbs are read
+    // from memory once and then from L2 (the powers, 4 KiB a modulus, stay in L2 anyway).
+    const std::size_t k = t.count, tiles = (k + K - 1) / K;
+    const std::size_t e0 = blockIdx.x / tiles * E, i0 = blockIdx.x % tiles * K;
     if (tid == 0) longest = 0;
     __syncthreads();
     for (int e = tid; e < E; e += kThreads) {
@@ -47,32 +55,40 @@ __global__ void __launch_bounds__(kThreads) multi_mod_kernel(const ConstBatchVie
     __syncthreads();
     const std::uint32_t limbs = longest;  // the tile's longest element: shorter ones read zeros
 
-    // Moduli past k (the last tile) compute with modulus k - 1 and store nothing.
-    std::size_t moduli[MK];
-#pragma unroll
-    for (int b = 0; b < MK; ++b) moduli[b] = min(i0 + tk + TK * b, k - 1);
     limb_t residue[ME][MK] = {};
-    ThreeWords acc[ME][MK];
+    DigitSum acc[ME][MK];
 
-    for (std::uint32_t j0 = 0; j0 < limbs; j0 += J) {
-        __syncthreads();  // the previous stage is read
+    // Stage n (limbs J n ..) into buffer n % 2, zeros past each element's size and past k.
+    const auto load = [&](std::uint32_t n) {
+        const std::uint32_t j0 = n * J, c0 = j0 % kPowerBlock;  // a stage lies inside one block of R limbs
         for (int idx = tid; idx < E * J; idx += kThreads) {
             const int e = idx / J, j = idx % J;
-            xs[e][j] = j0 + j < sizes[e] ? x.element(e0 + e)[j0 + j] : 0;
+            const bool valid = j0 + j < sizes[e];
+            copy_word_async(&xs[n % 2][e][j], valid ? &x.element(e0 + e)[j0 + j] : x.limbs, valid);
         }
-        const std::uint32_t c0 = j0 % kPowerBlock;  // a stage lies inside one block of R limbs
         for (int idx = tid; idx < J * K; idx += kThreads) {
             const int j = idx / K, c = idx % K;
-            ps[j][c] = i0 + c < k ? t.powers[(c0 + j) * k + i0 + c] : 0;
+            const bool valid = i0 + c < k;
+            copy_word_async(&ps[n % 2][j][c], valid ? &t.powers[(c0 + j) * k + i0 + c] : t.powers, valid);
         }
-        __syncthreads();
+        commit_copies();
+    };
+
+    const std::uint32_t stages = (limbs + J - 1) / J;
+    if (stages > 0) load(0);
+    for (std::uint32_t n = 0; n < stages; ++n) {
+        if (n + 1 < stages) load(n + 1);
+        else commit_copies();  // an empty group: the wait below still means stage n
+        wait_for_copies<1>();  // this thread's copies of stage n are done
+        __syncthreads();       // and everyone's
+        const std::uint32_t j0 = n * J;
 #pragma unroll
         for (int j = 0; j < J; ++j) {
             limb_t xv[ME], pv[MK];
 #pragma unroll
-            for (int a = 0; a < ME; ++a) xv[a] = xs[te + TE * a][j];
+            for (int a = 0; a < ME; ++a) xv[a] = xs[n % 2][te + TE * a][j];
 #pragma unroll
-            for (int b = 0; b < MK; ++b) pv[b] = ps[j][tk + TK * b];
+            for (int b = 0; b < MK; ++b) pv[b] = ps[n % 2][j][tk + TK * b];
 #pragma unroll
             for (int a = 0; a < ME; ++a)
 #pragma unroll
@@ -84,15 +100,18 @@ __global__ void __launch_bounds__(kThreads) multi_mod_kernel(const ConstBatchVie
             const std::uint32_t block = j0 / kPowerBlock;
 #pragma unroll
             for (int b = 0; b < MK; ++b) {
-                const Modulus m = t.moduli[moduli[b]];
-                const limb_t q = t.block_powers[block * k + moduli[b]];
+                // Moduli past k (the last tile) compute with modulus k - 1 and store nothing.
+                const std::size_t i = min(i0 + tk + TK * b, k - 1);
+                const Modulus m = t.moduli[i];
+                const limb_t q = t.block_powers[block * k + i];
 #pragma unroll
                 for (int a = 0; a < ME; ++a) {
-                    residue[a][b] = m.addmul(residue[a][b], m.reduce(acc[a][b]), q);
-                    acc[a][b] = ThreeWords{};
+                    residue[a][b] = m.addmul(residue[a][b], m.reduce(acc[a][b].words()), q);
+                    acc[a][b] = DigitSum{};
                 }
             }
         }
+        __syncthreads();  // stage n is read before stage n + 2 goes into its buffer
     }
 
 #pragma unroll
@@ -110,16 +129,17 @@ __global__ void __launch_bounds__(kThreads) multi_mod_kernel(const ConstBatchVie
     }
 }
 
-// The tile by the number of moduli (a tile of 32 would leave most of its threads idle at k <=
-// 16) and the stage by the stride (J up to 16 limbs, no more than an element holds).
+// The tile by the number of moduli (the fewest padded moduli: a tile of 32 would leave most of
+// its threads idle at k <= 16) and the stage by the stride (J up to 16 limbs, no more than an
+// element holds).
 template <int TE, int TK, int ME, int MK>
 void launch_tile(ConstBatchView x, const ModularTablesView& t, ResidueView out, cudaStream_t stream)
 {
     constexpr int E = TE * ME, K = TK * MK;
     const std::size_t blocks = (x.count + E - 1) / E, tiles = (t.count + K - 1) / K;
-    if (blocks > 0x7fffffffu || tiles > 65535)
+    if (blocks * tiles > 0x7fffffffu)
         throw Error("multi_mod: " + std::to_string(x.count) + " values modulo " + std::to_string(t.count) + " moduli exceed one launch");
-    const dim3 grid{unsigned(blocks), unsigned(tiles)};
+    const unsigned grid = unsigned(blocks * tiles);
     if (x.stride <= 1) multi_mod_kernel<TE, TK, ME, MK, 1><<<grid, kThreads, 0, stream>>>(x, t, out);
     else if (x.stride <= 2) multi_mod_kernel<TE, TK, ME, MK, 2><<<grid, kThreads, 0, stream>>>(x, t, out);
     else if (x.stride <= 4) multi_mod_kernel<TE, TK, ME, MK, 4><<<grid, kThreads, 0, stream>>>(x, t, out);
@@ -136,8 +156,12 @@ void multi_mod(ConstBatchView x, const ModularTablesView& tables, ResidueView ou
     if (out.count != x.count || out.primes != tables.count || tables.count == 0)
         throw Error("multi_mod: internal error: residues of " + std::to_string(out.count) + " values modulo " + std::to_string(out.primes) +
                     " moduli for " + std::to_string(x.count) + " values modulo " + std::to_string(tables.count));
-    if (tables.count <= 16) launch_tile<16, 8, 4, 2>(x, tables, out, stream);  // 64 elements x 16 moduli
-    else launch_tile<16, 8, 2, 4>(x, tables, out, stream);                     // 32 elements x 32 moduli
+    // 64 elements x 16 moduli where that pads k by at least a tenth less than 32 x 32 (k = 70:
+    // 80 moduli against 96); the same products a thread and shared words a product either way,
+    // but each element's limbs are read by twice as many blocks, which the large k cannot repay.
+    const std::size_t k = tables.count, padded16 = (k + 15) / 16 * 16, padded32 = (k + 31) / 32 * 32;
+    if (10 * padded16 <= 9 * padded32) launch_tile<16, 8, 4, 2>(x, tables, out, stream);
+    else launch_tile<16, 8, 2, 4>(x, tables, out, stream);
 }
 
 }  // namespace zgpu::kernels
