@@ -110,5 +110,28 @@ TEST(Modulus, ThreeWordSumsAndTheirReduction)
     mpz_clears(sum, term, w, nullptr);
 }
 
+// DigitSum (the kernels' multiply-accumulate in 32-bit digits) gives the same three words as
+// ThreeWords, up to 2^16 products of all-ones words (the host's version of its carry chains).
+TEST(Modulus, DigitSumsMatchThreeWordSums)
+{
+    std::mt19937_64 rng(5);
+    for (const int terms : {1, 2, 3, 255, 4096, 1 << 16}) {
+        for (const int shape : {0, 1, 2}) {
+            ThreeWords expected;
+            DigitSum digits;
+            for (int t = 0; t < terms; ++t) {
+                const limb_t x = shape == 0 ? ~limb_t(0) : shape == 1 && t % 2 ? limb_t(1) << 63 : rng();
+                const limb_t y = shape == 0 ? ~limb_t(0) : rng();
+                expected.add_product(x, y);
+                digits.add_product(x, y);
+            }
+            const ThreeWords got = digits.words();
+            ASSERT_EQ(got.w0, expected.w0) << terms << " terms, shape " << shape;
+            ASSERT_EQ(got.w1, expected.w1) << terms << " terms, shape " << shape;
+            ASSERT_EQ(got.w2, expected.w2) << terms << " terms, shape " << shape;
+        }
+    }
+}
+
 }  // namespace
 }  // namespace zgpu::kernels
