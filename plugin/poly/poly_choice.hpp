@@ -17,8 +17,9 @@
 namespace zgpu::poly {
 
 // Whether the KS product of operands of these limbs fits a batch, as mul_host checks it: the
-// operands' size classes sum to at most kMaxLimbs (so (la + lb - 1) * b <= 2^22 bits, up to
-// the size classes' 1/8 of padding less).
+// operands' size classes sum to at most kMaxLimbs. The product then has at most 2^22 bits:
+// about (la + lb - 1) * b <= 2^22 (exactly, its (la + lb - 2) * b + 2 bits(n) bits), less up to
+// the size classes' 1/8 of padding.
 bool ks_fits_batch(std::uint64_t a_limbs, std::uint64_t b_limbs);
 
 // The pairs, by index, for one batch of integer products: nonzero products that fit a batch,

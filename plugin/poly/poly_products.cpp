@@ -6,7 +6,6 @@
 #include "adapters/packing.hpp"
 #include "base/parallel.hpp"
 #include "plugin/host_ops/dispatch.hpp"
-#include "plugin/host_ops/host_ops.hpp"
 #include "plugin/poly/ks_pair.hpp"
 #include "plugin/poly/poly_choice.hpp"
 #include "zgpu/backend.hpp"
@@ -52,7 +51,7 @@ void unpack_product(nmod_poly_struct* res, const KsPair& p, const limb_t* limbs,
 
 }  // namespace
 
-void nmod_poly_products(std::span<const PolyProduct> products)
+void nmod_poly_products(std::span<const PolyProduct> products, const IntegerProducts& multiply)
 {
     const std::size_t count = products.size();
     std::vector<KsPair> pairs(count);
@@ -82,7 +81,7 @@ void nmod_poly_products(std::span<const PolyProduct> products)
         const HostOperand pa = host_operand(KsReader{pairs.data(), on_gpu_path.data(), false}, n, "a");
         const HostOperand pb = squares ? HostOperand{} : host_operand(KsReader{pairs.data(), on_gpu_path.data(), true}, n, "b");
         const HostOperand& second = squares ? pa : pb;  // the same operand twice: the kernels square
-        mul_host(
+        multiply(
             pa, n, second, n,
             [&](std::size_t first, std::size_t last) { flint_products(on_gpu_path, first, last, host_min_parallel(pa, second)); },
             [&](std::size_t first, ConstBatchView r) {
