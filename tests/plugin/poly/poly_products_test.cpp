@@ -130,7 +130,8 @@ TEST_F(KsProducts, SquaresAreOneOperandTwice)
     for (std::size_t i = 0; i < 5; ++i) {
         polys.init(i, kModuli[i + 1] ? kModuli[i + 1] : 7);
         nmod_poly_randtest(polys.a(i), state_, slong(1 + 100 * i));
-        nmod_poly_set_coeff_ui(polys.a(i), slong(100 * i), 1);  // not zero
+        nmod_poly_set_coeff_ui(polys.a(i), 0, 1);  // not zero, truncated too
+        nmod_poly_set_coeff_ui(polys.a(i), slong(100 * i), 1);
         products.push_back({i == 2 ? polys.a(i) : polys.res(i), polys.a(i), polys.a(i), i == 4 ? slong(50) : -1});
     }
     Seen seen;
