@@ -87,5 +87,6 @@ const char * zgpu_last_backend(void);
 #endif
 
 #include "zgpu/zgpu_modular.h"
+#include "zgpu/zgpu_poly.h"
 
 #endif

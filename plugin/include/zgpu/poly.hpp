@@ -1,0 +1,16 @@
+// C++ forms of the entry points of zgpu_poly.h: same semantics, errors thrown as zgpu::Error
+// (nothing written) instead of returned.
+#pragma once
+
+#include <flint/nmod_poly.h>
+
+#include "zgpu/error.hpp"
+
+namespace zgpu {
+
+void nmod_poly_mul(nmod_poly_t res, const nmod_poly_t a, const nmod_poly_t b);
+void nmod_poly_mullow(nmod_poly_t res, const nmod_poly_t a, const nmod_poly_t b, slong n);
+void nmod_poly_sqr(nmod_poly_t res, const nmod_poly_t a);
+void nmod_poly_mul_many(nmod_poly_struct* res, const nmod_poly_struct* a, const nmod_poly_struct* b, slong count);
+
+}  // namespace zgpu

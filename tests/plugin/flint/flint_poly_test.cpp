@@ -1,0 +1,242 @@
+// zgpu_nmod_poly_mul, _mullow, _sqr and _mul_many against FLINT on each backend.
+#include <gmp.h>
+
+#include <string>
+#include <vector>
+
+#include <flint/nmod_poly.h>
+#include <gtest/gtest.h>
+
+#include "flint_fixture.hpp"
+#include "kernels/modular/ntt_primes.hpp"
+#include "ks_limits.hpp"
+#include "zgpu/error.hpp"
+#include "zgpu/poly.hpp"
+#include "zgpu/zgpu.h"
+
+namespace zgpu::testing {
+namespace {
+
+// An nmod polynomial that frees itself.
+struct Poly {
+    explicit Poly(ulong n) { nmod_poly_init(p, n); }
+    ~Poly() { nmod_poly_clear(p); }
+    Poly(const Poly&) = delete;
+    Poly& operator=(const Poly&) = delete;
+    nmod_poly_t p;
+};
+
+const std::vector<ulong>& moduli()
+{
+    static const std::vector<ulong> m = {2, 3, kernels::ntt_primes(1)[0], (ulong(1) << 62) + 135, ~ulong(0) - 58, ~ulong(0)};
+    return m;
+}
+
+const slong kLengths[] = {0, 1, 2, 3, 15, 16, 17, 63, 64, 65, 255, 256, 257, 1023, 1024, 1025};
+
+// Every coefficient n - 1, length len.
+void set_top(nmod_poly_t p, slong len)
+{
+    nmod_poly_fit_length(p, len);
+    for (slong i = 0; i < len; ++i) p->coeffs[i] = p->mod.n - 1;
+    _nmod_poly_set_length(p, len);
+}
+
+class PolyEntryPoints : public OnBackendWithFlint {
+protected:
+    // The backend a product of a and b reports: FLINT's zero products and those too long.
+    const char* expected_backend(bool on_gpu_path) const
+    {
+        return GetParam() == Backend::gpu && on_gpu_path ? "gpu" : "cpu";
+    }
+};
+
+TEST_P(PolyEntryPoints, MulMatchesFlint)
+{
+    for (const ulong n : moduli())
+        for (const slong la : kLengths)
+            for (const slong lb : {slong(0), slong(1), slong(2), slong(17), la}) {
+                Poly a(n), b(n), ours(n), theirs(n);
+                nmod_poly_randtest(a.p, state_, la);
+                nmod_poly_randtest(b.p, state_, lb);
+                nmod_poly_randtest(ours.p, state_, 5);  // overwritten
+                ::nmod_poly_mul(theirs.p, a.p, b.p);
+                ASSERT_EQ(zgpu_nmod_poly_mul(ours.p, a.p, b.p), 0) << zgpu_last_error();
+                ASSERT_TRUE(nmod_poly_equal(ours.p, theirs.p)) << "lengths " << la << " and " << lb << " mod " << n;
+                EXPECT_STREQ(zgpu_last_backend(), expected_backend(a.p->length && b.p->length));
+            }
+}
+
+TEST_P(PolyEntryPoints, EveryCoefficientAtTheMaximumUpToTheLimitAndOneBeyond)
+{
+    for (const ulong n : {~ulong(0), ~ulong(0) - 58, ulong(2)}) {
+        const slong limit = slong(ks_limit_length(n));
+        for (const slong len : {limit, limit + 1}) {
+            Poly a(n), b(n), ours(n), theirs(n);
+            set_top(a.p, len);
+            set_top(b.p, len);
+            ::nmod_poly_mul(theirs.p, a.p, b.p);
+            ASSERT_EQ(zgpu_nmod_poly_mul(ours.p, a.p, b.p), 0) << zgpu_last_error();
+            EXPECT_TRUE(nmod_poly_equal(ours.p, theirs.p)) << "length " << len << " mod " << n;
+            EXPECT_STREQ(zgpu_last_backend(), expected_backend(len == limit));
+            ASSERT_EQ(zgpu_nmod_poly_sqr(ours.p, a.p), 0) << zgpu_last_error();
+            EXPECT_TRUE(nmod_poly_equal(ours.p, theirs.p)) << "square, length " << len << " mod " << n;
+            set_top(b.p, 1);  // unbalanced: the digits shrink with the shorter length
+            ::nmod_poly_mul(theirs.p, a.p, b.p);
+            ASSERT_EQ(zgpu_nmod_poly_mul(ours.p, a.p, b.p), 0) << zgpu_last_error();
+            EXPECT_TRUE(nmod_poly_equal(ours.p, theirs.p)) << "length " << len << " times 1 mod " << n;
+        }
+    }
+}
+
+TEST_P(PolyEntryPoints, Aliasing)
+{
+    for (const ulong n : moduli())
+        for (const slong len : {slong(1), slong(2), slong(33), slong(1000)}) {
+            Poly a(n), b(n), theirs(n), copy(n);
+            nmod_poly_randtest(a.p, state_, len);
+            nmod_poly_randtest(b.p, state_, len + 3);
+            ::nmod_poly_mul(theirs.p, a.p, b.p);
+            nmod_poly_set(copy.p, a.p);
+            ASSERT_EQ(zgpu_nmod_poly_mul(copy.p, copy.p, b.p), 0) << zgpu_last_error();  // res == a
+            EXPECT_TRUE(nmod_poly_equal(copy.p, theirs.p)) << "res == a, mod " << n;
+            nmod_poly_set(copy.p, b.p);
+            ASSERT_EQ(zgpu_nmod_poly_mul(copy.p, a.p, copy.p), 0) << zgpu_last_error();  // res == b
+            EXPECT_TRUE(nmod_poly_equal(copy.p, theirs.p)) << "res == b, mod " << n;
+
+            ::nmod_poly_mul(theirs.p, a.p, a.p);
+            ASSERT_EQ(zgpu_nmod_poly_mul(b.p, a.p, a.p), 0) << zgpu_last_error();  // a == b
+            EXPECT_TRUE(nmod_poly_equal(b.p, theirs.p)) << "a == b, mod " << n;
+            ASSERT_EQ(zgpu_nmod_poly_sqr(a.p, a.p), 0) << zgpu_last_error();  // sqr, res == a
+            EXPECT_TRUE(nmod_poly_equal(a.p, theirs.p)) << "sqr, res == a, mod " << n;
+        }
+}
+
+TEST_P(PolyEntryPoints, MullowMatchesFlint)
+{
+    for (const ulong n : moduli())
+        for (const slong la : {slong(0), slong(1), slong(5), slong(64), slong(300)})
+            for (const slong lb : {slong(1), slong(7), slong(300)}) {
+                const slong full = la + lb - 1;
+                for (const slong trunc : {slong(0), slong(1), full / 2, full - 1, full, full + 5}) {
+                    if (trunc < 0) continue;
+                    Poly a(n), b(n), ours(n), theirs(n);
+                    nmod_poly_randtest(a.p, state_, la);
+                    nmod_poly_randtest(b.p, state_, lb);
+                    ::nmod_poly_mullow(theirs.p, a.p, b.p, trunc);
+                    ASSERT_EQ(zgpu_nmod_poly_mullow(ours.p, a.p, b.p, trunc), 0) << zgpu_last_error();
+                    EXPECT_TRUE(nmod_poly_equal(ours.p, theirs.p)) << la << " x " << lb << " mod x^" << trunc;
+                    ASSERT_EQ(zgpu_nmod_poly_mullow(a.p, a.p, b.p, trunc), 0) << zgpu_last_error();  // res == a
+                    EXPECT_TRUE(nmod_poly_equal(a.p, theirs.p)) << "res == a, " << la << " x " << lb << " mod x^" << trunc;
+                    ::nmod_poly_mullow(theirs.p, b.p, b.p, trunc);
+                    ASSERT_EQ(zgpu_nmod_poly_mullow(b.p, b.p, b.p, trunc), 0) << zgpu_last_error();  // all one
+                    EXPECT_TRUE(nmod_poly_equal(b.p, theirs.p)) << "square mod x^" << trunc;
+                }
+            }
+}
+
+// `count` products of mixed moduli and lengths: every fifth by zero, pair 6 (where count
+// allows) too long for a batch.
+class Batch {
+public:
+    Batch(flint_rand_t state, slong count) : count_(count)
+    {
+        polys_.resize(3 * std::size_t(count));
+        for (slong i = 0; i < count; ++i) {
+            const ulong n = moduli()[std::size_t(i) % moduli().size()];
+            for (int k = 0; k < 3; ++k) nmod_poly_init(&polys_[std::size_t(k * count + i)], n);
+            const slong la = kLengths[1 + n_randint(state, std::size(kLengths) - 1)];  // nonzero
+            const slong lb = i % 5 == 4 ? 0 : kLengths[1 + n_randint(state, std::size(kLengths) - 1)];
+            nmod_poly_randtest(a() + i, state, la);
+            nmod_poly_randtest(b() + i, state, lb);
+            nmod_poly_randtest(res() + i, state, 3);
+        }
+        if (count > 6) {  // pair 6: beyond a batch, FLINT's on either backend
+            const slong len = slong(ks_limit_length(a()[6].mod.n)) + 1;
+            set_top(a() + 6, len);
+            set_top(b() + 6, len);
+        }
+    }
+    ~Batch()
+    {
+        for (nmod_poly_struct& p : polys_) nmod_poly_clear(&p);
+    }
+    Batch(const Batch&) = delete;
+    Batch& operator=(const Batch&) = delete;
+
+    nmod_poly_struct* a() { return polys_.data(); }
+    nmod_poly_struct* b() { return polys_.data() + count_; }
+    nmod_poly_struct* res() { return polys_.data() + 2 * count_; }
+
+private:
+    slong count_;
+    std::vector<nmod_poly_struct> polys_;
+};
+
+TEST_P(PolyEntryPoints, MulManyMatchesFlint)
+{
+    for (const slong count : {slong(0), slong(1), slong(7), slong(33)}) {
+        Batch batch(state_, count);
+        std::vector<Poly*> theirs;
+        for (slong i = 0; i < count; ++i) {
+            theirs.push_back(new Poly(batch.a()[i].mod.n));
+            ::nmod_poly_mul(theirs.back()->p, batch.a() + i, batch.b() + i);
+        }
+        ASSERT_EQ(zgpu_nmod_poly_mul_many(batch.res(), batch.a(), batch.b(), count), 0) << zgpu_last_error();
+        for (slong i = 0; i < count; ++i)
+            EXPECT_TRUE(nmod_poly_equal(batch.res() + i, theirs[std::size_t(i)]->p)) << "pair " << i << " of " << count;
+        if (count) {
+            EXPECT_STREQ(zgpu_last_backend(), expected_backend(true));
+        }
+
+        ASSERT_EQ(zgpu_nmod_poly_mul_many(batch.a(), batch.a(), batch.b(), count), 0) << zgpu_last_error();  // res == a
+        for (slong i = 0; i < count; ++i)
+            EXPECT_TRUE(nmod_poly_equal(batch.a() + i, theirs[std::size_t(i)]->p)) << "res == a, pair " << i;
+
+        for (slong i = 0; i < count; ++i) ::nmod_poly_mul(theirs[std::size_t(i)]->p, batch.b() + i, batch.b() + i);
+        ASSERT_EQ(zgpu_nmod_poly_mul_many(batch.res(), batch.b(), batch.b(), count), 0) << zgpu_last_error();  // squares
+        for (slong i = 0; i < count; ++i)
+            EXPECT_TRUE(nmod_poly_equal(batch.res() + i, theirs[std::size_t(i)]->p)) << "squares, pair " << i;
+        for (Poly* p : theirs) delete p;
+    }
+}
+
+TEST_P(PolyEntryPoints, BadInputIsReportedAndNothingIsWritten)
+{
+    Poly a(7), b(7), c(11), res(7), copy(7);
+    nmod_poly_randtest(a.p, state_, 20);
+    nmod_poly_randtest(b.p, state_, 20);
+    nmod_poly_randtest(c.p, state_, 20);
+    nmod_poly_randtest(res.p, state_, 20);
+    nmod_poly_set(copy.p, res.p);
+    EXPECT_EQ(zgpu_nmod_poly_mul(res.p, a.p, c.p), -1);
+    EXPECT_NE(std::string(zgpu_last_error()).find("zgpu_nmod_poly_mul: different moduli"), std::string::npos)
+        << zgpu_last_error();
+    EXPECT_EQ(zgpu_nmod_poly_mullow(res.p, a.p, b.p, -1), -1);
+    EXPECT_STREQ(zgpu_last_error(), "zgpu_nmod_poly_mullow: n is negative (-1)");
+    EXPECT_EQ(zgpu_nmod_poly_sqr(res.p, nullptr), -1);
+    EXPECT_TRUE(nmod_poly_equal(res.p, copy.p));
+    EXPECT_EQ(zgpu_nmod_poly_mul(c.p, a.p, b.p), -1);  // res of another modulus
+
+    Batch batch(state_, 9);
+    std::vector<Poly*> before;
+    for (slong i = 0; i < 9; ++i) {
+        before.push_back(new Poly(batch.res()[i].mod.n));
+        nmod_poly_set(before.back()->p, batch.res() + i);
+    }
+    nmod_poly_clear(batch.b() + 5);
+    nmod_poly_init(batch.b() + 5, 11);  // pair 5 now mixes moduli
+    EXPECT_EQ(zgpu_nmod_poly_mul_many(batch.res(), batch.a(), batch.b(), 9), -1);
+    EXPECT_NE(std::string(zgpu_last_error()).find("a[5] mod"), std::string::npos) << zgpu_last_error();
+    for (slong i = 0; i < 9; ++i) EXPECT_TRUE(nmod_poly_equal(batch.res() + i, before[std::size_t(i)]->p)) << i;
+    for (Poly* p : before) delete p;
+    EXPECT_EQ(zgpu_nmod_poly_mul_many(batch.res(), batch.a(), batch.b(), -2), -1);
+    EXPECT_EQ(zgpu_nmod_poly_mul_many(nullptr, batch.a(), batch.b(), 3), -1);
+    EXPECT_EQ(zgpu_nmod_poly_mul_many(nullptr, nullptr, nullptr, 0), 0);
+    EXPECT_THROW(zgpu::nmod_poly_mul(res.p, a.p, c.p), Error);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, PolyEntryPoints, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
+
+}  // namespace
+}  // namespace zgpu::testing
