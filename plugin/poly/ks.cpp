@@ -2,6 +2,8 @@
 
 #include <bit>
 
+#include <flint/ulong_extras.h>
+
 namespace zgpu::poly {
 
 unsigned ks_bits(ulong n, std::uint64_t m)
@@ -61,17 +63,11 @@ void ks_unpack(const ulong* src, std::size_t size, unsigned bits, nmod_t mod, ul
     std::uint64_t position = 0;
     for (std::size_t k = 0; k < out_len; ++k, position += bits) {
         const Digit d = digit_at(src, size, position, bits);
-        ulong r;
-        if (d.hi) {
-            ulong h;
-            NMOD_RED(h, d.hi, mod);  // NMOD_RED3 wants its top word below n
-            NMOD_RED3(r, h, d.mid, d.lo, mod);
-        } else if (d.mid) {
-            NMOD2_RED2(r, d.mid, d.lo, mod);
-        } else {
-            NMOD_RED(r, d.lo, mod);
-        }
-        out[k] = r;
+        // FLINT's functions, not its NMOD_RED macros: FLINT 2.9's shift an int by the
+        // modulus's normalisation (undefined behaviour the sanitizers report).
+        if (d.hi) out[k] = n_lll_mod_preinv(n_mod2_preinv(d.hi, mod.n, mod.ninv), d.mid, d.lo, mod.n, mod.ninv);
+        else if (d.mid) out[k] = n_ll_mod_preinv(d.mid, d.lo, mod.n, mod.ninv);
+        else out[k] = n_mod2_preinv(d.lo, mod.n, mod.ninv);
     }
 }
 
