@@ -185,8 +185,12 @@ TEST_P(PolyEntryPoints, MulManyMatchesFlint)
         ASSERT_EQ(zgpu_nmod_poly_mul_many(batch.res(), batch.a(), batch.b(), count), 0) << zgpu_last_error();
         for (slong i = 0; i < count; ++i)
             EXPECT_TRUE(nmod_poly_equal(batch.res() + i, theirs[std::size_t(i)]->p)) << "pair " << i << " of " << count;
+        // The GPU where some pair within a batch's limit (all but pair 6) has two nonzero
+        // operands: random ones may be zero, more often with some FLINT versions' generators.
+        bool gpu_pairs = false;
+        for (slong i = 0; i < count; ++i) gpu_pairs |= i != 6 && batch.a()[i].length > 0 && batch.b()[i].length > 0;
         if (count) {
-            EXPECT_STREQ(zgpu_last_backend(), expected_backend(true));
+            EXPECT_STREQ(zgpu_last_backend(), expected_backend(gpu_pairs));
         }
 
         ASSERT_EQ(zgpu_nmod_poly_mul_many(batch.a(), batch.a(), batch.b(), count), 0) << zgpu_last_error();  // res == a
