@@ -2,6 +2,8 @@
 // zero fill, so that a kernel's next stage of operands arrives while it computes on this one.
 #pragma once
 
+#include <cstddef>
+
 #include "zgpu/limb_batch.hpp"
 
 namespace zgpu::kernels {
@@ -22,6 +24,24 @@ template <int Pending>
 __device__ __forceinline__ void wait_for_copies()
 {
     asm volatile("cp.async.wait_group %0;" ::"n"(Pending) : "memory");
+}
+
+// Runs stages 0 .. count - 1 of a block's work through two shared-memory buffers: load(n)
+// issues and commits stage n's copies into buffer n % 2, and stage n + 1 is in flight while
+// compute(n) reads stage n. The barriers make every thread's copies of stage n visible before
+// compute(n), and every thread's reads of it done before stage n + 2 reuses its buffer.
+template <class Load, class Compute>
+__device__ __forceinline__ void double_buffered_stages(std::size_t count, Load load, Compute compute)
+{
+    if (count > 0) load(0);
+    for (std::size_t n = 0; n < count; ++n) {
+        if (n + 1 < count) load(n + 1);
+        else commit_copies();  // an empty group: the wait below still means stage n
+        wait_for_copies<1>();  // this thread's copies of stage n are done
+        __syncthreads();       // and everyone's
+        compute(n);
+        __syncthreads();
+    }
 }
 
 }  // namespace zgpu::kernels

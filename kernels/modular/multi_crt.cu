@@ -150,18 +150,11 @@ __device__ __forceinline__ void combine_tile(const ModularTablesView& t, const C
 
     // Both buffers are free: the previous tile's last barrier follows its last products.
     DigitSum acc[2][MB];
-    const std::size_t stages = (k + I - 1) / I;
-    load(0);
-    for (std::size_t n = 0; n < stages; ++n) {
-        if (n + 1 < stages) load(n + 1);
-        else commit_copies();  // an empty group: the wait below still means stage n
-        wait_for_copies<1>();  // this thread's copies of stage n are done
-        __syncthreads();       // and everyone's
+    double_buffered_stages((k + I - 1) / I, load, [&](std::size_t n) {
         const std::size_t i0 = n * I;
         if (k - i0 >= std::size_t(I)) accumulate<MB>(acc, s.stages[n % 2], te, tw, I);
         else accumulate<MB>(acc, s.stages[n % 2], te, tw, int(k - i0));
-        __syncthreads();  // stage n is read before stage n + 2 goes into its buffer
-    }
+    });
 #pragma unroll
     for (int a = 0; a < 2; ++a)
 #pragma unroll
@@ -253,6 +246,17 @@ __global__ void __launch_bounds__(kCombineThreads, 3) crt_combine(const ModularT
     }
 }
 
+// r = a - b over n limbs, a >= b; r may be a or b (each limb is read before it is written).
+__device__ void subtract(limb_t* r, const limb_t* a, const limb_t* b, std::uint32_t n)
+{
+    bool borrow = false;
+    for (std::uint32_t w = 0; w < n; ++w) {
+        const limb_t d = a[w] - b[w] - borrow;
+        borrow = a[w] < b[w] || (a[w] == b[w] && borrow);
+        r[w] = d;
+    }
+}
+
 // The values the estimate left open, one thread each, limb by limb: D (limbs below
 // product_limbs in out, the next in pending) minus P where D >= P, then P - x where sign and
 // 2x > P.
@@ -273,14 +277,7 @@ __global__ void crt_fix(const ModularTablesView t, const bool sign, const CrtChu
                 break;
             }
     }
-    if (at_least_p) {
-        bool borrow = false;
-        for (std::uint32_t w = 0; w < limbs; ++w) {
-            const limb_t d = x[w] - p[w] - borrow;
-            borrow = x[w] < p[w] || (x[w] == p[w] && borrow);
-            x[w] = d;
-        }
-    }
+    if (at_least_p) subtract(x, x, p, limbs);
     bool negative = false;
     if (sign) {  // 2x > P, from the top: limb `limbs` of 2x first
         negative = (x[limbs - 1] >> 63) != 0;
@@ -293,14 +290,7 @@ __global__ void crt_fix(const ModularTablesView t, const bool sign, const CrtChu
                 }
             }
     }
-    if (negative) {
-        bool borrow = false;
-        for (std::uint32_t w = 0; w < limbs; ++w) {
-            const limb_t d = p[w] - x[w] - borrow;
-            borrow = p[w] < x[w] || (p[w] == x[w] && borrow);
-            x[w] = d;
-        }
-    }
+    if (negative) subtract(x, p, x, limbs);
     std::uint32_t used = limbs;
     while (used > 0 && x[used - 1] == 0) --used;
     c.out.sizes[e] = negative ? -std::int32_t(used) : std::int32_t(used);

@@ -59,8 +59,8 @@ __global__ void __launch_bounds__(kThreads, 3) multi_mod_kernel(const ConstBatch
     DigitSum acc[ME][MK];
 
     // Stage n (limbs J n ..) into buffer n % 2, zeros past each element's size and past k.
-    const auto load = [&](std::uint32_t n) {
-        const std::uint32_t j0 = n * J, c0 = j0 % kPowerBlock;  // a stage lies inside one block of R limbs
+    const auto load = [&](std::size_t n) {
+        const std::uint32_t j0 = std::uint32_t(n) * J, c0 = j0 % kPowerBlock;  // a stage lies inside one block of R limbs
         for (int idx = tid; idx < E * J; idx += kThreads) {
             const int e = idx / J, j = idx % J;
             const bool valid = j0 + j < sizes[e];
@@ -74,14 +74,8 @@ __global__ void __launch_bounds__(kThreads, 3) multi_mod_kernel(const ConstBatch
         commit_copies();
     };
 
-    const std::uint32_t stages = (limbs + J - 1) / J;
-    if (stages > 0) load(0);
-    for (std::uint32_t n = 0; n < stages; ++n) {
-        if (n + 1 < stages) load(n + 1);
-        else commit_copies();  // an empty group: the wait below still means stage n
-        wait_for_copies<1>();  // this thread's copies of stage n are done
-        __syncthreads();       // and everyone's
-        const std::uint32_t j0 = n * J;
+    double_buffered_stages((limbs + J - 1) / J, load, [&](std::size_t n) {
+        const std::uint32_t j0 = std::uint32_t(n) * J;
 #pragma unroll
         for (int j = 0; j < J; ++j) {
             limb_t xv[ME], pv[MK];
@@ -111,8 +105,7 @@ __global__ void __launch_bounds__(kThreads, 3) multi_mod_kernel(const ConstBatch
                 }
             }
         }
-        __syncthreads();  // stage n is read before stage n + 2 goes into its buffer
-    }
+    });
 
 #pragma unroll
     for (int a = 0; a < ME; ++a) {

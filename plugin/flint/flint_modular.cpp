@@ -3,7 +3,7 @@
 #include <optional>
 #include <string>
 
-#include "base/parallel.hpp"
+#include "adapters/packing.hpp"
 #include "plugin/flint/fmpz_residues.hpp"
 #include "plugin/modular/host_modular.hpp"
 #include "zgpu/error.hpp"
@@ -47,9 +47,8 @@ void multi_crt_into(const PrimeSet& set, std::span<const limb_t* const> residues
     multi_crt_host(
         set, residues, count, sign, [&](std::size_t e, fmpz* value) { fmpz_swap(at(e), value); },
         [&](std::size_t first, ConstBatchView values) {
-            parallel_for(values.count, 256, [&](std::size_t begin, std::size_t end) {
-                for (std::size_t j = begin; j < end; ++j)
-                    adapters::FmpzWriter(at(first + j))(0, values.sizes[j], values.element(j));
+            adapters::unpack(values, [&](std::size_t j, std::int32_t size, const limb_t* limbs) {
+                adapters::FmpzWriter(at(first + j))(0, size, limbs);
             });
         });
 }

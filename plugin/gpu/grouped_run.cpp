@@ -112,7 +112,6 @@ Backend run_by_size(std::span<const Operand> operands, std::size_t count, std::u
     for (const Operand& x : operands) x.data->require_packable();
     const std::vector<const HostOperand*> elementwise = elementwise_operands(operands);
     // With one element, every operand looks shared: nothing to split.
-    const KeepWorkersAwake awake;  // planning, and from group to group
     const auto planning = std::chrono::steady_clock::now();
     const std::optional<SizeGroups> plan = count > 1 ? plan_size_groups(elementwise, count) : std::nullopt;
     if (!plan) return run(operands, count, result_stride, kernel, result, finish_on_host);

@@ -23,8 +23,8 @@ void set_fmpz(fmpz* out, const Reader& reader, std::size_t i)
     const std::size_t n = std::size_t(std::llabs(size));
     limbs.assign(std::max<std::size_t>(n, 1), 0);
     reader.copy(i, limbs.data());
-    fmpz_set_ui_array(out, limbs.data(), slong(limbs.size()));
-    if (size < 0) fmpz_neg(out, out);
+    const adapters::FmpzWriter writer(out);
+    writer(0, std::int32_t(size), limbs.data());
 }
 
 // writer(i, size, limbs) with value's size and limbs.
