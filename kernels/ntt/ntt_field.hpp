@@ -28,8 +28,16 @@ ZGPU_HOST_DEVICE constexpr std::uint32_t mul_high(std::uint32_t x, std::uint32_t
 
 ZGPU_HOST_DEVICE constexpr std::uint32_t min_word(std::uint32_t x, std::uint32_t y) { return x < y ? x : y; }
 
+// A twiddle factor and its Shoup companion (PrimeField::shoup), loaded as one 8-byte word.
+struct alignas(8) Twiddle {
+    std::uint32_t w, w_shoup;
+};
+
 // One prime and the constants its arithmetic needs.
 struct PrimeField {
+    using Word = std::uint32_t;
+    using Twiddle = kernels::Twiddle;
+
     std::uint32_t p;
     std::uint32_t montgomery;  // -p^-1 mod 2^32
     std::uint32_t one_shoup;   // floor(2^32 / p), Shoup's companion of 1

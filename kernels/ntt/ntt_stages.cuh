@@ -1,21 +1,44 @@
-// The butterflies of the NTT (mul_ntt.cu): groups of 2^K elements in registers, K stages at a
-// time, and passes of such groups over a tile in shared memory.
+// The butterflies of the NTTs (mul_ntt.cu in 32-bit words, kernels/poly/ in 64-bit ones):
+// groups of 2^K elements in registers, K stages at a time, and passes of such groups over a tile
+// in shared memory. Field is PrimeField or Field64: its Word, its Twiddle (a table entry) and
+// its butterflies.
 //
 // Stage s pairs elements i and i + 2^s (bit s of i clear); its twiddle is w_2h^(+-j) with
-// h = 2^s and j = i mod 2h = i mod h: NttTables entry h + j. The butterflies are
-// PrimeField::forward_butterfly (DIF, stages from the top) and inverse_butterfly (DIT, from the
-// bottom), on lazy residues.
+// h = 2^s and j = i mod 2h = i mod h: table entry h + j. The butterflies are the field's
+// forward_butterfly (DIF, stages from the top) and inverse_butterfly (DIT, from the bottom), on
+// lazy residues.
 #pragma once
 
+#include "kernels/ntt/ntt_field64.hpp"
 #include "kernels/ntt/ntt_tables.hpp"
 
 namespace zgpu::kernels {
 
+// One butterfly with table entry `index`: {w, w_shoup} in one 8-byte load for the 32-bit
+// primes, w R mod p for the 64-bit ones.
+template <bool Forward>
+__device__ __forceinline__ void table_butterfly(const PrimeField& f, std::uint32_t& u, std::uint32_t& v,
+                                                const Twiddle* table, std::uint32_t index)
+{
+    const uint2 w = __ldg(reinterpret_cast<const uint2*>(table) + index);
+    if constexpr (Forward) f.forward_butterfly(u, v, w.x, w.y);
+    else f.inverse_butterfly(u, v, w.x, w.y);
+}
+
+template <bool Forward>
+__device__ __forceinline__ void table_butterfly(const Field64& f, limb_t& u, limb_t& v, const limb_t* table,
+                                                std::uint32_t index)
+{
+    const limb_t w = __ldg(table + index);
+    if constexpr (Forward) f.forward_butterfly(u, v, w);
+    else f.inverse_butterfly(u, v, w);
+}
+
 // Stages s_lo + K - 1 down to s_lo (Forward) or s_lo up to s_lo + K - 1 on the 2^K elements
 // v[m] = element base + m * 2^s_lo (bits s_lo .. s_lo + K - 1 of base clear).
-template <bool Forward, int K>
-__device__ void butterflies(std::uint32_t (&v)[1 << K], std::uint32_t base, int s_lo, const Twiddle* table,
-                            const PrimeField& f)
+template <bool Forward, int K, class Field>
+__device__ void butterflies(typename Field::Word (&v)[1 << K], std::uint32_t base, int s_lo,
+                            const typename Field::Twiddle* table, const Field& f)
 {
 #pragma unroll
     for (int k = 0; k < K; ++k) {
@@ -27,9 +50,7 @@ __device__ void butterflies(std::uint32_t (&v)[1 << K], std::uint32_t base, int 
             // j = i mod 2^s for i = base + m * 2^s_lo: base's bits below s_lo and m's bits below
             // `level`, so groups of butterflies share a twiddle the compiler loads once.
             const std::uint32_t j = (base & ((1u << s_lo) - 1)) + (std::uint32_t(m & ((1 << level) - 1)) << s_lo);
-            const uint2 w = __ldg(reinterpret_cast<const uint2*>(table) + (1u << s) + j);  // {w, w_shoup}
-            if constexpr (Forward) f.forward_butterfly(v[m], v[m + (1 << level)], w.x, w.y);
-            else f.inverse_butterfly(v[m], v[m + (1 << level)], w.x, w.y);
+            table_butterfly<Forward>(f, v[m], v[m + (1 << level)], table, (1u << s) + j);
         }
     }
 }
@@ -48,15 +69,15 @@ __device__ inline std::uint32_t group_base(std::uint32_t g, int s_lo, int K)
 // One pass of K stages over `tiles` tiles of 2^log_tile elements: group g of a tile reads its
 // 2^K elements with load(tile, index), runs the butterflies in registers and writes them with
 // store(tile, index, value). The block's threads share the groups; ends with a barrier.
-template <bool Forward, int K, class Load, class Store>
-__device__ void group_pass(int tiles, int log_tile, int s_lo, const Twiddle* table, const PrimeField& f, Load load,
-                           Store store)
+template <bool Forward, int K, class Field, class Load, class Store>
+__device__ void group_pass(int tiles, int log_tile, int s_lo, const typename Field::Twiddle* table, const Field& f,
+                           Load load, Store store)
 {
     const int log_groups = log_tile - K;
     for (std::uint32_t g = threadIdx.x; g < (std::uint32_t(tiles) << log_groups); g += blockDim.x) {
         const int tile = g >> log_groups;
         const std::uint32_t base = group_base(g & ((1u << log_groups) - 1), s_lo, K);
-        std::uint32_t v[1 << K];
+        typename Field::Word v[1 << K];
 #pragma unroll
         for (int m = 0; m < (1 << K); ++m) v[m] = load(tile, base + (m << s_lo));
         butterflies<Forward, K>(v, base, s_lo, table, f);
@@ -67,9 +88,9 @@ __device__ void group_pass(int tiles, int log_tile, int s_lo, const Twiddle* tab
 }
 
 // group_pass with K (1 to 4) chosen at run time, on the pass of stages s_lo .. s_lo + K - 1.
-template <bool Forward, class Load, class Store>
-__device__ void group_pass(int K, int tiles, int log_tile, int s_lo, const Twiddle* table, const PrimeField& f,
-                           Load load, Store store)
+template <bool Forward, class Field, class Load, class Store>
+__device__ void group_pass(int K, int tiles, int log_tile, int s_lo, const typename Field::Twiddle* table,
+                           const Field& f, Load load, Store store)
 {
     switch (K) {
     case 1: return group_pass<Forward, 1>(tiles, log_tile, s_lo, table, f, load, store);

@@ -8,11 +8,6 @@
 
 namespace zgpu::kernels {
 
-// A twiddle factor and its Shoup companion (ntt_field.hpp), loaded as one 8-byte word.
-struct alignas(8) Twiddle {
-    std::uint32_t w, w_shoup;
-};
-
 // Device tables of twiddle factors for each NTT prime, each of kNttMaxLength entries; entry
 // M/2 + j is w_M^j (forward) or w_M^-j (inverse) for the M-th root of unity w_M of
 // root_of_unity, M = 2, 4, ..., kNttMaxLength. ntt_twiddles.hpp fills them on the host.

@@ -12,8 +12,9 @@ void multi_mod_host(const PrimeSet& set, const HostOperand& x, std::size_t count
 {
     const PrimeSet::State& state = set.state();
     const auto on_cpu = [&](std::size_t first) { cpu_multi_mod(state, first, count, value, residues); };
-    const bool gpu_pays =
-        x.too_large.empty() && gpu_pays_for_host_multi_mod({x.max_limbs, set.size(), count}, host_threads());
+    // The GPU's residues of a value travel as one batch element: at most kMaxLimbs moduli.
+    const bool gpu_pays = x.too_large.empty() && set.size() <= kMaxLimbs &&
+                          gpu_pays_for_host_multi_mod({x.max_limbs, set.size(), count}, host_threads());
     const auto on_gpu = [&] {
         x.require_packable();
         return gpu::host_multi_mod(x, count, state.gpu_tables(), residues, on_cpu);

@@ -44,4 +44,9 @@ bool divide(NTL::ZZX& q, const NTL::ZZX& a, const NTL::ZZ& b);
 void add(NTL::ZZX& x, const NTL::ZZX& a, const NTL::ZZX& b);
 void sub(NTL::ZZX& x, const NTL::ZZX& a, const NTL::ZZX& b);
 
+// x = a * b and x = a^2 as polynomials, as NTL's mul and sqr (x may be a or b): the product
+// over Z of zgpu_poly.h's fmpz_poly functions.
+void mul(NTL::ZZX& x, const NTL::ZZX& a, const NTL::ZZX& b);
+void sqr(NTL::ZZX& x, const NTL::ZZX& a);
+
 }  // namespace zgpu

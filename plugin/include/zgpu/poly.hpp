@@ -2,6 +2,7 @@
 // (nothing written) instead of returned.
 #pragma once
 
+#include <flint/fmpz_poly.h>
 #include <flint/nmod_poly.h>
 
 #include "zgpu/error.hpp"
@@ -12,5 +13,10 @@ void nmod_poly_mul(nmod_poly_t res, const nmod_poly_t a, const nmod_poly_t b);
 void nmod_poly_mullow(nmod_poly_t res, const nmod_poly_t a, const nmod_poly_t b, slong n);
 void nmod_poly_sqr(nmod_poly_t res, const nmod_poly_t a);
 void nmod_poly_mul_many(nmod_poly_struct* res, const nmod_poly_struct* a, const nmod_poly_struct* b, slong count);
+
+void fmpz_poly_mul(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b);
+void fmpz_poly_mullow(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b, slong n);
+void fmpz_poly_sqr(fmpz_poly_t res, const fmpz_poly_t a);
+void _fmpz_poly_mul(fmpz* res, const fmpz* a, slong lena, const fmpz* b, slong lenb);
 
 }  // namespace zgpu

@@ -1,13 +1,14 @@
-/* Polynomial products modulo a word-size n (2 <= n < 2^64, prime or not), with FLINT's
-   semantics: res may be a or b, zero polynomials and lengths 0 allowed, the result normalised.
-   On the GPU they are integer products by Kronecker substitution (coefficients packed into
-   one integer a polynomial) where that fits a batch (2^22-bit products), and FLINT's own
-   functions elsewhere and on the CPU backend, so the results are FLINT's. Each returns 0, or
-   -1 with nothing written and zgpu_last_error() saying why (a NULL argument, a negative
-   length, operands and result of different moduli). */
+/* Polynomial products with FLINT's semantics: modulo a word-size n (2 <= n < 2^64, prime or
+   not) and over Z. res may be a or b, zero polynomials and lengths 0 allowed, the result
+   normalised. On the GPU they are NTT products over 64-bit primes (one prime where n is a
+   suitable prime, else three and one reduction mod n; over Z as many primes as the product's
+   coefficients need, then one CRT); on the CPU backend FLINT's own functions, so the results
+   are FLINT's either way. Each returns 0, or -1 with nothing written and zgpu_last_error()
+   saying why (a NULL argument, a negative length, operands and result of different moduli). */
 #ifndef ZGPU_ZGPU_POLY_H
 #define ZGPU_ZGPU_POLY_H
 
+#include <flint/fmpz_poly.h>
 #include <flint/nmod_poly.h>
 
 #ifdef __cplusplus
@@ -29,6 +30,19 @@ int zgpu_nmod_poly_sqr(nmod_poly_t res, const nmod_poly_t a);
    written, so res[i] may be any a[j] or b[j] (the res[i] distinct); a == b squares. */
 int zgpu_nmod_poly_mul_many(nmod_poly_struct * res, const nmod_poly_struct * a, const nmod_poly_struct * b,
                             slong count);
+
+/* res = a * b over Z, as fmpz_poly_mul. */
+int zgpu_fmpz_poly_mul(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b);
+
+/* res = a * b mod x^n, as fmpz_poly_mullow; n >= 0. */
+int zgpu_fmpz_poly_mullow(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b, slong n);
+
+/* res = a^2, as fmpz_poly_sqr. */
+int zgpu_fmpz_poly_sqr(fmpz_poly_t res, const fmpz_poly_t a);
+
+/* (res, lena + lenb - 1) = (a, lena) * (b, lenb), as _fmpz_poly_mul: lena >= lenb >= 1, res
+   overlaps neither operand. */
+int _zgpu_fmpz_poly_mul(fmpz * res, const fmpz * a, slong lena, const fmpz * b, slong lenb);
 
 #ifdef __cplusplus
 }

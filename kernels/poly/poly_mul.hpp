@@ -1,0 +1,49 @@
+// Batched polynomial products modulo 64-bit NTT primes by the number-theoretic transform:
+// every product of a batch modulo every prime of a set in one call.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <cuda_runtime_api.h>
+
+#include "kernels/modular/residue_view.hpp"
+#include "kernels/poly/poly_ntt_tables.hpp"
+
+namespace zgpu::kernels {
+
+// The shortest transform: smaller products are padded to it.
+inline constexpr std::uint32_t kPolyNttMinLength = 16;
+
+// Polynomials of a batch modulo each prime of a set: polynomial j's coefficient c modulo prime i
+// is values.prime(i)[offsets[j] + c], for c < lengths[j]. With values.prime_stride == 0 every
+// prime reads the same words, which may be any words (below 2^64): they are reduced modulo each
+// prime on the way, so an nmod polynomial's coefficients go in as they are.
+template <class Word>
+struct BasicPolyBatchView {
+    BasicResidueView<Word> values;
+    const std::uint64_t* offsets = nullptr;  // [j], device memory
+    const std::uint32_t* lengths = nullptr;  // [j], device memory
+};
+using PolyBatchView = BasicPolyBatchView<limb_t>;
+using ConstPolyBatchView = BasicPolyBatchView<const limb_t>;
+
+// The transform length of a product whose operands have `a_length` and `b_length` coefficients
+// (after truncation to the result's length): the power of two >= a_length + b_length - 1, at
+// least kPolyNttMinLength.
+std::uint32_t poly_ntt_length(std::uint64_t a_length, std::uint64_t b_length);
+
+// out_j = a_j b_j mod x^(out.lengths[j]) modulo each prime, every coefficient in [0, p_i), for
+// j < products; `square` computes a_j^2 (b is not read), with one forward transform.
+// Contract: every view and the tables in device memory, on the same primes (out.values.primes ==
+// tables.primes, a and b likewise unless their prime_stride is 0); residues of a and b below
+// their primes where prime_stride != 0; out.lengths[j] <= min(la, n) + min(lb, n) - 1 for
+// la = a.lengths[j], lb = b.lengths[j], n = out.lengths[j] (an empty operand: 0); `length` a power
+// of two >= poly_ntt_length(min(la, n), min(lb, n)) for every j, and <= tables.length. out
+// overlaps neither a nor b. Temporary device memory comes from the stream-ordered pool, at most
+// max(2 length, 2^25) words, the transforms going in chunks of that size. Only enqueues work on
+// `stream`; launch and allocation errors are thrown as zgpu::Error.
+void poly_mul(ConstPolyBatchView a, ConstPolyBatchView b, bool square, std::size_t products, std::uint32_t length,
+              const PolyNttTablesView& tables, PolyBatchView out, cudaStream_t stream);
+
+}  // namespace zgpu::kernels

@@ -1,0 +1,60 @@
+// What the polynomial layer (plugin/poly/) calls of the GPU backend: products of polynomials by
+// the NTT over 64-bit primes (kernels/poly/). No CUDA type appears here, as in gpu_backend.hpp: a
+// build without CUDA compiles without_cuda.cpp's stand-ins, which throw. Functions throw
+// zgpu::Error and write no result before every check has passed.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "kernels/modular/residue_view.hpp"
+#include "plugin/gpu/host_operand.hpp"
+#include "plugin/gpu/modular_backend.hpp"
+#include "zgpu/limb_batch.hpp"
+
+namespace zgpu::gpu {
+
+// One product of polynomials mod n from host arrays: out[0 .. out_length) = the coefficients
+// of a b mod x^out_length, reduced mod n. Coefficients of a and b are below n (2 <= n < 2^64);
+// out_length <= a_length + b_length - 1 (0 where either is empty); out overlaps neither operand.
+// a == b with equal lengths squares (one forward transform).
+struct NmodProduct {
+    const limb_t* a;
+    std::size_t a_length;
+    const limb_t* b;
+    std::size_t b_length;
+    limb_t n;
+    limb_t* out;
+    std::size_t out_length;
+};
+
+// The transform length a product needs, and the longest the GPU takes (device memory bounds
+// it further: nmod_products throws when it cannot allocate).
+std::uint64_t nmod_transform_length(const NmodProduct& p);
+inline constexpr std::uint64_t kMaxPolyTransform = std::uint64_t(1) << 24;
+
+// Every product, on the GPU: those of one transform length in one batch. A prime n < 2^62 with
+// the transform length dividing n - 1 is one transform; any other n three transforms, over the
+// three largest NTT primes, whose product (above 2^185) exceeds every coefficient of the product
+// over Z (below min(la, lb) (n - 1)^2 < 2^24 2^128), then one reduction mod n.
+void nmod_products(std::span<const NmodProduct> products);
+
+// The product over Z of two polynomials whose coefficients the operands pack (a_length and
+// b_length of them, signed values of at most kMaxLimbs limbs), truncated to out_length
+// coefficients, each of absolute value below 2^bits: reduced modulo the primes of
+// PrimeSet::for_bits(bits, sign = true), whose device tables `tables` are (the caller builds
+// the set), multiplied by one NTT product a prime and reconstructed by one CRT, all on the
+// GPU. result(first, values) receives the coefficients in order, chunk by chunk, of stride
+// crt_limbs(tables).
+void fmpz_poly_product(const HostOperand& a, std::size_t a_length, const HostOperand& b, std::size_t b_length,
+                       std::size_t out_length, const ModularTables& tables, const HostResult& result);
+
+// Device-resident: r = a b modulo each prime of the set (residue arrays of a_length, b_length
+// and out_length coefficients, prime-major; out_length <= a_length + b_length - 1), every prime
+// p with 2 <= p < 2^62 and the transform length dividing p - 1 (else zgpu::Error). Queued on
+// zgpu's stream.
+void residues_poly_mul(kernels::ConstResidueView a, kernels::ConstResidueView b, std::span<const limb_t> primes,
+                       kernels::ResidueView r);
+
+}  // namespace zgpu::gpu
