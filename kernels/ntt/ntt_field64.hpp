@@ -11,8 +11,10 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "kernels/common/word_division.hpp"
+#include "zgpu/error.hpp"
 #include "zgpu/limb_batch.hpp"
 
 namespace zgpu::kernels {
@@ -82,6 +84,18 @@ inline Field64 make_field64(limb_t p)
 {
     const unsigned __int128 r_mod_p = ((unsigned __int128)1 << 64) % p;
     return {p, negated_inverse(p), limb_t(((unsigned __int128)1 << 64) / p), limb_t(r_mod_p * r_mod_p % p)};
+}
+
+// A primitive root of unity of order `length` (a power of two) modulo the prime f.p, in
+// Montgomery form; zgpu::Error unless `length` divides p - 1. Host code.
+inline limb_t root_of_unity64(const Field64& f, std::uint64_t length)
+{
+    if ((f.p - 1) % length != 0)
+        throw Error("NTT: the transform length " + std::to_string(length) + " does not divide p - 1 for p = " + std::to_string(f.p));
+    const limb_t one = f.to_montgomery(1);
+    limb_t g = 2;
+    while (f.pow(f.to_montgomery(g), (f.p - 1) / 2) == one) ++g;  // a non-residue generates the 2-part
+    return f.pow(f.to_montgomery(g), (f.p - 1) / length);
 }
 
 }  // namespace zgpu::kernels

@@ -31,11 +31,12 @@ struct GarnerView {
 // For every value e of group j (e in [offsets[j], offsets[j] + lengths[j])): out[e] = x mod n_j,
 // x in [0, P) the value with residues r.prime(i)[e]. moduli[j] is n_j and radix[j * k + l] =
 // p_0 ... p_(l-1) mod n_j (radix[j * k] = 1 mod n_j).
-// Contract: device memory throughout; r.primes == g.primes <= kCrtToModuliMaxPrimes; residues
-// below their primes; out does not overlap r. Only enqueues work on `stream`; launch errors are
-// thrown as zgpu::Error.
+// Contract: device memory throughout; r.primes == g.primes <= kCrtToModuliMaxPrimes, every
+// prime between 2^60 and 2^62 (a digit v_l < p_l is then below 4 p_i, as the Montgomery product
+// needs); residues below their primes; max_length >= every lengths[j]; out does not overlap r.
+// Only enqueues work on `stream`; launch errors are thrown as zgpu::Error.
 void crt_to_moduli(ConstResidueView r, const GarnerView& g, const Modulus* moduli, const limb_t* radix,
-                   const std::uint64_t* offsets, const std::uint32_t* lengths, std::size_t groups, limb_t* out,
-                   cudaStream_t stream);
+                   const std::uint64_t* offsets, const std::uint32_t* lengths, std::size_t groups,
+                   std::uint32_t max_length, limb_t* out, cudaStream_t stream);
 
 }  // namespace zgpu::kernels

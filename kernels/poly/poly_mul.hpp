@@ -13,17 +13,22 @@
 namespace zgpu::kernels {
 
 // The shortest transform: smaller products are padded to it.
-inline constexpr std::uint32_t kPolyNttMinLength = 16;
+inline constexpr std::uint32_t kPolyNttMinLength = 32;
 
 // Polynomials of a batch modulo each prime of a set: polynomial j's coefficient c modulo prime i
 // is values.prime(i)[offsets[j] + c], for c < lengths[j]. With values.prime_stride == 0 every
 // prime reads the same words, which may be any words (below 2^64): they are reduced modulo each
-// prime on the way, so an nmod polynomial's coefficients go in as they are.
+// prime on the way, so an nmod polynomial's coefficients go in as they are. Without offsets
+// every product reads (or writes) the one polynomial at offset 0; without lengths it has
+// values.count coefficients.
 template <class Word>
 struct BasicPolyBatchView {
     BasicResidueView<Word> values;
-    const std::uint64_t* offsets = nullptr;  // [j], device memory
-    const std::uint32_t* lengths = nullptr;  // [j], device memory
+    const std::uint64_t* offsets = nullptr;  // [j], device memory, or none
+    const std::uint32_t* lengths = nullptr;  // [j], device memory, or none
+
+    ZGPU_HOST_DEVICE std::uint64_t offset(std::size_t j) const { return offsets ? offsets[j] : 0; }
+    ZGPU_HOST_DEVICE std::uint32_t length(std::size_t j) const { return lengths ? lengths[j] : std::uint32_t(values.count); }
 };
 using PolyBatchView = BasicPolyBatchView<limb_t>;
 using ConstPolyBatchView = BasicPolyBatchView<const limb_t>;
@@ -41,7 +46,7 @@ std::uint32_t poly_ntt_length(std::uint64_t a_length, std::uint64_t b_length);
 // la = a.lengths[j], lb = b.lengths[j], n = out.lengths[j] (an empty operand: 0); `length` a power
 // of two >= poly_ntt_length(min(la, n), min(lb, n)) for every j, and <= tables.length. out
 // overlaps neither a nor b. Temporary device memory comes from the stream-ordered pool, at most
-// max(2 length, 2^25) words, the transforms going in chunks of that size. Only enqueues work on
+// max(2 length, 2^26) words, the transforms going in chunks of that size. Only enqueues work on
 // `stream`; launch and allocation errors are thrown as zgpu::Error.
 void poly_mul(ConstPolyBatchView a, ConstPolyBatchView b, bool square, std::size_t products, std::uint32_t length,
               const PolyNttTablesView& tables, PolyBatchView out, cudaStream_t stream);

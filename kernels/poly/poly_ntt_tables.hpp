@@ -26,10 +26,6 @@ struct PolyNttTablesView {
     __host__ __device__ const limb_t* inverse_table(std::size_t i) const { return inverse + i * length; }
 };
 
-// A primitive root of unity of order `length` (a power of two dividing p - 1) modulo prime p,
-// in Montgomery form; and its inverse. Host code.
-limb_t root_of_unity64(const Field64& f, std::uint32_t length);
-
 // Fills `forward` and `inverse` (device memory, primes * length words each) for the device
 // array `fields`, given each prime's root of order `length` in Montgomery form (device arrays
 // `roots`, `inverse_roots`). length a power of two >= 2, dividing every p_i - 1. Only enqueues

@@ -1,45 +1,15 @@
 #include "plugin/gpu/modular/modular_tables.hpp"
 
-#include <cstring>
 #include <vector>
 
+#include "plugin/gpu/upload_layout.hpp"
+
 namespace zgpu::gpu {
-namespace {
-
-// Lays the host arrays out one after another, each at a 256-byte boundary, so that one copy
-// moves them all and each starts aligned for the kernels' loads.
-class Layout {
-public:
-    template <class T>
-    std::size_t add(const std::vector<T>& array)
-    {
-        const std::size_t offset = bytes_;
-        parts_.push_back({array.data(), array.size() * sizeof(T), offset});
-        bytes_ = (offset + parts_.back().bytes + 255) / 256 * 256;
-        return offset;
-    }
-    std::size_t bytes() const { return bytes_; }
-    std::vector<std::byte> gather() const
-    {
-        std::vector<std::byte> all(bytes_);
-        for (const Part& p : parts_) std::memcpy(all.data() + p.offset, p.data, p.bytes);
-        return all;
-    }
-
-private:
-    struct Part {
-        const void* data;
-        std::size_t bytes, offset;
-    };
-    std::vector<Part> parts_;
-    std::size_t bytes_ = 0;
-};
-
-}  // namespace
 
 ModularTables::ModularTables(const kernels::ModularTables& host)
 {
-    Layout layout;
+    for (const kernels::Modulus& m : host.moduli) moduli_.push_back(m.n);
+    UploadLayout layout;
     const std::size_t moduli = layout.add(host.moduli), powers = layout.add(host.powers),
                       block_powers = layout.add(host.block_powers), inverses = layout.add(host.crt_inverses),
                       cofactors = layout.add(host.cofactors), product = layout.add(host.product);

@@ -1,0 +1,74 @@
+#include "plugin/gpu/poly/garner.hpp"
+
+#include <algorithm>
+#include <memory>
+
+#include "plugin/gpu/upload_layout.hpp"
+
+namespace zgpu::gpu {
+namespace {
+
+limb_t mul_mod(limb_t x, limb_t y, limb_t n) { return limb_t((unsigned __int128)x * y % n); }
+
+limb_t pow_mod(limb_t x, limb_t e, limb_t n)
+{
+    limb_t result = 1 % n;
+    for (x %= n; e; e >>= 1, x = mul_mod(x, x, n))
+        if (e & 1) result = mul_mod(result, x, n);
+    return result;
+}
+
+}  // namespace
+
+GarnerTables::GarnerTables(std::span<const limb_t> primes) : primes_(primes.begin(), primes.end())
+{
+    const std::size_t k = primes.size();
+    std::vector<kernels::Field64> fields;
+    std::vector<limb_t> below(k * k, 0), inverse(k, 0);
+    for (std::size_t i = 0; i < k; ++i) {
+        const kernels::Field64 f = kernels::make_field64(primes[i]);
+        fields.push_back(f);
+        limb_t product = 1;  // p_0 ... p_(l-1) mod p_i
+        for (std::size_t l = 0; l < i; ++l) {
+            below[i * k + l] = f.to_montgomery(product);
+            product = mul_mod(product, primes[l] % primes[i], primes[i]);
+        }
+        inverse[i] = f.to_montgomery(pow_mod(product, primes[i] - 2, primes[i]));
+    }
+    UploadLayout layout;
+    const std::size_t fields_at = layout.add(fields), below_at = layout.add(below), inverse_at = layout.add(inverse);
+    memory_ = DeviceMemory(layout.bytes());
+    const std::vector<std::byte> gathered = layout.gather();
+    const cudaStream_t stream = Runtime::get().stream();
+    // From pageable memory a copy may return before the data has left it: wait.
+    check(cudaMemcpyAsync(memory_.data(), gathered.data(), gathered.size(), cudaMemcpyHostToDevice, stream), "uploading CRT constants");
+    check(cudaStreamSynchronize(stream), "uploading CRT constants");
+    const std::byte* base = memory_.data();
+    view_ = {k, reinterpret_cast<const kernels::Field64*>(base + fields_at), reinterpret_cast<const limb_t*>(base + below_at),
+             reinterpret_cast<const limb_t*>(base + inverse_at)};
+}
+
+bool GarnerTables::serves(std::span<const limb_t> primes) const
+{
+    return std::equal(primes.begin(), primes.end(), primes_.begin(), primes_.end());
+}
+
+const GarnerTables& garner_tables(std::span<const limb_t> primes)
+{
+    static std::unique_ptr<GarnerTables> last;  // guarded by the runtime's lease
+    if (!last || !last->serves(primes)) last = std::make_unique<GarnerTables>(primes);
+    return *last;
+}
+
+std::vector<limb_t> garner_radix(std::span<const limb_t> primes, limb_t n)
+{
+    std::vector<limb_t> radix(primes.size());
+    limb_t product = 1 % n;
+    for (std::size_t l = 0; l < primes.size(); ++l) {
+        radix[l] = product;
+        product = mul_mod(product, primes[l] % n, n);
+    }
+    return radix;
+}
+
+}  // namespace zgpu::gpu

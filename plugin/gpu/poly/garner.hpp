@@ -1,0 +1,32 @@
+// The constants of kernels/poly/crt_to_moduli.hpp: Garner's for a few primes (device memory,
+// built once a set of primes and kept), and a modulus n's powers of the primes' radix (host).
+// Callers hold the runtime's lease.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "kernels/poly/crt_to_moduli.hpp"
+#include "plugin/gpu/runtime.hpp"
+
+namespace zgpu::gpu {
+
+class GarnerTables {
+public:
+    explicit GarnerTables(std::span<const limb_t> primes);
+    const kernels::GarnerView& view() const { return view_; }
+    bool serves(std::span<const limb_t> primes) const;
+
+private:
+    std::vector<limb_t> primes_;
+    DeviceMemory memory_;
+    kernels::GarnerView view_;
+};
+
+// The tables of these primes (the last set asked for is kept).
+const GarnerTables& garner_tables(std::span<const limb_t> primes);
+
+// [1, p_0 mod n, p_0 p_1 mod n, ...]: one word a prime.
+std::vector<limb_t> garner_radix(std::span<const limb_t> primes, limb_t n);
+
+}  // namespace zgpu::gpu

@@ -1,0 +1,35 @@
+// The twiddle tables of a set of 64-bit NTT primes (kernels/poly/poly_ntt_tables.hpp) in device
+// memory, built on the device and kept for the next call on the same primes. Callers hold the
+// runtime's lease.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "kernels/poly/poly_ntt_tables.hpp"
+#include "plugin/gpu/runtime.hpp"
+
+namespace zgpu::gpu {
+
+class PolyNttTables {
+public:
+    // Tables of every length up to `length` for `primes` (each an odd prime below 2^62 with
+    // `length` dividing p - 1: checked, zgpu::Error otherwise), queued on the runtime's stream.
+    PolyNttTables(std::span<const limb_t> primes, std::uint32_t length, cudaStream_t stream);
+    const kernels::PolyNttTablesView& view() const { return view_; }
+    bool serves(std::span<const limb_t> primes, std::uint32_t length) const;
+    std::size_t bytes() const { return memory_.size(); }
+
+private:
+    std::vector<limb_t> primes_;
+    DeviceMemory memory_;
+    kernels::PolyNttTablesView view_;
+};
+
+// Tables serving these primes and length: one already built, or new ones (at least 2^16 long,
+// so that shorter calls on the same primes share them). The last few are kept, up to 1 GiB.
+const PolyNttTables& poly_ntt_tables(std::span<const limb_t> primes, std::uint32_t length);
+
+}  // namespace zgpu::gpu
