@@ -61,6 +61,14 @@ struct Field64 {
         u = lazy(u + t);
     }
 
+    // Either butterfly with the twiddle 1: (u, v) -> (u + v, u - v), no product.
+    ZGPU_HOST_DEVICE void unit_butterfly(limb_t& u, limb_t& v) const
+    {
+        const limb_t difference = u + 2 * p - v;  // < 4p
+        u = lazy(u + v);
+        v = lazy(difference);
+    }
+
     // x^e for x in Montgomery form, in Montgomery form, in [0, p).
     ZGPU_HOST_DEVICE limb_t pow(limb_t x, std::uint64_t e) const
     {

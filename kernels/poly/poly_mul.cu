@@ -7,7 +7,8 @@
 // ntt_stages.cuh's on Field64's lazy residues with Montgomery twiddles.
 // Up to kTile coefficients a transform lives in shared memory: one kernel reads both operands
 // (reducing them on the way), transforms, multiplies and transforms back, the last forward and
-// the first inverse four stages fused in registers, and writes the product; a block takes
+// the first inverse three stages fused in registers (their products by 1 skipped), and writes
+// the product; a block takes
 // kTile / N short transforms of one prime. Longer transforms first run their stages above the
 // tile in passes of up to four over device memory (outer_pass: a thread a group of 16 elements
 // 2^s apart, a warp's loads coalesced), then the tile kernel on each piece of kTile words,
@@ -34,6 +35,10 @@ constexpr int kTileThreads = kTile / 16;         // a group of 16 words a thread
 constexpr int kOuterThreads = 256;
 constexpr std::size_t kWorkspaceWords = std::size_t(1) << 26;  // spectra of one chunk of long transforms
 constexpr std::uint32_t kMaxTilesPerBlock = kTile / kPolyNttMinLength;
+// Stages of the pass that holds a group in registers from the last forward stage to the first
+// inverse one. 3 (groups of 8) takes 96 registers a thread against 120 for 4, at the same speed
+// (H200, bench/NOTES-poly.md).
+constexpr int kFusedStages = 3;
 
 // Shared-memory tiles of 64-bit words: one padding word every 16 (32 banks), so that the
 // strided groups of a pass fall into different banks.
@@ -189,36 +194,39 @@ __global__ void __launch_bounds__(kTileThreads) tile_stages(const TileArgs args)
         else if (i < slots.product_length[tile]) slots.product[tile][i] = f.normal(v);
     };
 
-    const int top = log_tile % 4, first_k = top ? top : 4;
-    group_pass<true>(first_k, operands * tiles, log_tile, log_tile - first_k, forward, f, input, to_smem);
-    for (int s_lo = log_tile - first_k - 4; s_lo > 0; s_lo -= 4)
+    // Forward: the stages above the fused ones, the top pass taking what is not a multiple of 4.
+    const int above = log_tile - kFusedStages, first_k = above % 4 ? above % 4 : 4;
+    if (above > 0) group_pass<true>(first_k, operands * tiles, log_tile, above - first_k + kFusedStages, forward, f, input, to_smem);
+    for (int s_lo = above - first_k - 4 + kFusedStages; s_lo >= kFusedStages; s_lo -= 4)
         group_pass<true, 4>(operands * tiles, log_tile, s_lo, forward, f, from_smem, to_smem);
 
-    // The fused pass: stages 3..0 forward on both, pointwise product, stages 0..3 inverse.
+    // The fused pass: the bottom stages forward on both, pointwise product, the same inverse.
+    constexpr int kGroup = 1 << kFusedStages;
     const limb_t scale = pointwise_scale(f, plan.log_length);
-    for (std::uint32_t g = threadIdx.x; g < std::uint32_t(tiles) * tile_length / 16; g += blockDim.x) {
-        const std::uint32_t flat = 16 * g, base = flat & (tile_length - 1);
-        limb_t u[16], v[16];
+    for (std::uint32_t g = threadIdx.x; g < std::uint32_t(tiles) * tile_length / kGroup; g += blockDim.x) {
+        const std::uint32_t flat = kGroup * g;
+        limb_t u[kGroup], v[kGroup];
 #pragma unroll
-        for (int m = 0; m < 16; ++m) {
+        for (int m = 0; m < kGroup; ++m) {
             u[m] = smem[padded64(flat + m)];
             v[m] = plan.square ? 0 : smem[padded64(b_tiles + flat + m)];
         }
-        if (!plan.square) butterflies<true, 4>(v, base, 0, forward, f);
-        butterflies<true, 4>(u, base, 0, forward, f);
+        if (!plan.square) bottom_butterflies<true, kFusedStages>(v, forward, f);
+        bottom_butterflies<true, kFusedStages>(u, forward, f);
 #pragma unroll
-        for (int m = 0; m < 16; ++m) u[m] = f.mul(f.mul(u[m], plan.square ? u[m] : v[m]), scale);
-        butterflies<false, 4>(u, base, 0, inverse, f);
+        for (int m = 0; m < kGroup; ++m) u[m] = f.mul(f.mul(u[m], plan.square ? u[m] : v[m]), scale);
+        bottom_butterflies<false, kFusedStages>(u, inverse, f);
 #pragma unroll
-        for (int m = 0; m < 16; ++m) smem[padded64(flat + m)] = u[m];
+        for (int m = 0; m < kGroup; ++m) smem[padded64(flat + m)] = u[m];
     }
     __syncthreads();
-    int s_lo = 4;
-    for (; s_lo + 4 <= log_tile; s_lo += 4) {
-        if (s_lo + 4 == log_tile) group_pass<false, 4>(tiles, log_tile, s_lo, inverse, f, from_smem, output);
-        else group_pass<false, 4>(tiles, log_tile, s_lo, inverse, f, from_smem, to_smem);
+    // Inverse: passes of 4 up to the tile's top, the last one what is left.
+    for (int s_lo = kFusedStages; s_lo < log_tile;) {
+        const int k = min(4, log_tile - s_lo);
+        if (s_lo + k == log_tile) group_pass<false>(k, tiles, log_tile, s_lo, inverse, f, from_smem, output);
+        else group_pass<false>(k, tiles, log_tile, s_lo, inverse, f, from_smem, to_smem);
+        s_lo += k;
     }
-    if (top) group_pass<false>(top, tiles, log_tile, s_lo, inverse, f, from_smem, output);
 }
 
 unsigned blocks_for(std::size_t blocks)
