@@ -6,10 +6,13 @@
 // Writing F = h B + l: if l <= B - k, t = h exactly and x / P = T - t lies in [l / B, (l + k) / B),
 // which also decides 2x > P (l > B/2) or 2x < P (l + k <= B/2) for the signed range. Then one
 // low-to-high pass gives the result's magnitude: x = S - t P, or P - x = (t + 1) P - S for a
-// negative result. Otherwise (l > B - k, or B/2 - k < l <= B/2 with sign: a fraction of about
-// 2k / B of random inputs, but x near 0, P/2 or P, which tests aim at) the pass writes
-// D = S - h P in [0, 2P), and a fix-up compares with P (subtracting P where D >= P: t = h + 1)
-// and then 2x with P, limb by limb: exact on every input.
+// negative result. Where l > B - k, S / P lies within k / B of h + 1, so s = S - (h + 1) P has
+// |s| < k P / B: the pass computes s and its last borrow gives its sign. That is the common case
+// of a CRT whose values are small against P, negative ones above all (x = P - |value|): s is
+// the signed result itself, and a negative s (the pass leaves B^limbs + s) is negated by a warp
+// a value, coalesced (crt_negate); unsigned, P is added back. Only where B/2 - k < l <= B/2 with
+// sign (x within k P / B of P/2: a fraction of about k / B of random inputs) does the pass write
+// D = S - h P, which a fix-up compares with P and 2x with P, limb by limb: exact on every input.
 //
 // Kernels: crt_prepare computes y_i (k products mod n_i a value) and F; crt_combine computes S
 // in tiles of 32 values x 32 limbs (the last tile 16 or 8 limbs wide where fewer are left),
@@ -18,7 +21,7 @@
 // column sums, 2 x 2 or 2 x 1 in the narrow tiles; the last stage skips the moduli past k),
 // then carries the columns, subtracts u P and stores, tile after tile from the low limbs up
 // (one warp carries, a lane a value);
-// crt_fix finishes the values the estimate left open. Cost: k * product_limbs terms a value,
+// crt_negate and crt_fix finish the values the estimate left open. Cost: k * product_limbs terms a value,
 // each a 64 x 64 -> 128-bit product added into 32-bit digit columns (DigitSum: 4 IMAD.WIDE.U32
 // with carries and about 1.5 IADD3.X, as multi_mod.cu counts); crt_prepare adds 2 k divisions
 // by invariant words (about 4 products each).
@@ -42,7 +45,9 @@ constexpr int kStageModuli = 16;     // moduli a shared-memory stage
 constexpr int kCombineThreads = 128; // 16 x 8 threads, each 2 values x 4 limbs
 
 // One chunk of values and its temporaries: y (prime-major, stride count), h and l of F, and
-// the values left for crt_fix (0: done; else 1 + limb `product_limbs` of D).
+// what is left for crt_fix (0: done; 1 + limb `product_limbs` of D; kNegativeWrap: s < 0).
+constexpr std::uint8_t kNegativeWrap = 3;
+
 struct CrtChunk {
     limb_t* y;
     limb_t* quotient;
@@ -95,7 +100,7 @@ struct CombineShared {
 // A carrying lane's value between limb tiles: u, the direction, and the running carries.
 struct CarryState {
     limb_t u = 0, s_carry0 = 0, s_carry1 = 0, p_carry = 0;  // S's carry (two words), u P's (one)
-    bool negative = false, open = false, borrow = false;
+    bool negative = false, open = false, wrap = false, borrow = false;
     std::uint32_t used = 0;  // limbs up to the highest nonzero one so far
 };
 
@@ -211,10 +216,10 @@ __global__ void __launch_bounds__(kCombineThreads, 3) crt_combine(const ModularT
     CarryState st;
     if (carrier) {
         const limb_t l = c.fraction[mine], half = limb_t(1) << 63;
-        if (l > limb_t(0) - k) st.open = true;  // l > B - k: t is h or h + 1
+        if (l > limb_t(0) - k) st.wrap = true;  // l > B - k: s = S - (h + 1) P is small
         else if (sign && l > half) st.negative = true;
         else if (sign && l > half - k) st.open = true;  // 2x vs P undecided
-        st.u = c.quotient[mine] + st.negative;
+        st.u = c.quotient[mine] + (st.negative || st.wrap);
     }
     // Tiles of 32 limbs, the last one 16 or 8 wide where fewer limbs are left: under 16 padded
     // limbs, and under 8 where the limbs left are at most 16 (68 limbs: 32 + 32 + 8).
@@ -232,12 +237,14 @@ __global__ void __launch_bounds__(kCombineThreads, 3) crt_combine(const ModularT
         }
     }
     if (carrier) {
-        // Limb `limbs` of the difference: 0 for a finished value, 0 or 1 for D (S < k P and
-        // u P < k P keep both below k B^limbs, so one word holds what is above).
+        // Limb `limbs` of the difference: 0 for a finished value, 0 or 1 for D, all ones for a
+        // negative s (S < k P and u P < k P keep both below k B^limbs, so one word holds what
+        // is above).
         const limb_t x = st.negative ? st.p_carry : st.s_carry0, y = st.negative ? st.s_carry0 : st.p_carry;
         const limb_t top = x - y - st.borrow;
-        c.pending[mine] = st.open ? std::uint8_t(1 + (top & 1)) : 0;
-        if (!st.open) c.out.sizes[mine] = st.negative ? -std::int32_t(st.used) : std::int32_t(st.used);
+        const bool negative_wrap = st.wrap && top != 0;  // s < 0: the pass left B^limbs + s
+        c.pending[mine] = negative_wrap ? kNegativeWrap : st.open ? std::uint8_t(1 + (top & 1)) : 0;
+        if (!st.open && !negative_wrap) c.out.sizes[mine] = st.negative ? -std::int32_t(st.used) : std::int32_t(st.used);
     }
     const std::uint32_t above = c.out.stride - limbs;
     for (std::size_t idx = tid; idx < std::size_t(E) * above; idx += kCombineThreads) {
@@ -263,10 +270,22 @@ __device__ void subtract(limb_t* r, const limb_t* a, const limb_t* b, std::uint3
 __global__ void crt_fix(const ModularTablesView t, const bool sign, const CrtChunk c)
 {
     const std::size_t e = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (e >= c.count || c.pending[e] == 0) return;
+    if (e >= c.count || c.pending[e] == 0 || (sign && c.pending[e] == kNegativeWrap)) return;
     limb_t* x = c.out.element(e);
     const limb_t* p = t.product;
     const std::uint32_t limbs = t.product_limbs;
+    if (c.pending[e] == kNegativeWrap) {  // unsigned: x = s + P, below P
+        bool carry = false;
+        for (std::uint32_t w = 0; w < limbs; ++w) {
+            const limb_t sum = x[w] + p[w] + carry;
+            carry = sum < p[w] || (sum == p[w] && carry);
+            x[w] = sum;
+        }
+        std::uint32_t used = limbs;
+        while (used > 0 && x[used - 1] == 0) --used;
+        c.out.sizes[e] = std::int32_t(used);
+        return;
+    }
 
     bool at_least_p = c.pending[e] == 2;
     if (!at_least_p) {
@@ -296,6 +315,36 @@ __global__ void crt_fix(const ModularTablesView t, const bool sign, const CrtChu
     c.out.sizes[e] = negative ? -std::int32_t(used) : std::int32_t(used);
 }
 
+// Negative small results (signed): the value's limbs hold B^limbs + s; -s = B^limbs - that.
+// A warp takes 32 values and negates those that need it one after another, 32 limbs a step:
+// limbs below the lowest nonzero one stay zero, that one becomes its negation, the ones above
+// their complements.
+__global__ void crt_negate(const ModularTablesView t, const CrtChunk c)
+{
+    const std::size_t first_value = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32 * 32;
+    const unsigned lane = threadIdx.x % 32;
+    const bool mine = first_value + lane < c.count && c.pending[first_value + lane] == kNegativeWrap;
+    const std::uint32_t limbs = t.product_limbs;
+    for (unsigned todo = __ballot_sync(~0u, mine); todo; todo &= todo - 1) {
+        const std::size_t e = first_value + __ffs(todo) - 1;
+        limb_t* x = c.out.element(e);
+        bool nonzero_below = false;
+        std::uint32_t used = 0;
+        for (std::uint32_t first = 0; first < limbs; first += 32) {
+            const std::uint32_t w = first + lane;
+            const limb_t v = w < limbs ? x[w] : 0;
+            const unsigned nonzero = __ballot_sync(~0u, v != 0);
+            const bool complement = nonzero_below || (nonzero & ((1u << lane) - 1)) != 0;
+            const limb_t r = complement ? ~v : limb_t(0) - v;
+            if (w < limbs) x[w] = r;
+            const unsigned written = __ballot_sync(~0u, w < limbs && r != 0);
+            if (written) used = first + 32 - __clz(written);
+            nonzero_below = nonzero_below || nonzero != 0;
+        }
+        if (lane == 0) c.out.sizes[e] = -std::int32_t(used);
+    }
+}
+
 }  // namespace
 
 void multi_crt(ConstResidueView r, const ModularTablesView& tables, bool sign, BatchView out, cudaStream_t stream)
@@ -322,6 +371,10 @@ void multi_crt(ConstResidueView r, const ModularTablesView& tables, bool sign, B
         check_launch("multi_crt: combine kernel launch");
         crt_fix<<<unsigned((n + 127) / 128), 128, 0, stream>>>(tables, sign, c);
         check_launch("multi_crt: fix-up kernel launch");
+        if (sign) {
+            crt_negate<<<unsigned((n + 255) / 256), 256, 0, stream>>>(tables, c);
+            check_launch("multi_crt: negation kernel launch");
+        }
     }
 }
 
