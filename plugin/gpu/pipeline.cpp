@@ -11,6 +11,7 @@
 
 #include "base/parallel.hpp"
 #include "plugin/gpu/runtime.hpp"
+#include "plugin/gpu/stream_events.hpp"
 #include "zgpu/error.hpp"
 
 namespace zgpu::gpu {
@@ -120,30 +121,6 @@ std::size_t elements_within(std::size_t limit, std::size_t per_element, std::siz
     const std::size_t half = limit / 2;
     return half > fixed ? std::max<std::size_t>(1, (half - fixed) / per_element) : 1;
 }
-
-class Event {
-public:
-    Event() { check(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming), "creating a CUDA event"); }
-    ~Event() { cudaEventDestroy(event_); }
-    Event(const Event&) = delete;
-    Event& operator=(const Event&) = delete;
-    void record(cudaStream_t stream) { check(cudaEventRecord(event_, stream), "recording a CUDA event"); }
-    void wait() const { check(cudaEventSynchronize(event_), "waiting for the GPU"); }
-    void wait_on(cudaStream_t stream) const { check(cudaStreamWaitEvent(stream, event_, 0), "ordering the streams"); }
-
-private:
-    cudaEvent_t event_ = nullptr;
-};
-
-// Waits for the streams on every exit, so that no transfer still reads or writes the staging
-// memory when the next call packs into it (errors are reported by the calls themselves).
-struct DrainOnExit {
-    cudaStream_t streams[3];
-    ~DrainOnExit()
-    {
-        for (cudaStream_t s : streams) cudaStreamSynchronize(s);
-    }
-};
 
 using Clock = std::chrono::steady_clock;
 double milliseconds(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }

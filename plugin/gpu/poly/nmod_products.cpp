@@ -1,7 +1,7 @@
 // Products of nmod polynomials from host arrays (poly_backend.hpp): grouped by transform length
-// and route (one prime, or three and a reduction mod n), each group's operands gathered into
-// pinned memory and copied up at once, multiplied (kernels/poly/poly_mul.hpp), reduced mod each
-// n (crt_to_moduli.hpp) and copied back.
+// and route (one prime, or three and a reduction mod n), each group in chunks of about 16 MiB
+// of operands gathered into pinned memory, copied up, multiplied (kernels/poly/poly_mul.hpp),
+// reduced mod each n (crt_to_moduli.hpp) and copied back, the chunks overlapping.
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -17,6 +17,7 @@
 #include "plugin/gpu/poly/garner.hpp"
 #include "plugin/gpu/poly/ntt_tables.hpp"
 #include "plugin/gpu/poly_backend.hpp"
+#include "plugin/gpu/stream_events.hpp"
 #include "plugin/gpu/upload_layout.hpp"
 #include "zgpu/error.hpp"
 
@@ -51,76 +52,155 @@ std::span<const limb_t> three_primes()
 // Coefficients of an operand that the product reads (mullow reads no more than it returns).
 std::size_t read_length(std::size_t length, const NmodProduct& p) { return std::min(length, p.out_length); }
 
-void run_group(std::span<const NmodProduct* const> group, const Route& route)
-{
-    const std::span<const limb_t> primes = route.prime ? std::span<const limb_t>(&route.prime, 1) : three_primes();
-    const std::size_t count = group.size(), k = primes.size();
-    std::vector<std::uint64_t> a_offsets(count), b_offsets(count), out_offsets(count);
-    std::vector<std::uint32_t> a_lengths(count), b_lengths(count), out_lengths(count);
+// Operand bytes a chunk of a group aims at: enough to fill the GPU, small enough that copying
+// one chunk overlaps computing the one before and unpacking the one before that.
+constexpr std::size_t kChunkBytes = std::size_t(16) << 20;
+
+// One chunk of a group: its products' places in one row of coefficients each for a, b and the
+// results, and where everything lies in pinned memory (uploaded part first) and on the device.
+struct Chunk {
+    std::span<const NmodProduct* const> products;
+    std::vector<std::uint64_t> a_offsets, b_offsets, out_offsets;
+    std::vector<std::uint32_t> a_lengths, b_lengths, out_lengths;
     std::vector<kernels::Modulus> moduli;
     std::vector<limb_t> radix;
     std::uint64_t a_total = 0, b_total = 0, out_total = 0;
     std::uint32_t max_out = 0;
-    for (std::size_t j = 0; j < count; ++j) {
-        const NmodProduct& p = *group[j];
-        a_offsets[j] = a_total, b_offsets[j] = b_total, out_offsets[j] = out_total;
-        a_lengths[j] = std::uint32_t(read_length(p.a_length, p));
-        b_lengths[j] = route.square ? 0 : std::uint32_t(read_length(p.b_length, p));
-        out_lengths[j] = std::uint32_t(p.out_length);
-        a_total += a_lengths[j], b_total += b_lengths[j], out_total += out_lengths[j];
-        max_out = std::max(max_out, out_lengths[j]);
-        if (!route.prime) {
-            moduli.push_back(kernels::make_modulus(p.n));
-            const std::vector<limb_t> r = garner_radix(primes, p.n);
-            radix.insert(radix.end(), r.begin(), r.end());
+    UploadLayout layout;
+    std::size_t a_at = 0, b_at = 0, a_offsets_at = 0, a_lengths_at = 0, b_offsets_at = 0, b_lengths_at = 0,
+                out_offsets_at = 0, out_lengths_at = 0, moduli_at = 0, radix_at = 0, upload_bytes = 0, out_at = 0,
+                residues_at = 0;
+
+    Chunk(std::span<const NmodProduct* const> chunk, const Route& route, std::span<const limb_t> primes) : products(chunk)
+    {
+        for (const NmodProduct* p : chunk) {
+            a_offsets.push_back(a_total), b_offsets.push_back(b_total), out_offsets.push_back(out_total);
+            a_lengths.push_back(std::uint32_t(read_length(p->a_length, *p)));
+            b_lengths.push_back(route.square ? 0 : std::uint32_t(read_length(p->b_length, *p)));
+            out_lengths.push_back(std::uint32_t(p->out_length));
+            a_total += a_lengths.back(), b_total += b_lengths.back(), out_total += out_lengths.back();
+            max_out = std::max(max_out, out_lengths.back());
+            if (!route.prime) {
+                moduli.push_back(kernels::make_modulus(p->n));
+                const std::vector<limb_t> r = garner_radix(primes, p->n);
+                radix.insert(radix.end(), r.begin(), r.end());
+            }
         }
+        a_at = layout.reserve(a_total * sizeof(limb_t));
+        b_at = layout.reserve(b_total * sizeof(limb_t));
+        a_offsets_at = layout.add(a_offsets), a_lengths_at = layout.add(a_lengths);
+        b_offsets_at = layout.add(b_offsets), b_lengths_at = layout.add(b_lengths);
+        out_offsets_at = layout.add(out_offsets), out_lengths_at = layout.add(out_lengths);
+        moduli_at = layout.add(moduli), radix_at = layout.add(radix);
+        upload_bytes = layout.bytes();
+        // On the device alone: the products mod n and, for three primes, their residues.
+        out_at = layout.reserve(out_total * sizeof(limb_t));
+        residues_at = route.prime ? out_at : layout.reserve(primes.size() * out_total * sizeof(limb_t));
+    }
+    std::size_t download_bytes() const { return out_total * sizeof(limb_t); }
+
+    // The operands into pinned memory, on all host threads.
+    void gather(std::byte* staging) const
+    {
+        layout.gather_into(staging);
+        parallel_for(products.size(), 64, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t j = begin; j < end; ++j) {
+                std::memcpy(staging + a_at + a_offsets[j] * sizeof(limb_t), products[j]->a, a_lengths[j] * sizeof(limb_t));
+                std::memcpy(staging + b_at + b_offsets[j] * sizeof(limb_t), products[j]->b, b_lengths[j] * sizeof(limb_t));
+            }
+        });
+    }
+    // The results from pinned memory into the callers' arrays.
+    void scatter(const std::byte* staging) const
+    {
+        parallel_for(products.size(), 64, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t j = begin; j < end; ++j)
+                std::memcpy(products[j]->out, staging + out_offsets[j] * sizeof(limb_t), out_lengths[j] * sizeof(limb_t));
+        });
+    }
+    // The products, on the device copy of the chunk at `device`.
+    void multiply(std::byte* device, const Route& route, const PolyNttTables& tables, const GarnerTables* garner,
+                  std::size_t k, cudaStream_t stream) const
+    {
+        const auto at = [&](std::size_t offset) { return reinterpret_cast<limb_t*>(device + offset); };
+        const auto u64 = [&](std::size_t offset) { return reinterpret_cast<const std::uint64_t*>(device + offset); };
+        const auto u32 = [&](std::size_t offset) { return reinterpret_cast<const std::uint32_t*>(device + offset); };
+        const kernels::ConstPolyBatchView a{{at(a_at), a_total, k, 0}, u64(a_offsets_at), u32(a_lengths_at)};
+        const kernels::ConstPolyBatchView b{{at(b_at), b_total, k, 0}, u64(b_offsets_at), u32(b_lengths_at)};
+        const kernels::PolyBatchView residues{{at(residues_at), out_total, k, out_total}, u64(out_offsets_at), u32(out_lengths_at)};
+        kernels::poly_mul(a, b, route.square, products.size(), std::uint32_t(route.length), tables.view(), residues, stream);
+        if (garner)
+            kernels::crt_to_moduli(residues.values, garner->view(), reinterpret_cast<const kernels::Modulus*>(device + moduli_at),
+                                   at(radix_at), u64(out_offsets_at), u32(out_lengths_at), products.size(), max_out,
+                                   at(out_at), stream);
+    }
+};
+
+std::vector<Chunk> chunks_of(std::span<const NmodProduct* const> group, const Route& route, std::span<const limb_t> primes)
+{
+    std::vector<Chunk> chunks;
+    for (std::size_t first = 0; first < group.size();) {
+        std::size_t last = first, bytes = 0;
+        do {
+            const NmodProduct& p = *group[last];
+            bytes += (read_length(p.a_length, p) + read_length(p.b_length, p)) * sizeof(limb_t);
+            ++last;
+        } while (last < group.size() && bytes < kChunkBytes);
+        chunks.emplace_back(group.subspan(first, last - first), route, primes);
+        first = last;
+    }
+    return chunks;
+}
+
+// The group's chunks through two slots each of pinned memory (up and down) and device memory:
+// chunk c's operands are gathered while c - 1 computes and c - 2's results are scattered. The
+// upload, kernel and download streams are ordered by events.
+void run_group(std::span<const NmodProduct* const> group, const Route& route)
+{
+    const std::span<const limb_t> primes = route.prime ? std::span<const limb_t>(&route.prime, 1) : three_primes();
+    const std::vector<Chunk> chunks = chunks_of(group, route, primes);
+    std::size_t up_bytes = 0, down_bytes = 0, device_bytes = 0;
+    for (const Chunk& c : chunks) {
+        up_bytes = std::max(up_bytes, (c.upload_bytes + 255) / 256 * 256);
+        down_bytes = std::max(down_bytes, (c.download_bytes() + 255) / 256 * 256);
+        device_bytes = std::max(device_bytes, c.layout.bytes());
     }
     auto& runtime = Runtime::get();
     const Runtime::Lease lease(runtime);
-    const cudaStream_t stream = runtime.stream();
+    const cudaStream_t stream = runtime.stream(), upload = runtime.upload_stream(), download = runtime.download_stream();
     const PolyNttTables& tables = poly_ntt_tables(primes, std::uint32_t(route.length));
     const GarnerTables* garner = route.prime ? nullptr : &garner_tables(primes);
-
-    // Up: the coefficients (gathered on all host threads), then the small arrays.
-    UploadLayout up;
-    const std::size_t a_at = up.reserve(a_total * sizeof(limb_t)), b_at = up.reserve(b_total * sizeof(limb_t));
-    const std::size_t a_offsets_at = up.add(a_offsets), a_lengths_at = up.add(a_lengths), b_offsets_at = up.add(b_offsets),
-                      b_lengths_at = up.add(b_lengths), out_offsets_at = up.add(out_offsets),
-                      out_lengths_at = up.add(out_lengths), moduli_at = up.add(moduli), radix_at = up.add(radix);
-    const std::size_t upload_bytes = up.bytes();
-    // On the device alone: the products mod n and, for three primes, their residues.
-    const std::size_t out_at = up.reserve(out_total * sizeof(limb_t));
-    const std::size_t residues_at = route.prime ? out_at : up.reserve(k * out_total * sizeof(limb_t));
-    std::byte* staging = runtime.staging(std::max(upload_bytes, out_total * sizeof(limb_t)));
-    up.gather_into(staging);
-    parallel_for(count, 64, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t j = begin; j < end; ++j) {
-            const NmodProduct& p = *group[j];
-            std::memcpy(staging + a_at + a_offsets[j] * sizeof(limb_t), p.a, a_lengths[j] * sizeof(limb_t));
-            std::memcpy(staging + b_at + b_offsets[j] * sizeof(limb_t), p.b, b_lengths[j] * sizeof(limb_t));
+    std::byte* staging = runtime.staging(2 * (up_bytes + down_bytes));
+    std::byte* device = runtime.scratch(2 * device_bytes);
+    const auto up_slot = [&](std::size_t c) { return staging + c % 2 * up_bytes; };
+    const auto down_slot = [&](std::size_t c) { return staging + 2 * up_bytes + c % 2 * down_bytes; };
+    const auto device_slot = [&](std::size_t c) { return device + c % 2 * device_bytes; };
+    Event uploaded[2], computed[2], downloaded[2];
+    const DrainOnExit drain{{stream, upload, download}};
+    for (std::size_t c = 0; c <= chunks.size(); ++c) {
+        const std::size_t s = c % 2;
+        if (c < chunks.size()) {
+            const Chunk& chunk = chunks[c];
+            if (c >= 2) uploaded[s].wait();  // the pinned slot has left for the device
+            chunk.gather(up_slot(c));
+            if (c >= 2) computed[s].wait_on(upload);  // chunk c - 2's kernels are done with the device slot
+            check(cudaMemcpyAsync(device_slot(c), up_slot(c), chunk.upload_bytes, cudaMemcpyHostToDevice, upload), "uploading polynomials");
+            uploaded[s].record(upload);
+            uploaded[s].wait_on(stream);
+            if (c >= 2) downloaded[s].wait_on(stream);  // and its results have left it
+            chunk.multiply(device_slot(c), route, tables, garner, primes.size(), stream);
+            computed[s].record(stream);
+            computed[s].wait_on(download);
+            check(cudaMemcpyAsync(down_slot(c), device_slot(c) + chunk.out_at, chunk.download_bytes(), cudaMemcpyDeviceToHost, download),
+                  "downloading products");
+            downloaded[s].record(download);
         }
-    });
-    std::byte* device = runtime.scratch(up.bytes());
-    check(cudaMemcpyAsync(device, staging, upload_bytes, cudaMemcpyHostToDevice, stream), "uploading polynomials");
-
-    const auto at = [&](std::size_t offset) { return reinterpret_cast<limb_t*>(device + offset); };
-    const auto u64 = [&](std::size_t offset) { return reinterpret_cast<const std::uint64_t*>(device + offset); };
-    const auto u32 = [&](std::size_t offset) { return reinterpret_cast<const std::uint32_t*>(device + offset); };
-    const kernels::ConstPolyBatchView a{{at(a_at), a_total, k, 0}, u64(a_offsets_at), u32(a_lengths_at)};
-    const kernels::ConstPolyBatchView b{{at(b_at), b_total, k, 0}, u64(b_offsets_at), u32(b_lengths_at)};
-    const kernels::PolyBatchView residues{{at(residues_at), out_total, k, out_total}, u64(out_offsets_at), u32(out_lengths_at)};
-    kernels::poly_mul(a, b, route.square, count, std::uint32_t(route.length), tables.view(), residues, stream);
-    if (garner)
-        kernels::crt_to_moduli(residues.values, garner->view(), reinterpret_cast<const kernels::Modulus*>(device + moduli_at),
-                               at(radix_at), u64(out_offsets_at), u32(out_lengths_at), count, max_out, at(out_at), stream);
-    check(cudaMemcpyAsync(staging, at(out_at), out_total * sizeof(limb_t), cudaMemcpyDeviceToHost, stream), "downloading products");
-    runtime.synchronize("polynomial products");
-    parallel_for(count, 64, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t j = begin; j < end; ++j)
-            std::memcpy(group[j]->out, staging + out_offsets[j] * sizeof(limb_t), out_lengths[j] * sizeof(limb_t));
-    });
+        if (c >= 1) {
+            downloaded[(c - 1) % 2].wait();
+            chunks[c - 1].scatter(down_slot(c - 1));
+        }
+    }
 }
-
 }  // namespace
 
 std::uint64_t nmod_transform_length(const NmodProduct& p)
