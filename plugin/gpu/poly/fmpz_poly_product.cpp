@@ -17,6 +17,7 @@
 #include "plugin/gpu/modular/modular_tables.hpp"
 #include "plugin/gpu/poly/ntt_tables.hpp"
 #include "plugin/gpu/poly_backend.hpp"
+#include "plugin/gpu/stream_events.hpp"
 #include "plugin/gpu/upload_layout.hpp"
 
 namespace zgpu::gpu {
@@ -145,8 +146,8 @@ void fmpz_poly_product(const HostOperand& a, std::size_t a_length, const HostOpe
     // CRT chunk by chunk, each copied into one of two pinned slots, unpacked while the next runs.
     const BatchView out = out_place.in(device);
     const kernels::ConstResidueView c = residues(c_residues, out_length);
-    std::array<cudaEvent_t, 2> ready{};
-    for (cudaEvent_t& e : ready) check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "creating events");
+    Event ready[2];
+    const DrainOnExit drain{{stream, stream, stream}};
     Clock::duration unpacking{};
     const auto enqueue = [&](std::size_t first) {
         const std::size_t count = std::min(chunk, out_length - first);
@@ -156,26 +157,19 @@ void fmpz_poly_product(const HostOperand& a, std::size_t a_length, const HostOpe
         const BatchView slot = slot_place.in(staging + (first / chunk % 2) * slot_layout.bytes());
         check(cudaMemcpyAsync(slot.limbs, values.limbs, count * crt_stride * sizeof(limb_t), cudaMemcpyDeviceToHost, stream), "downloading products");
         check(cudaMemcpyAsync(slot.sizes, values.sizes, count * sizeof(std::int32_t), cudaMemcpyDeviceToHost, stream), "downloading products");
-        check(cudaEventRecord(ready[first / chunk % 2], stream), "recording an event");
+        ready[first / chunk % 2].record(stream);
     };
-    try {
-        enqueue(0);
-        for (std::size_t first = 0; first < out_length; first += chunk) {
-            if (first + chunk < out_length) enqueue(first + chunk);
-            check(cudaEventSynchronize(ready[first / chunk % 2]), "polynomial product over Z");
-            if (first == 0) timer.mark(3);
-            const Clock::time_point unpack_start = Clock::now();
-            BatchView slot = slot_place.in(staging + (first / chunk % 2) * slot_layout.bytes());
-            slot.count = std::min(chunk, out_length - first);
-            result(first, slot);
-            unpacking += Clock::now() - unpack_start;
-        }
-    } catch (...) {
-        runtime.synchronize("polynomial product over Z");
-        for (cudaEvent_t e : ready) cudaEventDestroy(e);
-        throw;
+    enqueue(0);
+    timer.mark(3);
+    for (std::size_t first = 0; first < out_length; first += chunk) {
+        if (first + chunk < out_length) enqueue(first + chunk);
+        ready[first / chunk % 2].wait();
+        const Clock::time_point unpack_start = Clock::now();
+        BatchView slot = slot_place.in(staging + (first / chunk % 2) * slot_layout.bytes());
+        slot.count = std::min(chunk, out_length - first);
+        result(first, slot);
+        unpacking += Clock::now() - unpack_start;
     }
-    for (cudaEvent_t e : ready) cudaEventDestroy(e);
     if (timer.on())
         std::fprintf(stderr,
                      "zgpu: fmpz_poly product %zu x %zu, %zu primes, transform %u: packing %.2f ms, upload %.2f ms, "
