@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
+#include <string>
 
 #include <flint/fmpz.h>
 #include <flint/fmpz_vec.h>
@@ -57,6 +58,28 @@ inline std::optional<Arguments> parse_arguments(int argc, char** argv, slong def
     return Arguments{n, flint_bitcnt_t(bits)};
 }
 
+// Times ours() (a zgpu call returning its status) and theirs() (FLINT's), then prints the
+// backend, both times, what() was computed and whether same() holds.
+template <class Ours, class Theirs, class Same, class What>
+bool time_and_check(const char* name, Ours ours, Theirs theirs, Same same, What what)
+{
+    const auto start = Clock::now();
+    const int status = ours();
+    const double ours_ms = ms_since(start);
+    if (status != 0) {
+        std::fprintf(stderr, "%s failed: %s\n", name, zgpu_last_error());
+        return false;
+    }
+    const char* backend = zgpu_last_backend();
+    const auto flint_start = Clock::now();
+    theirs();
+    const double flint_ms = ms_since(flint_start);
+    const bool agree = same();
+    std::printf("%s: backend %s, %s in %.2f ms (FLINT on one thread: %.2f ms), %s\n", name, backend, what().c_str(),
+                ours_ms, flint_ms, agree ? "matches FLINT" : "MISMATCH");
+    return agree;
+}
+
 // ours(res) (a zgpu call returning its status) and theirs(res) (FLINT's) into fresh vectors of
 // n entries: prints the backend and both times, and whether the results agree.
 template <class Ours, class Theirs>
@@ -64,21 +87,9 @@ bool compare(const char* name, slong n, Ours ours_op, Theirs flint_op)
 {
     fmpz* ours = _fmpz_vec_init(n);
     fmpz* theirs = _fmpz_vec_init(n);
-    const auto start = Clock::now();
-    const int status = ours_op(ours);
-    const double ours_ms = ms_since(start);
-    bool same = false;
-    if (status != 0) {
-        std::fprintf(stderr, "%s failed: %s\n", name, zgpu_last_error());
-    } else {
-        const char* backend = zgpu_last_backend();
-        const auto flint_start = Clock::now();
-        flint_op(theirs);
-        const double flint_ms = ms_since(flint_start);
-        same = _fmpz_vec_equal(ours, theirs, n);
-        std::printf("%s: backend %s, %ld elements in %.2f ms (FLINT on one thread: %.2f ms), %s\n", name, backend,
-                    long(n), ours_ms, flint_ms, same ? "matches FLINT" : "MISMATCH");
-    }
+    const bool same = time_and_check(
+        name, [&] { return ours_op(ours); }, [&] { flint_op(theirs); }, [&] { return bool(_fmpz_vec_equal(ours, theirs, n)); },
+        [&] { return std::to_string(long(n)) + " elements"; });
     _fmpz_vec_clear(ours, n);
     _fmpz_vec_clear(theirs, n);
     return same;

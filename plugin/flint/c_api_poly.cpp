@@ -28,4 +28,24 @@ int zgpu_nmod_poly_mul_many(nmod_poly_struct* res, const nmod_poly_struct* a, co
     return report(__func__, [&] { zgpu::nmod_poly_mul_many(res, a, b, count); });
 }
 
+int zgpu_fmpz_poly_mul(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b)
+{
+    return report(__func__, [&] { zgpu::fmpz_poly_mul(res, a, b); });
+}
+
+int zgpu_fmpz_poly_mullow(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b, slong n)
+{
+    return report(__func__, [&] { zgpu::fmpz_poly_mullow(res, a, b, n); });
+}
+
+int zgpu_fmpz_poly_sqr(fmpz_poly_t res, const fmpz_poly_t a)
+{
+    return report(__func__, [&] { zgpu::fmpz_poly_sqr(res, a); });
+}
+
+int _zgpu_fmpz_poly_mul(fmpz* res, const fmpz* a, slong lena, const fmpz* b, slong lenb)
+{
+    return report(__func__, [&] { zgpu::_fmpz_poly_mul(res, a, lena, b, lenb); });
+}
+
 }

@@ -2,6 +2,7 @@
 // chooses the GPU and nothing below runs; each still fails clearly should it be called.
 #include "plugin/gpu/gpu_backend.hpp"
 #include "plugin/gpu/modular_backend.hpp"
+#include "plugin/gpu/poly_backend.hpp"
 #include "zgpu/error.hpp"
 
 namespace zgpu::gpu {
@@ -82,6 +83,18 @@ Backend host_multi_mod(const HostOperand&, std::size_t, const ModularTables&, st
 }
 Backend host_multi_crt(std::span<const limb_t* const>, std::size_t, const ModularTables&, bool, const HostResult&,
                        const FinishOnHost&)
+{
+    unavailable();
+}
+
+std::uint64_t nmod_transform_length(const NmodProduct&) { unavailable(); }
+void nmod_products(std::span<const NmodProduct>) { unavailable(); }
+void fmpz_poly_product(const HostOperand&, std::size_t, const HostOperand&, std::size_t, std::size_t, const ModularTables&,
+                       const HostResult&)
+{
+    unavailable();
+}
+void residues_poly_mul(kernels::ConstResidueView, kernels::ConstResidueView, std::span<const limb_t>, kernels::ResidueView)
 {
     unavailable();
 }

@@ -1,27 +1,117 @@
 #include "plugin/poly/poly_choice.hpp"
 
 #include <algorithm>
-
-#include "plugin/gpu/result_strides.hpp"
+#include <bit>
+#include <cmath>
 
 namespace zgpu::poly {
+namespace {
 
-bool ks_fits_batch(std::uint64_t a_limbs, std::uint64_t b_limbs)
+// FLINT's products, on one thread, cost about kFlint*SecondsPerBitLog for each bit of the
+// product's coefficients times the transform's depth (both FFT-based: fft_small in FLINT 3,
+// Schoenhage-Strassen or Kronecker substitution in 2.9), plus a fixed cost a product. From
+// FLINT 3.6's times on an H100 host: 10^4 products of length 1024 modulo 62-bit primes in 1.0 s
+// on one thread (3.3e-11); fmpz_poly_mul from 2^12 x 16384 bits to 2^18 x 256 bits in 3.6e-11
+// to 6e-11 a bit-log on 16 threads, which kFlintMaxSpeedup turns into about 1.2e-10 on one.
+// To be fitted to bench measurements of both FLINT versions.
+constexpr double kFlintSecondsPerProduct = 100e-9;
+constexpr double kFlintNmodSecondsPerBitLog = 3.3e-11;
+constexpr double kFlintFmpzSecondsPerBitLog = 1.2e-10;
+// One product on FLINT's threads: from about a millisecond of work, about 3 times faster
+// whatever the thread count (nmod_poly_mul of length 2^20: 0.070 s on 16 threads, where the
+// rate above gives 0.21 s on one).
+constexpr double kFlintThreadedFromSeconds = 1e-3;
+constexpr double kFlintMaxSpeedup = 3;
+
+// The GPU path: a fixed cost a call (pipeline start, launches, synchronisation), the bytes it
+// converts and moves over PCIe (operands and results, 8 bytes a word), the NTT's butterflies
+// (three transforms a prime, forward for each operand and inverse) and the word products of
+// reduction and CRT. Guesses from the modular layer's measurements (0.15 ms a call, 20 GB/s)
+// and the integer NTT's rate; to be fitted on the GPU machine.
+constexpr double kGpuSecondsPerCall = 0.15e-3;
+constexpr double kGpuBytesPerSecond = 20e9;
+constexpr double kGpuSecondsPerButterfly = 2e-12;
+constexpr double kGpuSecondsPerWordProduct = 1e-13;
+
+// Each NTT prime is above 2^61.99, counted as 62 bits of the CRT's product.
+constexpr std::uint64_t kPrimeBits = 62;
+
+double log2_at_least_one(double x) { return std::log2(std::max(2.0, x)); }
+
+std::uint64_t words(std::uint64_t bits) { return std::max<std::uint64_t>(1, (bits + 63) / 64); }
+
+// Bits of the product's coefficients times the transform's depth.
+double bit_logs(const PolyShape& p)
 {
-    return a_limbs <= kMaxLimbs && b_limbs <= kMaxLimbs && gpu::product_stride(a_limbs, b_limbs) <= kMaxLimbs;
+    const double shorter = double(std::min(p.a_length, p.b_length));
+    const double coefficient_bits = double(p.a_bits + p.b_bits) + log2_at_least_one(shorter);
+    return double(p.out_length) * coefficient_bits * log2_at_least_one(double(p.transform_length));
 }
 
-std::vector<std::size_t> gpu_pairs(std::span<const KsPair> pairs)
+double flint_call_seconds(double one_thread, unsigned threads)
 {
-    std::uint64_t largest_b = 0;
-    for (const KsPair& p : pairs)
-        if (p.out_len && ks_fits_batch(p.a_limbs, p.b_limbs)) largest_b = std::max(largest_b, p.b_limbs);
-    std::vector<std::size_t> chosen;
-    for (std::size_t i = 0; i < pairs.size(); ++i)
-        if (pairs[i].out_len && ks_fits_batch(pairs[i].a_limbs, pairs[i].b_limbs) &&
-            ks_fits_batch(pairs[i].a_limbs, largest_b))
-            chosen.push_back(i);
-    return chosen;
+    if (one_thread < kFlintThreadedFromSeconds) return one_thread;
+    return one_thread / std::min(double(std::max(1u, threads)), kFlintMaxSpeedup);
+}
+
+double butterflies(const PolyShape& p)
+{
+    const double n = double(p.transform_length);
+    return double(p.primes) * 3 * (n / 2) * log2_at_least_one(n);
+}
+
+double gpu_nmod_seconds(const PolyShape& p)
+{
+    const double bytes = 8.0 * double(p.a_length + p.b_length + p.out_length);
+    // Three primes are reduced mod n at the end: about primes^2 word products a coefficient.
+    const double word_products = p.primes > 1 ? double(p.out_length) * double(p.primes * p.primes) : 0;
+    return bytes / kGpuBytesPerSecond + butterflies(p) * kGpuSecondsPerButterfly +
+           word_products * kGpuSecondsPerWordProduct;
+}
+
+double gpu_fmpz_seconds(const PolyShape& p)
+{
+    const double operand_words = double(p.a_length * words(p.a_bits) + p.b_length * words(p.b_bits));
+    const double crt_words = double(words(p.primes * kPrimeBits));
+    const double bytes = 8.0 * (operand_words + double(p.out_length) * crt_words);
+    const double word_products =
+        operand_words * double(p.primes) + double(p.out_length) * double(p.primes) * double(p.primes);
+    return kGpuSecondsPerCall + bytes / kGpuBytesPerSecond + butterflies(p) * kGpuSecondsPerButterfly +
+           word_products * kGpuSecondsPerWordProduct;
+}
+
+}  // namespace
+
+std::uint64_t transform_length_estimate(std::uint64_t a_length, std::uint64_t b_length)
+{
+    return std::bit_ceil(std::max<std::uint64_t>(16, a_length + b_length - 1));
+}
+
+std::uint64_t crt_primes_estimate(std::uint64_t bits) { return (bits + 1) / kPrimeBits + 1; }
+
+std::uint64_t nmod_primes_estimate(std::uint64_t n, std::uint64_t transform_length)
+{
+    return n < (std::uint64_t(1) << 62) && (n - 1) % transform_length == 0 ? 1 : 3;
+}
+
+double flint_nmod_seconds(const PolyShape& p) { return kFlintSecondsPerProduct + bit_logs(p) * kFlintNmodSecondsPerBitLog; }
+double flint_fmpz_seconds(const PolyShape& p) { return kFlintSecondsPerProduct + bit_logs(p) * kFlintFmpzSecondsPerBitLog; }
+
+bool gpu_pays_for_nmod_products(std::span<const PolyShape> products, unsigned threads)
+{
+    if (products.empty()) return false;
+    double cpu = 0, gpu = kGpuSecondsPerCall;
+    for (const PolyShape& p : products) {
+        cpu += flint_nmod_seconds(p);
+        gpu += gpu_nmod_seconds(p);
+    }
+    cpu = products.size() == 1 ? flint_call_seconds(cpu, threads) : cpu / double(std::max(1u, threads));
+    return gpu < cpu;
+}
+
+bool gpu_pays_for_fmpz_poly_product(const PolyShape& product, unsigned threads)
+{
+    return gpu_fmpz_seconds(product) < flint_call_seconds(flint_fmpz_seconds(product), threads);
 }
 
 }  // namespace zgpu::poly

@@ -1,31 +1,45 @@
-// Which polynomial products mod n take the GPU path, and the rule that picks the backend.
-//
-// The backend: mul_host applies host_choice's rule for products of integers to the KS
-// operands' sizes (the largest of a and of b, and the count). This is a first rule, to be
-// fitted on the GPU machine: FLINT's nmod_poly_mul is not fmpz_mul of the KS integers (FLINT 3
-// multiplies long polynomials by its small-prime FFT, faster than KS), so the GPU may be
-// chosen where it does not pay.
+// Where polynomial products pay on the GPU: a cost model of each backend's time, as pure
+// functions of the products' shapes, so that it can be tested without a GPU and fitted to
+// measurements on the GPU machine (its constants are in poly_choice.cpp). The GPU is chosen
+// where its estimate is the smaller.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <vector>
-
-#include "plugin/poly/ks_pair.hpp"
 
 namespace zgpu::poly {
 
-// Whether the KS product of operands of these limbs fits a batch, as mul_host checks it: the
-// operands' size classes sum to at most kMaxLimbs. The product then has at most 2^22 bits:
-// about (la + lb - 1) * b <= 2^22 (exactly, its (la + lb - 2) * b + 2 bits(n) bits), less up to
-// the size classes' 1/8 of padding.
-bool ks_fits_batch(std::uint64_t a_limbs, std::uint64_t b_limbs);
+// One product as the model sees it: operands of a_length and b_length coefficients (after
+// truncation, both at least 1), out_length coefficients computed, the largest coefficients'
+// bits (mod n: those of n - 1), and on the GPU the transform length and the number of NTT
+// primes it multiplies modulo.
+struct PolyShape {
+    std::uint64_t a_length, b_length, out_length;
+    std::uint64_t a_bits, b_bits;
+    std::uint64_t transform_length;
+    std::uint64_t primes;
+};
 
-// The pairs, by index, for one batch of integer products: nonzero products that fit a batch,
-// also against the largest b of the others (a batch's products have one stride, that of its
-// largest a times its largest b; a holds each pair's longer operand). The others (zero
-// products aside) are FLINT's.
-std::vector<std::size_t> gpu_pairs(std::span<const KsPair> pairs);
+// Estimates for a shape whose GPU plan is not known: the transform length (the power of two
+// >= a_length + b_length - 1, at least 16); the primes above 2^61 whose product exceeds
+// 2^(bits + 1) (a CRT of values below 2^bits in absolute value); the primes of a product mod n:
+// one where n < 2^62 and the transform length divides n - 1 (n is taken to be prime: testing
+// it would cost more than a misjudged choice), else three.
+std::uint64_t transform_length_estimate(std::uint64_t a_length, std::uint64_t b_length);
+std::uint64_t crt_primes_estimate(std::uint64_t bits);
+std::uint64_t nmod_primes_estimate(std::uint64_t n, std::uint64_t transform_length);
+
+// Seconds FLINT takes for one product on one thread: nmod_poly_mul's and fmpz_poly_mul's.
+double flint_nmod_seconds(const PolyShape& p);
+double flint_fmpz_seconds(const PolyShape& p);
+
+// Products mod n in one call: on the CPU FLINT's on `threads` host threads (one product on
+// FLINT's own threads, several split over the host threads), on the GPU one batch.
+bool gpu_pays_for_nmod_products(std::span<const PolyShape> products, unsigned threads);
+
+// One product over Z: FLINT's on its own threads, or on the GPU reduced modulo `primes`
+// primes, multiplied and reconstructed by one CRT.
+bool gpu_pays_for_fmpz_poly_product(const PolyShape& product, unsigned threads);
 
 }  // namespace zgpu::poly

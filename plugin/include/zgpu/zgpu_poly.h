@@ -26,7 +26,7 @@ int zgpu_nmod_poly_sqr(nmod_poly_t res, const nmod_poly_t a);
 
 /* res[i] = a[i] * b[i], 0 <= i < count: independent products, each with its own length and
    modulus, which a[i], b[i] and res[i] share (checked: a mismatch is an error naming the index).
-   On the GPU one batch of integer products. Every operand is read before any res[i] is
+   On the GPU one call for the whole batch. Every operand is read before any res[i] is
    written, so res[i] may be any a[j] or b[j] (the res[i] distinct); a == b squares. */
 int zgpu_nmod_poly_mul_many(nmod_poly_struct * res, const nmod_poly_struct * a, const nmod_poly_struct * b,
                             slong count);

@@ -1,8 +1,8 @@
-// FLINT-style products of nmod polynomials: the argument checks, then plugin/poly/.
+// FLINT-style products of nmod polynomials: the argument checks, then plugin/poly/nmod_products.
 #include <string>
 #include <vector>
 
-#include "plugin/poly/poly_products.hpp"
+#include "plugin/poly/nmod_products.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/poly.hpp"
 

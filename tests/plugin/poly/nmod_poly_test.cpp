@@ -9,7 +9,7 @@
 
 #include "flint_fixture.hpp"
 #include "kernels/modular/ntt_primes.hpp"
-#include "ks_limits.hpp"
+#include "plugin/gpu/poly_backend.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/poly.hpp"
 #include "zgpu/zgpu.h"
@@ -67,26 +67,50 @@ TEST_P(PolyEntryPoints, MulMatchesFlint)
             }
 }
 
-TEST_P(PolyEntryPoints, EveryCoefficientAtTheMaximumUpToTheLimitAndOneBeyond)
+TEST_P(PolyEntryPoints, EveryCoefficientAtTheMaximum)
 {
-    for (const ulong n : {~ulong(0), ~ulong(0) - 58, ulong(2)}) {
-        const slong limit = slong(ks_limit_length(n));
-        for (const slong len : {limit, limit + 1}) {
+    // Up to 2^20 coefficients on the GPU (FLINT's reference products take a while), and times
+    // one coefficient (unbalanced).
+    const bool gpu = GetParam() == Backend::gpu;
+    std::vector<slong> lengths = {1, 2, 255, 256, 257};
+    if (gpu) lengths.insert(lengths.end(), {65535, 65537, slong(1) << 20});
+    for (const ulong n : {~ulong(0), ~ulong(0) - 58, ulong(2), ulong(3), kernels::ntt_primes(1)[0]})
+        for (const slong len : lengths) {
+            if (len > 65537 && n != ~ulong(0) - 58) continue;
             Poly a(n), b(n), ours(n), theirs(n);
             set_top(a.p, len);
             set_top(b.p, len);
             ::nmod_poly_mul(theirs.p, a.p, b.p);
             ASSERT_EQ(zgpu_nmod_poly_mul(ours.p, a.p, b.p), 0) << zgpu_last_error();
             EXPECT_TRUE(nmod_poly_equal(ours.p, theirs.p)) << "length " << len << " mod " << n;
-            EXPECT_STREQ(zgpu_last_backend(), expected_backend(len == limit));
+            EXPECT_STREQ(zgpu_last_backend(), expected_backend(true));
             ASSERT_EQ(zgpu_nmod_poly_sqr(ours.p, a.p), 0) << zgpu_last_error();
             EXPECT_TRUE(nmod_poly_equal(ours.p, theirs.p)) << "square, length " << len << " mod " << n;
-            set_top(b.p, 1);  // unbalanced: the digits shrink with the shorter length
+            set_top(b.p, 1);
             ::nmod_poly_mul(theirs.p, a.p, b.p);
-            ASSERT_EQ(zgpu_nmod_poly_mul(ours.p, a.p, b.p), 0) << zgpu_last_error();
-            EXPECT_TRUE(nmod_poly_equal(ours.p, theirs.p)) << "length " << len << " times 1 mod " << n;
+            ASSERT_EQ(zgpu_nmod_poly_mul(ours.p, b.p, a.p), 0) << zgpu_last_error();
+            EXPECT_TRUE(nmod_poly_equal(ours.p, theirs.p)) << "1 times length " << len << " mod " << n;
+            EXPECT_STREQ(zgpu_last_backend(), expected_backend(true));
         }
-    }
+}
+
+// A transform above the GPU's limit: FLINT's product on either backend.
+TEST_P(PolyEntryPoints, TransformsAboveTheLimitAreFlints)
+{
+    if (GetParam() != Backend::gpu) GTEST_SKIP() << "the limit concerns the GPU path only";
+    const ulong n = ~ulong(0) - 58;
+    Poly a(n), b(n), ours(n), theirs(n);
+    const slong limit = slong(gpu::kMaxPolyTransform);  // a power of two: la + lb - 1 <= it
+    set_top(a.p, limit);
+    set_top(b.p, 2);
+    ::nmod_poly_mul(theirs.p, a.p, b.p);
+    ASSERT_EQ(zgpu_nmod_poly_mul(ours.p, a.p, b.p), 0) << zgpu_last_error();
+    EXPECT_TRUE(nmod_poly_equal(ours.p, theirs.p));
+    EXPECT_STREQ(zgpu_last_backend(), "cpu");
+    ASSERT_EQ(zgpu_nmod_poly_mullow(ours.p, a.p, b.p, limit - 1), 0) << zgpu_last_error();
+    ::nmod_poly_mullow(theirs.p, a.p, b.p, limit - 1);
+    EXPECT_TRUE(nmod_poly_equal(ours.p, theirs.p));
+    EXPECT_STREQ(zgpu_last_backend(), "gpu") << "truncated to 2^24 - 1 coefficients, it fits";
 }
 
 TEST_P(PolyEntryPoints, Aliasing)
@@ -135,11 +159,11 @@ TEST_P(PolyEntryPoints, MullowMatchesFlint)
             }
 }
 
-// `count` products of mixed moduli and lengths: every fifth by zero, pair 6 (where count
-// allows) too long for a batch.
+// `count` products of mixed moduli and lengths: every fifth by zero, and with long_pair (where
+// count allows) pair 6 of a transform above the GPU's limit.
 class Batch {
 public:
-    Batch(flint_rand_t state, slong count) : count_(count)
+    Batch(flint_rand_t state, slong count, bool long_pair) : count_(count)
     {
         polys_.resize(3 * std::size_t(count));
         for (slong i = 0; i < count; ++i) {
@@ -151,10 +175,9 @@ public:
             nmod_poly_randtest(b() + i, state, lb);
             nmod_poly_randtest(res() + i, state, 3);
         }
-        if (count > 6) {  // pair 6: beyond a batch, FLINT's on either backend
-            const slong len = slong(ks_limit_length(a()[6].mod.n)) + 1;
-            set_top(a() + 6, len);
-            set_top(b() + 6, len);
+        if (long_pair && count > 6) {  // pair 6: FLINT's on either backend
+            set_top(a() + 6, slong(gpu::kMaxPolyTransform));
+            set_top(b() + 6, 2);
         }
     }
     ~Batch()
@@ -176,7 +199,9 @@ private:
 TEST_P(PolyEntryPoints, MulManyMatchesFlint)
 {
     for (const slong count : {slong(0), slong(1), slong(7), slong(33)}) {
-        Batch batch(state_, count);
+        // The long pair costs FLINT's reference products time: on the GPU only, where it matters.
+        const bool long_pair = GetParam() == Backend::gpu;
+        Batch batch(state_, count, long_pair);
         std::vector<Poly*> theirs;
         for (slong i = 0; i < count; ++i) {
             theirs.push_back(new Poly(batch.a()[i].mod.n));
@@ -185,10 +210,11 @@ TEST_P(PolyEntryPoints, MulManyMatchesFlint)
         ASSERT_EQ(zgpu_nmod_poly_mul_many(batch.res(), batch.a(), batch.b(), count), 0) << zgpu_last_error();
         for (slong i = 0; i < count; ++i)
             EXPECT_TRUE(nmod_poly_equal(batch.res() + i, theirs[std::size_t(i)]->p)) << "pair " << i << " of " << count;
-        // The GPU where some pair within a batch's limit (all but pair 6) has two nonzero
+        // The GPU where some pair within its limit (all but a long pair 6) has two nonzero
         // operands: random ones may be zero, more often with some FLINT versions' generators.
         bool gpu_pairs = false;
-        for (slong i = 0; i < count; ++i) gpu_pairs |= i != 6 && batch.a()[i].length > 0 && batch.b()[i].length > 0;
+        for (slong i = 0; i < count; ++i)
+            gpu_pairs |= !(long_pair && i == 6) && batch.a()[i].length > 0 && batch.b()[i].length > 0;
         if (count) {
             EXPECT_STREQ(zgpu_last_backend(), expected_backend(gpu_pairs));
         }
@@ -222,7 +248,7 @@ TEST_P(PolyEntryPoints, BadInputIsReportedAndNothingIsWritten)
     EXPECT_TRUE(nmod_poly_equal(res.p, copy.p));
     EXPECT_EQ(zgpu_nmod_poly_mul(c.p, a.p, b.p), -1);  // res of another modulus
 
-    Batch batch(state_, 9);
+    Batch batch(state_, 9, false);
     std::vector<Poly*> before;
     for (slong i = 0; i < 9; ++i) {
         before.push_back(new Poly(batch.res()[i].mod.n));

@@ -1,0 +1,121 @@
+// FLINT-style products of fmpz polynomials: the argument checks, then plugin/poly/product_over_z
+// with FLINT's own functions as the CPU backend. Every product goes to a temporary, swapped in
+// at the end, so that res may be an operand and nothing is written before the product is done.
+#include <algorithm>
+#include <cstdlib>
+#include <functional>
+#include <limits>
+#include <string>
+
+#include <flint/fmpz_vec.h>
+
+#include "plugin/poly/product_over_z.hpp"
+#include "zgpu/error.hpp"
+#include "zgpu/fmpz_adapter.hpp"
+#include "zgpu/poly.hpp"
+
+namespace zgpu {
+namespace {
+
+constexpr std::size_t kUntruncated = std::numeric_limits<std::size_t>::max();
+
+// An fmpz_poly that frees itself.
+class FmpzPolyTemp {
+public:
+    FmpzPolyTemp() { fmpz_poly_init(poly_); }
+    ~FmpzPolyTemp() { fmpz_poly_clear(poly_); }
+    FmpzPolyTemp(const FmpzPolyTemp&) = delete;
+    FmpzPolyTemp& operator=(const FmpzPolyTemp&) = delete;
+    fmpz_poly_struct* get() { return poly_; }
+
+private:
+    fmpz_poly_t poly_;
+};
+
+// coeffs[0 .. length) as a product mod x^cut reads them: the first min(length, cut), without
+// the zeros on top.
+poly::ZPoly operand(const fmpz* coeffs, std::size_t length, std::size_t cut, const char* name)
+{
+    std::size_t used = std::min(length, cut);
+    while (used > 0 && fmpz_is_zero(coeffs + used - 1)) --used;
+    const slong bits = used ? _fmpz_vec_max_bits(coeffs, slong(used)) : 0;
+    return {host_operand(adapters::FmpzReader(coeffs), used, name), used, std::uint64_t(std::labs(bits))};
+}
+
+// product = (a, la) (b, lb) mod x^cut, normalised: on the GPU, or flint(product) on the CPU.
+// a == b with la == lb squares. product is none of the operands.
+void multiply(fmpz_poly_struct* product, const fmpz* a, std::size_t la, const fmpz* b, std::size_t lb, std::size_t cut,
+              const std::function<void(fmpz_poly_struct*)>& flint)
+{
+    const poly::ZPoly first = operand(a, la, cut, "a");
+    const bool square = a == b && la == lb;
+    const poly::ZPoly other = square ? poly::ZPoly{} : operand(b, lb, cut, "b");
+    const poly::ZPoly& second = square ? first : other;
+    const std::size_t out = first.length && second.length ? std::min(first.length + second.length - 1, cut) : 0;
+    fmpz_poly_fit_length(product, slong(out));
+    const Backend ran = poly::product_over_z(
+        first, second, out, [&] { flint(product); },
+        [&](std::size_t from, ConstBatchView values) { adapters::unpack_fmpz_vec(values, product->coeffs + from); });
+    if (ran != Backend::gpu) return;
+    _fmpz_poly_set_length(product, slong(out));
+    _fmpz_poly_normalise(product);
+}
+
+void check_polys(const std::string& function, const fmpz_poly_struct* res, const fmpz_poly_struct* a,
+                 const fmpz_poly_struct* b)
+{
+    if (!res) throw Error(function + ": res is NULL");
+    if (!a) throw Error(function + ": a is NULL");
+    if (!b) throw Error(function + ": b is NULL");
+}
+
+}  // namespace
+
+void fmpz_poly_mul(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b)
+{
+    check_polys("fmpz_poly_mul", res, a, b);
+    FmpzPolyTemp product;
+    multiply(product.get(), a->coeffs, std::size_t(a->length), b->coeffs, std::size_t(b->length), kUntruncated,
+             [&](fmpz_poly_struct* p) { ::fmpz_poly_mul(p, a, b); });
+    fmpz_poly_swap(res, product.get());
+}
+
+void fmpz_poly_mullow(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b, slong n)
+{
+    check_polys("fmpz_poly_mullow", res, a, b);
+    if (n < 0) throw Error("fmpz_poly_mullow: n is negative (" + std::to_string(n) + ")");
+    FmpzPolyTemp product;
+    multiply(product.get(), a->coeffs, std::size_t(a->length), b->coeffs, std::size_t(b->length), std::size_t(n),
+             [&](fmpz_poly_struct* p) { ::fmpz_poly_mullow(p, a, b, n); });
+    fmpz_poly_swap(res, product.get());
+}
+
+void fmpz_poly_sqr(fmpz_poly_t res, const fmpz_poly_t a)
+{
+    check_polys("fmpz_poly_sqr", res, a, a);
+    FmpzPolyTemp product;
+    const std::size_t length = std::size_t(a->length);
+    multiply(product.get(), a->coeffs, length, a->coeffs, length, kUntruncated,
+             [&](fmpz_poly_struct* p) { ::fmpz_poly_sqr(p, a); });
+    fmpz_poly_swap(res, product.get());
+}
+
+void _fmpz_poly_mul(fmpz* res, const fmpz* a, slong lena, const fmpz* b, slong lenb)
+{
+    const std::string f = "_fmpz_poly_mul";
+    if (lenb < 1) throw Error(f + ": lenb is " + std::to_string(lenb) + ", at least 1 is needed");
+    if (lena < lenb)
+        throw Error(f + ": lena (" + std::to_string(lena) + ") is below lenb (" + std::to_string(lenb) + ")");
+    if (!res) throw Error(f + ": res is NULL");
+    if (!a) throw Error(f + ": a is NULL");
+    if (!b) throw Error(f + ": b is NULL");
+    // Every coefficient of res is written, top zeros included, as FLINT's does.
+    const slong length = lena + lenb - 1;
+    FmpzPolyTemp product;
+    fmpz_poly_fit_length(product.get(), length);
+    multiply(product.get(), a, std::size_t(lena), b, std::size_t(lenb), kUntruncated,
+             [&](fmpz_poly_struct* p) { ::_fmpz_poly_mul(p->coeffs, a, lena, b, lenb); });
+    for (slong i = 0; i < length; ++i) fmpz_swap(res + i, product.get()->coeffs + i);
+}
+
+}  // namespace zgpu

@@ -1,0 +1,50 @@
+// One polynomial product over Z on the chosen backend: the FLINT (fmpz_poly) and NTL (ZZX)
+// front ends end here, their arguments checked, with their own function as the CPU backend.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+
+#include "plugin/gpu/host_operand.hpp"
+#include "zgpu/backend.hpp"
+#include "zgpu/prime_set.hpp"
+
+namespace zgpu::poly {
+
+// An operand as the product reads it: `length` coefficients (after truncation, the top one
+// nonzero), packed on demand, the largest of `bits` bits in absolute value.
+struct ZPoly {
+    HostOperand coeffs;
+    std::size_t length = 0;
+    std::uint64_t bits = 0;
+};
+
+// A bound on the bits of the product's coefficients: each is a sum of at most m = min(la, lb)
+// products of |a_i| < 2^bits(a) and |b_j| < 2^bits(b), so below 2^(bits(a) + bits(b) + ceil(log2 m)).
+std::uint64_t product_bits(const ZPoly& a, const ZPoly& b);
+
+// The GPU's product over Z (gpu::fmpz_poly_product on the set's device tables), or a test's
+// stand-in: result(first, values) gets the coefficients in order, chunk by chunk.
+using ZProductOnGpu = std::function<void(const HostOperand& a, std::size_t a_length, const HostOperand& b,
+                                         std::size_t b_length, std::size_t out_length, const PrimeSet& set,
+                                         const HostResult& result)>;
+void gpu_product_over_z(const HostOperand& a, std::size_t a_length, const HostOperand& b, std::size_t b_length,
+                        std::size_t out_length, const PrimeSet& set, const HostResult& result);
+
+// a * b mod x^out_length, out_length <= a.length + b.length - 1; &a == &b squares. on_cpu
+// computes it on the CPU, where FLINT may use host_threads() threads (FLINT's or NTL's own
+// function, writing the caller's result). On the GPU on_gpu_result(first, values) gets the
+// coefficients from `first` on, in order, modulo the primes of product_primes(product_bits)
+// and reconstructed by one CRT. Zero products, and those the GPU does not take (a coefficient
+// above kMaxLimbs limbs, a transform above gpu::kMaxPolyTransform, CRT values above kMaxLimbs
+// limbs), are on_cpu's on either backend. Returns the backend that ran.
+Backend product_over_z(const ZPoly& a, const ZPoly& b, std::size_t out_length, const std::function<void()>& on_cpu,
+                       const HostResult& on_gpu_result);
+
+// The same on the backend given, with `multiply` as the GPU's product.
+Backend product_over_z_on(Backend backend, const ZPoly& a, const ZPoly& b, std::size_t out_length,
+                          const std::function<void()>& on_cpu, const HostResult& on_gpu_result,
+                          const ZProductOnGpu& multiply);
+
+}  // namespace zgpu::poly

@@ -1,0 +1,246 @@
+// The GPU path of nmod_poly_products without a GPU: poly_backend.hpp's functions stood in for by
+// FLINT's products of the plans they are given (each plan checked against the backend's
+// contract), every result compared with FLINT's own product.
+#include <gmp.h>
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+#include <vector>
+
+#include <flint/nmod.h>
+#include <flint/nmod_poly.h>
+#include <gtest/gtest.h>
+
+#include "flint_random.hpp"
+#include "kernels/modular/ntt_primes.hpp"
+#include "plugin/poly/nmod_products.hpp"
+
+namespace zgpu::poly {
+namespace {
+
+// What the stand-in for gpu::nmod_products saw.
+struct Seen {
+    std::size_t calls = 0;
+    std::vector<gpu::NmodProduct> plans;
+};
+
+// Lengths of this many coefficients are "too long for the GPU" for the stand-in.
+constexpr std::size_t kTooLong = 777;
+
+NmodGpu stand_in(Seen& seen)
+{
+    NmodGpu gpu;
+    gpu.transform_length = [](const gpu::NmodProduct& p) -> std::uint64_t {
+        if (p.a_length == kTooLong) return gpu::kMaxPolyTransform * 2;
+        return std::bit_ceil(std::max<std::uint64_t>(16, p.a_length + p.b_length - 1));
+    };
+    gpu.multiply = [&seen](std::span<const gpu::NmodProduct> products) {
+        seen.calls += 1;
+        for (const gpu::NmodProduct& p : products) {
+            seen.plans.push_back(p);
+            ASSERT_GE(p.a_length, 1u);
+            ASSERT_GE(p.b_length, 1u);
+            ASSERT_GE(p.out_length, 1u);
+            ASSERT_LE(p.out_length, p.a_length + p.b_length - 1);
+            ASSERT_NE(p.a[p.a_length - 1], 0u) << "top zeros are dropped";
+            ASSERT_NE(p.b[p.b_length - 1], 0u);
+            for (std::size_t i = 0; i < p.a_length; ++i) ASSERT_LT(p.a[i], p.n);
+            nmod_t mod;
+            nmod_init(&mod, p.n);
+            const bool swap = p.a_length < p.b_length;
+            _nmod_poly_mullow(p.out, swap ? p.b : p.a, slong(swap ? p.b_length : p.a_length), swap ? p.a : p.b,
+                              slong(swap ? p.a_length : p.b_length), slong(p.out_length), mod);
+        }
+    };
+    return gpu;
+}
+
+// Polynomials that free themselves: res, a and b of each product.
+class Products {
+public:
+    explicit Products(std::size_t count) : polys_(3 * count), count_(count) {}
+    ~Products()
+    {
+        for (nmod_poly_struct& p : polys_)
+            if (p.mod.n) nmod_poly_clear(&p);
+    }
+    Products(const Products&) = delete;
+    Products& operator=(const Products&) = delete;
+
+    void init(std::size_t i, ulong n)
+    {
+        for (std::size_t k = 0; k < 3; ++k) nmod_poly_init(&polys_[k * count_ + i], n);
+    }
+    nmod_poly_struct* res(std::size_t i) { return &polys_[i]; }
+    nmod_poly_struct* a(std::size_t i) { return &polys_[count_ + i]; }
+    nmod_poly_struct* b(std::size_t i) { return &polys_[2 * count_ + i]; }
+
+private:
+    std::vector<nmod_poly_struct> polys_;  // mod.n == 0: not initialised
+    std::size_t count_;
+};
+
+const ulong kModuli[] = {2, 3, 0, (ulong(1) << 62) + 135, ~ulong(0) - 58, ~ulong(0)};  // 0: an NTT prime
+
+ulong modulus(std::size_t i)
+{
+    const ulong n = kModuli[i % std::size(kModuli)];
+    return n ? n : kernels::ntt_primes(1)[0];
+}
+
+class NmodGpuPath : public ::testing::Test {
+protected:
+    void SetUp() override { random_init(state_); }
+    void TearDown() override { random_clear(state_); }
+
+    // Runs `products` through the GPU path and checks each against FLINT.
+    Backend expect_flint(const std::vector<PolyProduct>& products, Seen& seen)
+    {
+        std::vector<nmod_poly_struct> theirs(products.size());
+        for (std::size_t i = 0; i < products.size(); ++i) {
+            const PolyProduct& p = products[i];
+            nmod_poly_init_mod(&theirs[i], p.a->mod);
+            if (p.trunc < 0) ::nmod_poly_mul(&theirs[i], p.a, p.b);
+            else ::nmod_poly_mullow(&theirs[i], p.a, p.b, p.trunc);
+        }
+        const Backend ran = nmod_poly_products_on(Backend::gpu, products, stand_in(seen));
+        for (std::size_t i = 0; i < products.size(); ++i) {
+            EXPECT_TRUE(nmod_poly_equal(products[i].res, &theirs[i]))
+                << "product " << i << ": lengths " << products[i].a->length << " and " << products[i].b->length
+                << " mod " << products[i].a->mod.n << ", trunc " << products[i].trunc;
+            nmod_poly_clear(&theirs[i]);
+        }
+        return ran;
+    }
+
+    flint_rand_t state_;
+};
+
+TEST_F(NmodGpuPath, MixedBatchesMatchFlint)
+{
+    const slong lengths[] = {0, 1, 2, 3, 15, 16, 17, 31, 32, 33, 500};
+    for (const std::size_t count : {std::size_t(1), std::size_t(2), std::size_t(13), std::size_t(40)}) {
+        for (const bool truncated : {false, true}) {
+            Products polys(count);
+            std::vector<PolyProduct> products;
+            std::size_t nonzero = 0;
+            for (std::size_t i = 0; i < count; ++i) {
+                polys.init(i, modulus(i));
+                nmod_poly_randtest(polys.a(i), state_, lengths[n_randint(state_, std::size(lengths))]);
+                nmod_poly_randtest(polys.b(i), state_, lengths[n_randint(state_, std::size(lengths))]);
+                const slong full = polys.a(i)->length + polys.b(i)->length - 1;
+                const slong trunc = truncated ? slong(n_randint(state_, ulong(std::max<slong>(full, 0) + 3))) : -1;
+                nonzero += polys.a(i)->length && polys.b(i)->length && trunc != 0;
+                // res == a for every third product, res == b for every fifth.
+                nmod_poly_struct* res = i % 3 == 0 ? polys.a(i) : i % 5 == 0 ? polys.b(i) : polys.res(i);
+                products.push_back({res, polys.a(i), polys.b(i), trunc});
+            }
+            Seen seen;
+            const Backend ran = expect_flint(products, seen);
+            EXPECT_LE(seen.calls, 1u) << "one call for the batch";
+            EXPECT_LE(seen.plans.size(), nonzero) << "zero products stay on the host";
+            EXPECT_EQ(ran, seen.plans.empty() ? Backend::cpu : Backend::gpu);
+        }
+    }
+}
+
+TEST_F(NmodGpuPath, OperandsAreTruncatedAndTheirTopZerosDropped)
+{
+    Products polys(1);
+    polys.init(0, 101);
+    for (slong i = 0; i < 40; ++i) nmod_poly_set_coeff_ui(polys.a(0), i, ulong(i % 7 == 6 ? 0 : 1 + i % 100));
+    for (slong i = 0; i < 30; ++i) nmod_poly_set_coeff_ui(polys.b(0), i, ulong(1 + i));
+    for (const slong trunc : {slong(1), slong(7), slong(13), slong(30), slong(68), slong(69), slong(100)}) {
+        Seen seen;
+        expect_flint({{polys.res(0), polys.a(0), polys.b(0), trunc}}, seen);
+        ASSERT_EQ(seen.plans.size(), 1u);
+        const gpu::NmodProduct& p = seen.plans[0];
+        // Coefficient 6 of a is zero: mod x^7 a has 6 coefficients.
+        EXPECT_EQ(p.a_length, std::size_t(trunc == 7 ? 6 : std::min<slong>(trunc, 40))) << trunc;
+        EXPECT_EQ(p.b_length, std::size_t(std::min<slong>(trunc, 30))) << trunc;
+        EXPECT_EQ(p.out_length, std::min<std::size_t>(std::size_t(trunc), p.a_length + p.b_length - 1)) << trunc;
+    }
+}
+
+TEST_F(NmodGpuPath, SquaresAreOneOperandTwice)
+{
+    Products polys(5);
+    std::vector<PolyProduct> products;
+    for (std::size_t i = 0; i < 5; ++i) {
+        polys.init(i, modulus(i + 1));
+        nmod_poly_randtest(polys.a(i), state_, slong(1 + 100 * i));
+        nmod_poly_set_coeff_ui(polys.a(i), 0, 1);  // not zero, truncated too
+        nmod_poly_set_coeff_ui(polys.a(i), slong(100 * i), 1);
+        products.push_back({i == 2 ? polys.a(i) : polys.res(i), polys.a(i), polys.a(i), i == 4 ? slong(50) : -1});
+    }
+    Seen seen;
+    expect_flint(products, seen);
+    ASSERT_EQ(seen.plans.size(), 5u);
+    for (const gpu::NmodProduct& p : seen.plans) {
+        EXPECT_EQ(p.a, p.b);
+        EXPECT_EQ(p.a_length, p.b_length);
+    }
+}
+
+TEST_F(NmodGpuPath, EveryCoefficientAtTheMaximum)
+{
+    for (const ulong n : {ulong(2), ulong(3), modulus(2), ~ulong(0) - 58, ~ulong(0)})
+        for (const slong len : {slong(1), slong(2), slong(255), slong(256), slong(257), slong(4097)}) {
+            Products polys(1);
+            polys.init(0, n);
+            for (nmod_poly_struct* p : {polys.a(0), polys.b(0)}) {
+                nmod_poly_fit_length(p, len);
+                for (slong i = 0; i < len; ++i) p->coeffs[i] = n - 1;
+                _nmod_poly_set_length(p, len);
+            }
+            Seen seen;
+            expect_flint({{polys.res(0), polys.a(0), polys.b(0), -1}}, seen);
+            EXPECT_EQ(seen.plans.size(), 1u) << "length " << len << " mod " << n;
+        }
+}
+
+TEST_F(NmodGpuPath, TransformsAboveTheLimitAreFlints)
+{
+    Products polys(4);
+    std::vector<PolyProduct> products;
+    for (std::size_t i = 0; i < 4; ++i) {
+        polys.init(i, modulus(i));
+        nmod_poly_randtest_not_zero(polys.a(i), state_, i % 2 ? slong(kTooLong) : slong(20));
+        nmod_poly_set_coeff_ui(polys.a(i), i % 2 ? slong(kTooLong) - 1 : 0, 1);  // the length as given
+        nmod_poly_randtest_not_zero(polys.b(i), state_, 9);
+        products.push_back({polys.res(i), polys.a(i), polys.b(i), -1});
+    }
+    Seen seen;
+    EXPECT_EQ(expect_flint(products, seen), Backend::gpu);
+    ASSERT_EQ(seen.plans.size(), 2u);
+    for (const gpu::NmodProduct& p : seen.plans) EXPECT_NE(p.a_length, kTooLong);
+
+    Seen none;
+    const std::vector<PolyProduct> too_long = {products[1], products[3]};
+    EXPECT_EQ(expect_flint(too_long, none), Backend::cpu) << "FLINT computed every product";
+    EXPECT_EQ(none.calls, 0u);
+}
+
+TEST_F(NmodGpuPath, TheCallersCpuBackendLeavesTheResultsAlone)
+{
+    Products polys(1);
+    polys.init(0, 7);
+    nmod_poly_randtest_not_zero(polys.a(0), state_, 30);
+    nmod_poly_randtest_not_zero(polys.b(0), state_, 30);
+    nmod_poly_randtest(polys.res(0), state_, 5);
+    nmod_poly_t before;
+    nmod_poly_init(before, 7);
+    nmod_poly_set(before, polys.res(0));
+    const PolyProduct product{polys.res(0), polys.a(0), polys.b(0), -1};
+    int calls = 0;
+    Seen seen;
+    EXPECT_EQ(nmod_poly_products_on(Backend::cpu, {&product, 1}, stand_in(seen), [&] { ++calls; }), Backend::cpu);
+    EXPECT_EQ(calls, 1);
+    EXPECT_EQ(seen.calls, 0u);
+    EXPECT_TRUE(nmod_poly_equal(polys.res(0), before));
+    nmod_poly_clear(before);
+}
+
+}  // namespace
+}  // namespace zgpu::poly

@@ -1,0 +1,81 @@
+// The cost model of polynomial products: the target cases (timed for FLINT 3.6 on 16 threads)
+// go to the GPU, single small products stay on the host, batches cross over later with more
+// threads, and the estimates it uses.
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "plugin/poly/poly_choice.hpp"
+
+namespace zgpu::poly {
+namespace {
+
+// A product mod a 62-bit prime that is not NTT-friendly for the length (three primes).
+PolyShape nmod_shape(std::uint64_t la, std::uint64_t lb)
+{
+    const std::uint64_t n = transform_length_estimate(la, lb);
+    return {la, lb, la + lb - 1, 62, 62, n, 3};
+}
+
+PolyShape fmpz_shape(std::uint64_t length, std::uint64_t bits)
+{
+    const std::uint64_t n = transform_length_estimate(length, length);
+    return {length, length, 2 * length - 1, bits, bits, n, crt_primes_estimate(2 * bits + 64)};
+}
+
+TEST(PolyChoice, Estimates)
+{
+    EXPECT_EQ(transform_length_estimate(1, 1), 16u);
+    EXPECT_EQ(transform_length_estimate(9, 8), 16u);
+    EXPECT_EQ(transform_length_estimate(9, 9), 32u);
+    EXPECT_EQ(transform_length_estimate(1 << 20, 1 << 20), std::uint64_t(1) << 21);
+    EXPECT_EQ(crt_primes_estimate(60), 1u);
+    EXPECT_EQ(crt_primes_estimate(61), 2u);
+    EXPECT_EQ(crt_primes_estimate(2100), 34u);
+    const std::uint64_t ntt_prime = (std::uint64_t(1) << 62) - (std::uint64_t(1) << 32) * 57 + 1;
+    EXPECT_EQ(nmod_primes_estimate(ntt_prime, std::uint64_t(1) << 21), 1u);
+    EXPECT_EQ(nmod_primes_estimate(ntt_prime + 2, 16), 3u);
+    EXPECT_EQ(nmod_primes_estimate(~std::uint64_t(0) - 58, 16), 3u);
+}
+
+TEST(PolyChoice, TheTargetCasesGoToTheGpu)
+{
+    for (const std::uint64_t length : {std::uint64_t(1) << 20, std::uint64_t(1) << 22}) {
+        const PolyShape shape = nmod_shape(length, length);
+        EXPECT_TRUE(gpu_pays_for_nmod_products({&shape, 1}, 16)) << "nmod, length " << length;
+    }
+    const std::vector<PolyShape> batch(10000, nmod_shape(1024, 1024));
+    EXPECT_TRUE(gpu_pays_for_nmod_products(batch, 16));
+    for (const auto& [length, bits] : {std::pair{1 << 14, 1024}, std::pair{1 << 16, 1024}, std::pair{1 << 16, 4096},
+                                       std::pair{1 << 18, 256}, std::pair{1 << 12, 16384}})
+        EXPECT_TRUE(gpu_pays_for_fmpz_poly_product(fmpz_shape(length, bits), 16)) << length << " x " << bits << " bits";
+}
+
+TEST(PolyChoice, SmallProductsStayOnTheHost)
+{
+    for (const std::uint64_t length : {1, 2, 16, 256}) {
+        const PolyShape shape = nmod_shape(4 * length, 4 * length);
+        EXPECT_FALSE(gpu_pays_for_nmod_products({&shape, 1}, 16)) << "nmod, length " << 4 * length;
+        EXPECT_FALSE(gpu_pays_for_fmpz_poly_product(fmpz_shape(length, 64), 16)) << "fmpz, length " << length;
+    }
+    EXPECT_FALSE(gpu_pays_for_nmod_products({}, 16));
+    const std::vector<PolyShape> few(4, nmod_shape(64, 64));
+    EXPECT_FALSE(gpu_pays_for_nmod_products(few, 16));
+}
+
+TEST(PolyChoice, BatchesCrossOverLaterWithMoreThreads)
+{
+    const std::vector<PolyShape> batch(100, nmod_shape(1024, 1024));
+    EXPECT_TRUE(gpu_pays_for_nmod_products(batch, 1));
+    EXPECT_FALSE(gpu_pays_for_nmod_products(batch, 64));
+}
+
+TEST(PolyChoice, FlintCostsGrowWithLengthAndBits)
+{
+    EXPECT_LT(flint_nmod_seconds(nmod_shape(100, 100)), flint_nmod_seconds(nmod_shape(1000, 100)));
+    EXPECT_LT(flint_fmpz_seconds(fmpz_shape(100, 64)), flint_fmpz_seconds(fmpz_shape(100, 640)));
+    EXPECT_LT(flint_fmpz_seconds(fmpz_shape(100, 64)), flint_fmpz_seconds(fmpz_shape(1000, 64)));
+}
+
+}  // namespace
+}  // namespace zgpu::poly

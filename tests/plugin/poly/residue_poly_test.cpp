@@ -1,0 +1,134 @@
+// poly_mul on residue batches against FLINT's products modulo each modulus, on each backend:
+// lengths 0 to 1000 (2^20 times 1 on the GPU), aliasing, operands that do not match.
+#include <string>
+#include <vector>
+
+#include <flint/nmod.h>
+#include <flint/nmod_poly.h>
+#include <gtest/gtest.h>
+
+#include "flint_fixture.hpp"
+#include "zgpu/error.hpp"
+#include "zgpu/residue_poly.hpp"
+
+namespace zgpu::testing {
+namespace {
+
+using Residues = std::vector<std::vector<ulong>>;  // one array a modulus
+
+class ResiduePolys : public OnBackendWithFlint {
+protected:
+    Residues random_residues(const PrimeSet& set, std::size_t count)
+    {
+        Residues r(set.size(), std::vector<ulong>(count));
+        for (std::size_t i = 0; i < set.size(); ++i)
+            for (ulong& x : r[i]) x = n_randint(state_, set.moduli()[i]);
+        return r;
+    }
+
+    ResidueBatch upload(const PrimeSet& set, const Residues& r)
+    {
+        std::vector<const ulong*> p;
+        for (const auto& v : r) p.push_back(v.data());
+        return ResidueBatch::upload(set, p.data(), r.empty() ? 0 : r[0].size(), GetParam());
+    }
+
+    static Residues download(const ResidueBatch& b)
+    {
+        Residues r(b.prime_set().size(), std::vector<ulong>(b.count()));
+        std::vector<ulong*> p;
+        for (auto& v : r) p.push_back(v.data());
+        b.download(p.data());
+        return r;
+    }
+
+    // FLINT's a * b modulo each modulus, of la + lb - 1 coefficients (none where either is empty).
+    static Residues flint_products(const PrimeSet& set, const Residues& a, const Residues& b)
+    {
+        Residues r(set.size());
+        for (std::size_t i = 0; i < set.size(); ++i) {
+            const std::size_t la = a[i].size(), lb = b[i].size();
+            if (!la || !lb) continue;
+            r[i].resize(la + lb - 1);
+            nmod_t mod;
+            nmod_init(&mod, set.moduli()[i]);
+            if (la >= lb) _nmod_poly_mul(r[i].data(), a[i].data(), slong(la), b[i].data(), slong(lb), mod);
+            else _nmod_poly_mul(r[i].data(), b[i].data(), slong(lb), a[i].data(), slong(la), mod);
+        }
+        return r;
+    }
+
+    std::vector<PrimeSet> sets() const
+    {
+        std::vector<PrimeSet> s = {PrimeSet::generated(1), PrimeSet::generated(3)};
+        if (GetParam() == Backend::cpu) {  // the GPU takes NTT primes only
+            const limb_t moduli[] = {2, 3, ~limb_t(0) - 58};
+            s.emplace_back(moduli);
+        }
+        return s;
+    }
+};
+
+TEST_P(ResiduePolys, ProductsMatchFlintModuloEachModulus)
+{
+    const std::size_t lengths[] = {0, 1, 2, 17, 256, 1000};
+    for (const PrimeSet& set : sets())
+        for (const std::size_t la : lengths)
+            for (const std::size_t lb : lengths) {
+                const Residues a = random_residues(set, la), b = random_residues(set, lb);
+                const ResidueBatch ra = upload(set, a), rb = upload(set, b);
+                ResidueBatch r(set, 5, GetParam());
+                poly_mul(r, ra, rb);
+                const std::string what = std::to_string(la) + " x " + std::to_string(lb) + " modulo " +
+                                         std::to_string(set.size()) + " moduli";
+                EXPECT_EQ(r.count(), la && lb ? la + lb - 1 : 0) << what;
+                EXPECT_EQ(r.backend(), GetParam());
+                EXPECT_EQ(download(r), flint_products(set, a, b)) << what;
+            }
+}
+
+TEST_P(ResiduePolys, ResultMayBeAnOperand)
+{
+    const PrimeSet set = PrimeSet::generated(2);
+    const Residues a = random_residues(set, 40), b = random_residues(set, 25);
+    ResidueBatch ra = upload(set, a), rb = upload(set, b);
+    poly_mul(ra, ra, rb);  // r == a
+    EXPECT_EQ(download(ra), flint_products(set, a, b));
+    ra = upload(set, a);
+    poly_mul(rb, ra, rb);  // r == b
+    EXPECT_EQ(download(rb), flint_products(set, a, b));
+    poly_mul(ra, ra, ra);  // all one: a square
+    EXPECT_EQ(download(ra), flint_products(set, a, a));
+}
+
+TEST_P(ResiduePolys, UnbalancedLengths)
+{
+    const std::size_t longest = GetParam() == Backend::gpu ? std::size_t(1) << 20 : std::size_t(1) << 14;
+    const PrimeSet set = PrimeSet::generated(2);
+    const Residues a = random_residues(set, longest), b = random_residues(set, 1);
+    ResidueBatch r(set, 0, GetParam());
+    poly_mul(r, upload(set, a), upload(set, b));
+    EXPECT_EQ(download(r), flint_products(set, a, b));
+    poly_mul(r, upload(set, b), upload(set, a));
+    EXPECT_EQ(download(r), flint_products(set, b, a));
+}
+
+TEST_P(ResiduePolys, OperandsOfOtherModuliOrBackendsAreErrors)
+{
+    const PrimeSet two = PrimeSet::generated(2), three = PrimeSet::generated(3);
+    const ResidueBatch a = upload(two, random_residues(two, 10)), c = upload(three, random_residues(three, 10));
+    ResidueBatch r = upload(two, random_residues(two, 4));
+    const Residues before = download(r);
+    EXPECT_THROW(poly_mul(r, a, c), Error);
+    EXPECT_EQ(download(r), before);
+    if (GetParam() == Backend::gpu) {
+        const ResidueBatch on_cpu(two, 10, Backend::cpu);
+        EXPECT_THROW(poly_mul(r, a, on_cpu), Error);
+        EXPECT_EQ(download(r), before);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, ResiduePolys, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
+
+}  // namespace
+}  // namespace zgpu::testing
