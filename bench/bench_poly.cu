@@ -723,7 +723,7 @@ DeviceRow batch_device(const NmodBatch& d, const Timing& flint_all)
                           {rr, d_out_offsets, d_out_lengths}, nullptr);
     });
     row.crt = event_seconds([&] {
-        kernels::crt_to_moduli(rr, garner, d_moduli, d_radix, d_out_offsets, d_out_lengths, count, out, nullptr);
+        kernels::crt_to_moduli(rr, garner, d_moduli, d_radix, d_out_offsets, d_out_lengths, count, std::uint32_t(out_length), out, nullptr);
     });
     check(cudaDeviceSynchronize(), "device-resident batch");
 
