@@ -59,7 +59,7 @@ TEST_P(PolyEntryPoints, MulMatchesFlint)
                 Poly a(n), b(n), ours(n), theirs(n);
                 nmod_poly_randtest(a.p, state_, la);
                 nmod_poly_randtest(b.p, state_, lb);
-                nmod_poly_randtest(ours.p, state_, 5);  // overwritten
+                nmod_poly_randtest(ours.p, state_, 600);  // overwritten: longer than many products
                 ::nmod_poly_mul(theirs.p, a.p, b.p);
                 ASSERT_EQ(zgpu_nmod_poly_mul(ours.p, a.p, b.p), 0) << zgpu_last_error();
                 ASSERT_TRUE(nmod_poly_equal(ours.p, theirs.p)) << "lengths " << la << " and " << lb << " mod " << n;
@@ -69,11 +69,11 @@ TEST_P(PolyEntryPoints, MulMatchesFlint)
 
 TEST_P(PolyEntryPoints, EveryCoefficientAtTheMaximum)
 {
-    // Up to 2^20 coefficients on the GPU (FLINT's reference products take a while), and times
+    // Up to 2^22 coefficients on the GPU (FLINT's reference products take a while), and times
     // one coefficient (unbalanced).
     const bool gpu = GetParam() == Backend::gpu;
     std::vector<slong> lengths = {1, 2, 255, 256, 257};
-    if (gpu) lengths.insert(lengths.end(), {65535, 65537, slong(1) << 20});
+    if (gpu) lengths.insert(lengths.end(), {65535, 65537, slong(1) << 20, slong(1) << 22});
     for (const ulong n : {~ulong(0), ~ulong(0) - 58, ulong(2), ulong(3), kernels::ntt_primes(1)[0]})
         for (const slong len : lengths) {
             if (len > 65537 && n != ~ulong(0) - 58) continue;
