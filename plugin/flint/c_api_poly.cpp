@@ -48,4 +48,6 @@ int _zgpu_fmpz_poly_mul(fmpz* res, const fmpz* a, slong lena, const fmpz* b, slo
     return report(__func__, [&] { zgpu::_fmpz_poly_mul(res, a, lena, b, lenb); });
 }
 
+void zgpu_set_progress(int on) { zgpu::set_progress(on != 0); }
+
 }

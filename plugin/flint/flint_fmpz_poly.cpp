@@ -1,7 +1,8 @@
 // FLINT-style products of fmpz polynomials: the argument checks, then plugin/poly/product_over_z
-// with FLINT's own functions as the CPU backend. Every product goes to a temporary, swapped in
-// at the end, so that res may be an operand and nothing is written before the product is done.
+// with FLINT's own functions as the CPU backend. Where res is an operand the product goes to a
+// temporary, swapped in at the end; else it is written in place.
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <functional>
 #include <limits>
@@ -9,6 +10,8 @@
 
 #include <flint/fmpz_vec.h>
 
+#include "adapters/packing.hpp"
+#include "base/parallel.hpp"
 #include "plugin/poly/product_over_z.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/fmpz_adapter.hpp"
@@ -18,6 +21,8 @@ namespace zgpu {
 namespace {
 
 constexpr std::size_t kUntruncated = std::numeric_limits<std::size_t>::max();
+// Coefficients from which their bits are counted on all host threads.
+constexpr std::size_t kMaxBitsMinParallel = 4096;
 
 // An fmpz_poly that frees itself.
 class FmpzPolyTemp {
@@ -32,18 +37,30 @@ private:
     fmpz_poly_t poly_;
 };
 
+// The most bits of coeffs[0 .. n) in absolute value, on all host threads: each coefficient
+// larger than a word is a record and limbs elsewhere in memory, so reading them is latency bound.
+std::uint64_t max_bits(const fmpz* coeffs, std::size_t n)
+{
+    std::atomic<std::uint64_t> most{0};
+    parallel_for(n, kMaxBitsMinParallel, [&](std::size_t begin, std::size_t end) {
+        const std::uint64_t bits = std::uint64_t(std::labs(_fmpz_vec_max_bits(coeffs + begin, slong(end - begin))));
+        adapters::keep_better(most, bits, std::greater<>());
+    });
+    return most.load();
+}
+
 // coeffs[0 .. length) as a product mod x^cut reads them: the first min(length, cut), without
 // the zeros on top.
 poly::ZPoly operand(const fmpz* coeffs, std::size_t length, std::size_t cut, const char* name)
 {
     std::size_t used = std::min(length, cut);
     while (used > 0 && fmpz_is_zero(coeffs + used - 1)) --used;
-    const slong bits = used ? _fmpz_vec_max_bits(coeffs, slong(used)) : 0;
-    return {host_operand(adapters::FmpzReader(coeffs), used, name), used, std::uint64_t(std::labs(bits))};
+    return {host_operand(adapters::FmpzReader(coeffs), used, name), used, max_bits(coeffs, used)};
 }
 
 // product = (a, la) (b, lb) mod x^cut, normalised: on the GPU, or flint(product) on the CPU.
-// a == b with la == lb squares. product is none of the operands.
+// a == b with la == lb squares. product is none of the operands: the GPU writes its
+// coefficients in place, reusing their memory as FLINT does.
 void multiply(fmpz_poly_struct* product, const fmpz* a, std::size_t la, const fmpz* b, std::size_t lb, std::size_t cut,
               const std::function<void(fmpz_poly_struct*)>& flint)
 {
@@ -61,6 +78,18 @@ void multiply(fmpz_poly_struct* product, const fmpz* a, std::size_t la, const fm
     _fmpz_poly_normalise(product);
 }
 
+// res = a b mod x^cut as multiply() computes it, through a temporary where res is an operand
+// (FLINT's own functions do the same).
+void multiply(fmpz_poly_struct* res, const fmpz_poly_struct* a, const fmpz_poly_struct* b, std::size_t cut,
+              const std::function<void(fmpz_poly_struct*)>& flint)
+{
+    if (res != a && res != b)
+        return multiply(res, a->coeffs, std::size_t(a->length), b->coeffs, std::size_t(b->length), cut, flint);
+    FmpzPolyTemp product;
+    multiply(product.get(), a->coeffs, std::size_t(a->length), b->coeffs, std::size_t(b->length), cut, flint);
+    fmpz_poly_swap(res, product.get());
+}
+
 void check_polys(const std::string& function, const fmpz_poly_struct* res, const fmpz_poly_struct* a,
                  const fmpz_poly_struct* b)
 {
@@ -74,30 +103,20 @@ void check_polys(const std::string& function, const fmpz_poly_struct* res, const
 void fmpz_poly_mul(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b)
 {
     check_polys("fmpz_poly_mul", res, a, b);
-    FmpzPolyTemp product;
-    multiply(product.get(), a->coeffs, std::size_t(a->length), b->coeffs, std::size_t(b->length), kUntruncated,
-             [&](fmpz_poly_struct* p) { ::fmpz_poly_mul(p, a, b); });
-    fmpz_poly_swap(res, product.get());
+    multiply(res, a, b, kUntruncated, [&](fmpz_poly_struct* p) { ::fmpz_poly_mul(p, a, b); });
 }
 
 void fmpz_poly_mullow(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b, slong n)
 {
     check_polys("fmpz_poly_mullow", res, a, b);
     if (n < 0) throw Error("fmpz_poly_mullow: n is negative (" + std::to_string(n) + ")");
-    FmpzPolyTemp product;
-    multiply(product.get(), a->coeffs, std::size_t(a->length), b->coeffs, std::size_t(b->length), std::size_t(n),
-             [&](fmpz_poly_struct* p) { ::fmpz_poly_mullow(p, a, b, n); });
-    fmpz_poly_swap(res, product.get());
+    multiply(res, a, b, std::size_t(n), [&](fmpz_poly_struct* p) { ::fmpz_poly_mullow(p, a, b, n); });
 }
 
 void fmpz_poly_sqr(fmpz_poly_t res, const fmpz_poly_t a)
 {
     check_polys("fmpz_poly_sqr", res, a, a);
-    FmpzPolyTemp product;
-    const std::size_t length = std::size_t(a->length);
-    multiply(product.get(), a->coeffs, length, a->coeffs, length, kUntruncated,
-             [&](fmpz_poly_struct* p) { ::fmpz_poly_sqr(p, a); });
-    fmpz_poly_swap(res, product.get());
+    multiply(res, a, a, kUntruncated, [&](fmpz_poly_struct* p) { ::fmpz_poly_sqr(p, a); });
 }
 
 void _fmpz_poly_mul(fmpz* res, const fmpz* a, slong lena, const fmpz* b, slong lenb)

@@ -2,13 +2,17 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdio>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "base/parallel.hpp"
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/poly/flint_threads.hpp"
 #include "plugin/poly/poly_choice.hpp"
+#include "plugin/poly/progress.hpp"
+#include "zgpu/error.hpp"
 
 namespace zgpu::poly {
 namespace {
@@ -16,24 +20,47 @@ namespace {
 // Products split over the host threads pay for waking them from about this much work.
 constexpr double kParallelFromSeconds = 50e-6;
 
-// One result polynomial a product, with its product's modulus, freed at the end.
+// Where each product's result goes: its res, or a temporary swapped in at the end where res is
+// an operand of some product of the call (all operands are read before any res changes).
 class Results {
 public:
-    explicit Results(std::span<const PolyProduct> products) : polys_(products.size())
+    explicit Results(std::span<const PolyProduct> products) : targets_(products.size())
     {
-        for (std::size_t i = 0; i < products.size(); ++i) nmod_poly_init_mod(&polys_[i], products[i].a->mod);
+        std::vector<const nmod_poly_struct*> operands;
+        for (const PolyProduct& p : products) operands.insert(operands.end(), {p.a, p.b});
+        std::sort(operands.begin(), operands.end());
+        std::vector<std::size_t> aliased;
+        for (std::size_t i = 0; i < products.size(); ++i) {
+            if (std::binary_search(operands.begin(), operands.end(), products[i].res)) aliased.push_back(i);
+            else targets_[i] = products[i].res;
+        }
+        temporaries_.resize(aliased.size());
+        for (std::size_t t = 0; t < aliased.size(); ++t) {
+            nmod_poly_init_mod(&temporaries_[t], products[aliased[t]].a->mod);
+            targets_[aliased[t]] = &temporaries_[t];
+            swaps_.emplace_back(products[aliased[t]].res, &temporaries_[t]);
+        }
     }
     ~Results()
     {
-        for (nmod_poly_struct& p : polys_) nmod_poly_clear(&p);
+        for (nmod_poly_struct& p : temporaries_) nmod_poly_clear(&p);
     }
     Results(const Results&) = delete;
     Results& operator=(const Results&) = delete;
 
-    nmod_poly_struct* operator[](std::size_t i) { return &polys_[i]; }
+    nmod_poly_struct* operator[](std::size_t i) const { return targets_[i]; }
+    // Whether some product is written in place (then a failure may leave it half written).
+    bool in_place() const { return swaps_.size() < targets_.size(); }
+    // The temporaries into their res.
+    void swap_in()
+    {
+        for (const auto& [res, temporary] : swaps_) nmod_poly_swap(res, temporary);
+    }
 
 private:
-    std::vector<nmod_poly_struct> polys_;
+    std::vector<nmod_poly_struct*> targets_;
+    std::vector<nmod_poly_struct> temporaries_;
+    std::vector<std::pair<nmod_poly_struct*, nmod_poly_struct*>> swaps_;
 };
 
 // FLINT's own product: the CPU backend, and the products the GPU does not take.
@@ -94,21 +121,44 @@ public:
     Backend run(Backend backend, const NmodGpu& gpu, const std::function<void()>& on_cpu)
     {
         if (on_gpu_.empty()) backend = Backend::cpu;  // FLINT computes every product
-        const auto gpu_path = [&] {
-            on_the_gpu(gpu);
-            return Backend::gpu;
-        };
-        run_on(backend, gpu_path, [&] {
-            if (on_cpu) return on_cpu();
-            flint_products(nonzero_except({}));
-        });
-        if (backend == Backend::cpu && on_cpu) return backend;
-        for (std::size_t i = 0; i < products_.size(); ++i) nmod_poly_swap(products_[i].res, results_[i]);
-        return backend;
+        const std::vector<std::size_t> nonzero = nonzero_except({});
+        Progress progress(progress_title(), flint_seconds(nonzero), nonzero.size() > 1 ? nonzero.size() : 0);
+        progress_ = &progress;
+        Backend ran = backend;
+        run_on(
+            backend, [&] { return ran = on_the_gpu(gpu, on_cpu); }, [&] { on_the_cpu(on_cpu); });
+        progress.ran_on(ran);
+        if (ran == Backend::cpu && on_cpu) return ran;
+        for (std::size_t i = 0; i < products_.size(); ++i)
+            if (!plans_[i].out_length) nmod_poly_zero(results_[i]);
+        results_.swap_in();
+        return ran;
     }
 
 private:
-    void on_the_gpu(const NmodGpu& gpu)
+    std::string progress_title() const
+    {
+        if (plans_.size() != 1) return "nmod polynomial products, " + std::to_string(plans_.size()) + " of them";
+        return "nmod polynomial product, " + std::to_string(plans_[0].a_length) + " x " + std::to_string(plans_[0].b_length) +
+               " coefficients mod " + std::to_string(plans_[0].n);
+    }
+
+    // FLINT's time on one thread for these products, by the cost model.
+    double flint_seconds(const std::vector<std::size_t>& which) const
+    {
+        double seconds = 0;
+        for (const std::size_t i : which)
+            seconds += flint_nmod_seconds(shape_of(plans_[i], transform_length_estimate(plans_[i].a_length, plans_[i].b_length)));
+        return seconds;
+    }
+
+    void on_the_cpu(const std::function<void()>& on_cpu)
+    {
+        if (on_cpu) return on_cpu();
+        flint_products(nonzero_except({}));
+    }
+
+    Backend on_the_gpu(const NmodGpu& gpu, const std::function<void()>& on_cpu)
     {
         std::vector<gpu::NmodProduct> batch;
         for (const std::size_t i : on_gpu_) {
@@ -116,12 +166,23 @@ private:
             batch.push_back(plans_[i]);
             batch.back().out = results_[i]->coeffs;
         }
-        gpu.multiply(batch);
+        try {
+            gpu.multiply(batch);
+        } catch (const Error& e) {
+            // Results written in place may be half written: the host computes them all. Otherwise
+            // nothing is written and the error stands.
+            if (!results_.in_place()) throw;
+            std::fprintf(stderr, "zgpu: the GPU failed during polynomial products (%s); the host computes them\n", e.what());
+            on_the_cpu(on_cpu);
+            return Backend::cpu;
+        }
         for (const std::size_t i : on_gpu_) {
             _nmod_poly_set_length(results_[i], slong(plans_[i].out_length));
             _nmod_poly_normalise(results_[i]);
         }
+        progress_->advance(on_gpu_.size());
         flint_products(nonzero_except(on_gpu_));
+        return Backend::gpu;
     }
 
     // The nonzero products but those of `taken` (ascending).
@@ -142,12 +203,12 @@ private:
             const FlintThreads threads(host_threads());
             return flint_product(results_[which[0]], products_[which[0]]);
         }
-        double seconds = 0;
-        for (const std::size_t i : which)
-            seconds += flint_nmod_seconds(shape_of(plans_[i], transform_length_estimate(plans_[i].a_length, plans_[i].b_length)));
-        const std::size_t min_parallel = seconds < kParallelFromSeconds ? which.size() + 1 : 2;
+        const std::size_t min_parallel = flint_seconds(which) < kParallelFromSeconds ? which.size() + 1 : 2;
         parallel_for(which.size(), min_parallel, [&](std::size_t begin, std::size_t end) {
-            for (std::size_t k = begin; k < end; ++k) flint_product(results_[which[k]], products_[which[k]]);
+            for (std::size_t k = begin; k < end; ++k) {
+                flint_product(results_[which[k]], products_[which[k]]);
+                progress_->advance(1);
+            }
         });
     }
 
@@ -156,6 +217,7 @@ private:
     std::vector<std::size_t> on_gpu_;
     std::vector<PolyShape> gpu_shapes_;
     Results results_;
+    Progress* progress_ = nullptr;  // the running call's
 };
 
 }  // namespace

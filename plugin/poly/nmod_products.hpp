@@ -30,8 +30,10 @@ struct NmodGpu {
 };
 
 // Computes every product, then writes every res: all operands are read before any res
-// changes, so a res may be any of the operands (results go to temporaries, swapped in at the
-// end). Moduli agree within each product (the caller checked). On the GPU, the nonzero
+// changes, so a res may be any of the operands (such results go to temporaries, swapped in at
+// the end; the others are written in place, reusing their memory). Where the GPU fails with
+// results written in place, the CPU backend computes every product (a warning goes to stderr);
+// otherwise its error stands and nothing is written. Moduli agree within each product (the caller checked). On the GPU, the nonzero
 // products whose transform is at most gpu::kMaxPolyTransform long are one call of
 // gpu::nmod_products; the others, and all of them on the CPU, are FLINT's nmod_poly_mul /
 // nmod_poly_mullow (one product on FLINT's threads, several split over the host threads).

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdio>
+#include <string>
 
 #include "base/parallel.hpp"
 #include "plugin/gpu/poly_backend.hpp"
@@ -10,6 +12,8 @@
 #include "plugin/poly/flint_threads.hpp"
 #include "plugin/poly/poly_choice.hpp"
 #include "plugin/poly/product_primes.hpp"
+#include "plugin/poly/progress.hpp"
+#include "zgpu/error.hpp"
 
 namespace zgpu::poly {
 namespace {
@@ -63,18 +67,37 @@ Backend product_over_z_on(Backend backend, const ZPoly& a, const ZPoly& b, std::
                           const ZProductOnGpu& multiply)
 {
     if (!gpu_takes(a, b, out_length)) backend = Backend::cpu;
+    Progress progress("polynomial product over Z, " + std::to_string(a.length) + " x " + std::to_string(b.length) +
+                          " coefficients of " + std::to_string(a.bits) + " x " + std::to_string(b.bits) + " bits",
+                      out_length ? flint_fmpz_seconds(shape_of(a, b, out_length)) : 0, out_length);
     const auto on_gpu = [&] {
         const PrimeSet set = product_primes(product_bits(a, b));
         if (set.state().product_limbs > kMaxLimbs) {
             on_host(on_cpu);
             return Backend::cpu;
         }
-        multiply(a.coeffs, a.length, b.coeffs, b.length, out_length, set, on_gpu_result);
+        bool delivered = false;
+        const HostResult result = [&](std::size_t first, ConstBatchView values) {
+            delivered = true;
+            on_gpu_result(first, values);
+            progress.advance(values.count);
+        };
+        try {
+            multiply(a.coeffs, a.length, b.coeffs, b.length, out_length, set, result);
+        } catch (const Error& e) {
+            // Before the first coefficient nothing is written and the error stands; after, the
+            // host computes the product, so that no result is left half written.
+            if (!delivered) throw;
+            std::fprintf(stderr, "zgpu: the GPU failed during a polynomial product (%s); the host computes it\n", e.what());
+            on_host(on_cpu);
+            return Backend::cpu;
+        }
         return Backend::gpu;
     };
     Backend ran = backend;
     run_on(
         backend, [&] { return ran = on_gpu(); }, [&] { on_host(on_cpu); });
+    progress.ran_on(ran);
     return ran;
 }
 

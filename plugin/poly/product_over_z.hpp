@@ -38,7 +38,9 @@ void gpu_product_over_z(const HostOperand& a, std::size_t a_length, const HostOp
 // coefficients from `first` on, in order, modulo the primes of product_primes(product_bits)
 // and reconstructed by one CRT. Zero products, and those the GPU does not take (a coefficient
 // above kMaxLimbs limbs, a transform above gpu::kMaxPolyTransform, CRT values above kMaxLimbs
-// limbs), are on_cpu's on either backend. Returns the backend that ran.
+// limbs), are on_cpu's on either backend. Where the GPU fails before its first coefficient,
+// nothing is written and its error stands; after, on_cpu computes the product (a warning goes to
+// stderr). Returns the backend that ran.
 Backend product_over_z(const ZPoly& a, const ZPoly& b, std::size_t out_length, const std::function<void()>& on_cpu,
                        const HostResult& on_gpu_result);
 

@@ -44,6 +44,13 @@ int zgpu_fmpz_poly_sqr(fmpz_poly_t res, const fmpz_poly_t a);
    overlaps neither operand. */
 int _zgpu_fmpz_poly_mul(fmpz * res, const fmpz * a, slong lena, const fmpz * b, slong lenb);
 
+/* Progress lines on stderr (on != 0) for products that FLINT would take a second or more for on
+   one thread: as such a call starts, at each tenth of its work where it comes in parts (the
+   products of a batch, chunks of coefficients), and as it ends, with the seconds taken and the
+   backend that ran. Overrides the environment variable ZGPU_PROGRESS (off unless set to
+   something other than 0). */
+void zgpu_set_progress(int on);
+
 #ifdef __cplusplus
 }
 #endif

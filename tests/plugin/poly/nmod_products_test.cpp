@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include <flint/nmod.h>
@@ -15,6 +16,7 @@
 #include "flint_random.hpp"
 #include "kernels/modular/ntt_primes.hpp"
 #include "plugin/poly/nmod_products.hpp"
+#include "zgpu/error.hpp"
 
 namespace zgpu::poly {
 namespace {
@@ -28,13 +30,16 @@ struct Seen {
 // Lengths of this many coefficients are "too long for the GPU" for the stand-in.
 constexpr std::size_t kTooLong = 777;
 
+std::uint64_t stand_in_length(const gpu::NmodProduct& p)
+{
+    if (p.a_length == kTooLong) return gpu::kMaxPolyTransform * 2;
+    return std::bit_ceil(std::max<std::uint64_t>(16, p.a_length + p.b_length - 1));
+}
+
 NmodGpu stand_in(Seen& seen)
 {
     NmodGpu gpu;
-    gpu.transform_length = [](const gpu::NmodProduct& p) -> std::uint64_t {
-        if (p.a_length == kTooLong) return gpu::kMaxPolyTransform * 2;
-        return std::bit_ceil(std::max<std::uint64_t>(16, p.a_length + p.b_length - 1));
-    };
+    gpu.transform_length = stand_in_length;
     gpu.multiply = [&seen](std::span<const gpu::NmodProduct> products) {
         seen.calls += 1;
         for (const gpu::NmodProduct& p : products) {
@@ -239,6 +244,58 @@ TEST_F(NmodGpuPath, TheCallersCpuBackendLeavesTheResultsAlone)
     EXPECT_EQ(calls, 1);
     EXPECT_EQ(seen.calls, 0u);
     EXPECT_TRUE(nmod_poly_equal(polys.res(0), before));
+    nmod_poly_clear(before);
+}
+
+// A GPU that writes garbage into the first result, then fails.
+NmodGpu failing_gpu()
+{
+    NmodGpu gpu;
+    gpu.transform_length = stand_in_length;
+    gpu.multiply = [](std::span<const gpu::NmodProduct> products) {
+        for (std::size_t i = 0; i < products[0].out_length; ++i) products[0].out[i] = 1;
+        throw Error("a kernel failed");
+    };
+    return gpu;
+}
+
+TEST_F(NmodGpuPath, AFailureAfterWritingInPlaceIsFinishedByTheHost)
+{
+    Products polys(3);
+    std::vector<PolyProduct> products;
+    for (std::size_t i = 0; i < 3; ++i) {
+        polys.init(i, modulus(i + 3));
+        nmod_poly_randtest_not_zero(polys.a(i), state_, 40);
+        nmod_poly_randtest_not_zero(polys.b(i), state_, 30);
+        products.push_back({polys.res(i), polys.a(i), polys.b(i), -1});
+    }
+    std::vector<nmod_poly_struct> theirs(3);
+    for (std::size_t i = 0; i < 3; ++i) {
+        nmod_poly_init_mod(&theirs[i], polys.a(i)->mod);
+        ::nmod_poly_mul(&theirs[i], polys.a(i), polys.b(i));
+    }
+    ::testing::internal::CaptureStderr();
+    EXPECT_EQ(nmod_poly_products_on(Backend::gpu, products, failing_gpu()), Backend::cpu);
+    EXPECT_NE(::testing::internal::GetCapturedStderr().find("the host computes them"), std::string::npos);
+    for (std::size_t i = 0; i < 3; ++i) {
+        EXPECT_TRUE(nmod_poly_equal(polys.res(i), &theirs[i])) << "product " << i;
+        nmod_poly_clear(&theirs[i]);
+    }
+}
+
+TEST_F(NmodGpuPath, AFailureWithEveryResultAsideWritesNothing)
+{
+    // res == a: the result goes to a temporary, so a failure leaves every polynomial as it was.
+    Products polys(1);
+    polys.init(0, 11);
+    nmod_poly_randtest_not_zero(polys.a(0), state_, 40);
+    nmod_poly_randtest_not_zero(polys.b(0), state_, 30);
+    nmod_poly_t before;
+    nmod_poly_init(before, 11);
+    nmod_poly_set(before, polys.a(0));
+    const PolyProduct product{polys.a(0), polys.a(0), polys.b(0), -1};
+    EXPECT_THROW(nmod_poly_products_on(Backend::gpu, {&product, 1}, failing_gpu()), Error);
+    EXPECT_TRUE(nmod_poly_equal(polys.a(0), before));
     nmod_poly_clear(before);
 }
 

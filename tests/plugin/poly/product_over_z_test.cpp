@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include <flint/fmpz_poly.h>
 #include <flint/fmpz_vec.h>
@@ -17,6 +19,7 @@
 #include "plugin/modular/prime_set_state.hpp"
 #include "plugin/poly/product_over_z.hpp"
 #include "plugin/poly/product_primes.hpp"
+#include "zgpu/error.hpp"
 #include "zgpu/fmpz_adapter.hpp"
 
 namespace zgpu::poly {
@@ -192,6 +195,38 @@ TEST_F(ProductOverZ, ProductsTheGpuDoesNotTakeAreTheCpus)
     ASSERT_FALSE(too_large.coeffs.too_large.empty());
     EXPECT_TRUE(cpu_runs(too_large, shape_only(1, 1), 1)) << "coefficient above kMaxLimbs limbs";
     EXPECT_EQ(seen.calls, 0u);
+}
+
+TEST_F(ProductOverZ, AFailureAfterTheFirstCoefficientsIsFinishedByTheHost)
+{
+    Vec a(40), b(30);
+    _fmpz_vec_randtest(a.v, state_, a.n, 200);
+    _fmpz_vec_randtest(b.v, state_, b.n, 200);
+    fmpz_one(a.v + a.n - 1), fmpz_one(b.v + b.n - 1);
+    const ZPoly pa = operand(a.v, std::size_t(a.n)), pb = operand(b.v, std::size_t(b.n));
+    const std::size_t out = std::size_t(a.n + b.n - 1);
+    // The GPU hands over a chunk of the first coefficients, or none, then fails.
+    const auto failing = [](bool deliver) -> ZProductOnGpu {
+        return [deliver](const HostOperand&, std::size_t, const HostOperand&, std::size_t, std::size_t, const PrimeSet&,
+                         const HostResult& result) {
+            if (deliver) {
+                std::vector<limb_t> limbs(4, 1);
+                std::vector<std::int32_t> sizes(4, 1);
+                result(0, ConstBatchView{limbs.data(), sizes.data(), 4, 1});
+            }
+            throw Error("a kernel failed");
+        };
+    };
+    int delivered = 0, cpu = 0;
+    const HostResult count = [&](std::size_t, ConstBatchView) { ++delivered; };
+    ::testing::internal::CaptureStderr();
+    EXPECT_EQ(product_over_z_on(Backend::gpu, pa, pb, out, [&] { ++cpu; }, count, failing(true)), Backend::cpu);
+    EXPECT_NE(::testing::internal::GetCapturedStderr().find("the host computes it"), std::string::npos);
+    EXPECT_EQ(delivered, 1);
+    EXPECT_EQ(cpu, 1) << "the host computed the product after the GPU had written some of it";
+    EXPECT_THROW(product_over_z_on(Backend::gpu, pa, pb, out, [&] { ++cpu; }, count, failing(false)), Error);
+    EXPECT_EQ(cpu, 1) << "before the first coefficient the error stands";
+    EXPECT_EQ(delivered, 1);
 }
 
 }  // namespace

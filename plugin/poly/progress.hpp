@@ -1,0 +1,50 @@
+// Progress lines on stderr for long polynomial products, asked for by ZGPU_PROGRESS=1 or
+// set_progress(true). A call reports where FLINT would take kProgressFromSeconds or more on one
+// host thread: a line as it starts, one at each tenth of its work done (where the work comes
+// in parts: products of a batch, chunks of coefficients), and one as it ends, each with the
+// seconds since the start.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "zgpu/backend.hpp"
+
+namespace zgpu::poly {
+
+inline constexpr double kProgressFromSeconds = 1.0;
+
+// Whether progress lines are asked for: set_progress's last word, else ZGPU_PROGRESS (set and
+// not "0").
+bool progress_asked();
+
+class Progress {
+public:
+    // `what` names the call ("fmpz_poly_mul, 65536 x 65536 coefficients of 4096 bits");
+    // `flint_seconds` is the cost model's time for FLINT on one thread; `total` the parts of
+    // the work (0: none are reported).
+    Progress(std::string what, double flint_seconds, std::uint64_t total);
+    ~Progress();
+    Progress(const Progress&) = delete;
+    Progress& operator=(const Progress&) = delete;
+
+    // `parts` more parts are done; any thread may call it.
+    void advance(std::uint64_t parts);
+    // The backend that ran, for the last line.
+    void ran_on(Backend backend) { backend_ = backend; }
+
+private:
+    void line(const std::string& text) const;
+
+    bool on_;
+    std::string what_;
+    std::uint64_t total_;
+    std::atomic<std::uint64_t> done_{0};
+    std::atomic<int> tenths_{0};  // reported so far
+    Backend backend_ = Backend::none;
+    std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace zgpu::poly
