@@ -4,12 +4,16 @@
 // reduced mod each n (crt_to_moduli.hpp) and copied back, the chunks overlapping.
 #include <algorithm>
 #include <bit>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "adapters/streaming_copy.hpp"
 #include "base/parallel.hpp"
 #include "kernels/modular/ntt_primes.hpp"
 #include "kernels/poly/crt_to_moduli.hpp"
@@ -55,6 +59,31 @@ std::size_t read_length(std::size_t length, const NmodProduct& p) { return std::
 // Operand bytes a chunk of a group aims at: enough to fill the GPU, small enough that copying
 // one chunk overlaps computing the one before and unpacking the one before that.
 constexpr std::size_t kChunkBytes = std::size_t(16) << 20;
+
+using Clock = std::chrono::steady_clock;
+
+double milliseconds(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+// Rows of words one after another (row j: lengths[j] words from offsets[j], offsets
+// ascending, `total` in all) cut into pieces of about kPieceWords, spread over the host threads
+// whatever the rows' lengths: copy(j, from, count) copies words [from, from + count) of row j.
+constexpr std::uint64_t kPieceWords = std::uint64_t(1) << 15;
+
+template <class Copy>
+void for_row_pieces(std::span<const std::uint64_t> offsets, std::span<const std::uint32_t> lengths, std::uint64_t total,
+                    const Copy& copy)
+{
+    parallel_for((total + kPieceWords - 1) / kPieceWords, 2, [&](std::size_t begin, std::size_t end) {
+        const std::uint64_t lo = begin * kPieceWords, hi = std::min<std::uint64_t>(total, end * kPieceWords);
+        // The last row starting at or before lo holds word lo.
+        std::size_t j = std::size_t(std::upper_bound(offsets.begin(), offsets.end(), lo) - offsets.begin()) - 1;
+        for (; j < offsets.size() && offsets[j] < hi; ++j) {
+            const std::uint64_t from = std::max(lo, offsets[j]), to = std::min(hi, offsets[j] + lengths[j]);
+            if (from < to) copy(j, from - offsets[j], to - from);
+        }
+        adapters::stream_fence();
+    });
+}
 
 // One chunk of a group: its products' places in one row of coefficients each for a, b and the
 // results, and where everything lies in pinned memory (uploaded part first) and on the device.
@@ -103,19 +132,20 @@ struct Chunk {
     void gather(std::byte* staging) const
     {
         layout.gather_into(staging);
-        parallel_for(products.size(), 64, [&](std::size_t begin, std::size_t end) {
-            for (std::size_t j = begin; j < end; ++j) {
-                std::memcpy(staging + a_at + a_offsets[j] * sizeof(limb_t), products[j]->a, a_lengths[j] * sizeof(limb_t));
-                std::memcpy(staging + b_at + b_offsets[j] * sizeof(limb_t), products[j]->b, b_lengths[j] * sizeof(limb_t));
-            }
-        });
+        const auto into = [&](std::size_t at, std::span<const std::uint64_t> offsets, bool is_b) {
+            return [=, this](std::size_t j, std::uint64_t from, std::uint64_t count) {
+                const limb_t* source = is_b ? products[j]->b : products[j]->a;
+                adapters::stream_copy(staging + at + (offsets[j] + from) * sizeof(limb_t), source + from, count * sizeof(limb_t));
+            };
+        };
+        for_row_pieces(a_offsets, a_lengths, a_total, into(a_at, a_offsets, false));
+        for_row_pieces(b_offsets, b_lengths, b_total, into(b_at, b_offsets, true));
     }
-    // The results from pinned memory into the callers' arrays.
+    // The results from pinned memory into the callers' arrays, on all host threads.
     void scatter(const std::byte* staging) const
     {
-        parallel_for(products.size(), 64, [&](std::size_t begin, std::size_t end) {
-            for (std::size_t j = begin; j < end; ++j)
-                std::memcpy(products[j]->out, staging + out_offsets[j] * sizeof(limb_t), out_lengths[j] * sizeof(limb_t));
+        for_row_pieces(out_offsets, out_lengths, out_total, [&](std::size_t j, std::uint64_t from, std::uint64_t count) {
+            std::memcpy(products[j]->out + from, staging + (out_offsets[j] + from) * sizeof(limb_t), count * sizeof(limb_t));
         });
     }
     // The products, on the device copy of the chunk at `device`.
@@ -177,12 +207,19 @@ void run_group(std::span<const NmodProduct* const> group, const Route& route)
     const auto device_slot = [&](std::size_t c) { return device + c % 2 * device_bytes; };
     Event uploaded[2], computed[2], downloaded[2];
     const DrainOnExit drain{{stream, upload, download}};
+    const Clock::time_point start = Clock::now();
+    Clock::duration gathering{}, waiting{}, scattering{};
+    const auto timed = [](Clock::duration& total, const auto& work) {
+        const Clock::time_point from = Clock::now();
+        work();
+        total += Clock::now() - from;
+    };
     for (std::size_t c = 0; c <= chunks.size(); ++c) {
         const std::size_t s = c % 2;
         if (c < chunks.size()) {
             const Chunk& chunk = chunks[c];
-            if (c >= 2) uploaded[s].wait();  // the pinned slot has left for the device
-            chunk.gather(up_slot(c));
+            if (c >= 2) timed(waiting, [&] { uploaded[s].wait(); });  // the pinned slot has left for the device
+            timed(gathering, [&] { chunk.gather(up_slot(c)); });
             if (c >= 2) computed[s].wait_on(upload);  // chunk c - 2's kernels are done with the device slot
             check(cudaMemcpyAsync(device_slot(c), up_slot(c), chunk.upload_bytes, cudaMemcpyHostToDevice, upload), "uploading polynomials");
             uploaded[s].record(upload);
@@ -196,10 +233,16 @@ void run_group(std::span<const NmodProduct* const> group, const Route& route)
             downloaded[s].record(download);
         }
         if (c >= 1) {
-            downloaded[(c - 1) % 2].wait();
-            chunks[c - 1].scatter(down_slot(c - 1));
+            timed(waiting, [&] { downloaded[(c - 1) % 2].wait(); });
+            timed(scattering, [&] { chunks[c - 1].scatter(down_slot(c - 1)); });
         }
     }
+    if (std::getenv("ZGPU_TIMING"))
+        std::fprintf(stderr,
+                     "zgpu: %zu nmod products of transform length %llu on %zu primes, %zu chunks: gathering %.2f ms, waiting "
+                     "for the GPU %.2f ms, scattering %.2f ms, total %.2f ms\n",
+                     group.size(), static_cast<unsigned long long>(route.length), primes.size(), chunks.size(),
+                     milliseconds(gathering), milliseconds(waiting), milliseconds(scattering), milliseconds(Clock::now() - start));
 }
 }  // namespace
 
