@@ -9,14 +9,17 @@ namespace {
 
 // FLINT's products, on one thread, cost about kFlint*SecondsPerBitLog for each bit of the
 // product's coefficients times the transform's depth (both FFT-based: fft_small in FLINT 3,
-// Schoenhage-Strassen or Kronecker substitution in 2.9), plus a fixed cost a product. From
-// FLINT 3.6's times on an H100 host: 10^4 products of length 1024 modulo 62-bit primes in 1.0 s
-// on one thread (3.3e-11); fmpz_poly_mul from 2^12 x 16384 bits to 2^18 x 256 bits in 3.6e-11
-// to 6e-11 a bit-log on 16 threads, which kFlintMaxSpeedup turns into about 1.2e-10 on one.
-// To be fitted to bench measurements of both FLINT versions.
+// Schoenhage-Strassen or Kronecker substitution in 2.9), plus a fixed cost a product. Measured
+// with FLINT 3.6 on an H100 host (bench/results/2026-11-25-h100-poly-*.md): nmod_poly_mul of
+// length 2^20 modulo a 62-bit prime 3.0e-11, 10^4 products of length 1024 3.3e-11;
+// fmpz_poly_mul from 2^12 x 16384 bits to 2^18 x 256 bits 0.9e-10 to 1.15e-10, and 4.6e-11
+// for 64-bit coefficients (products of at most kFlintSmallPrimeBits bits go to FLINT 3's
+// small-prime FFT directly).
 constexpr double kFlintSecondsPerProduct = 100e-9;
 constexpr double kFlintNmodSecondsPerBitLog = 3.3e-11;
-constexpr double kFlintFmpzSecondsPerBitLog = 1.2e-10;
+constexpr double kFlintFmpzSecondsPerBitLog = 1.0e-10;
+constexpr double kFlintFmpzSmallSecondsPerBitLog = 4.6e-11;
+constexpr double kFlintSmallPrimeBits = 380;
 // One product on FLINT's threads: from about a millisecond of work, about 3 times faster
 // whatever the thread count (nmod_poly_mul of length 2^20: 0.070 s on 16 threads, where the
 // rate above gives 0.21 s on one).
@@ -26,8 +29,10 @@ constexpr double kFlintMaxSpeedup = 3;
 // The GPU path: a fixed cost a call (pipeline start, launches, synchronisation), the bytes it
 // converts and moves over PCIe (operands and results, 8 bytes a word), the NTT's butterflies
 // (three transforms a prime, forward for each operand and inverse) and the word products of
-// reduction and CRT. Guesses from the modular layer's measurements (0.15 ms a call, 20 GB/s)
-// and the integer NTT's rate; to be fitted on the GPU machine.
+// reduction and CRT. On the H100 (same results) one small product took 0.054 ms (nmod) to
+// 0.078 ms (fmpz) end to end and one of length 1024 0.08 to 0.28 ms, latency bound (a few
+// blocks); 0.15 ms a call puts the crossover where those measurements put it. nmod of length
+// 2^20: 2.05 ms for 34 MB and 2e8 butterflies.
 constexpr double kGpuSecondsPerCall = 0.15e-3;
 constexpr double kGpuBytesPerSecond = 20e9;
 constexpr double kGpuSecondsPerButterfly = 2e-12;
@@ -40,12 +45,16 @@ double log2_at_least_one(double x) { return std::log2(std::max(2.0, x)); }
 
 std::uint64_t words(std::uint64_t bits) { return std::max<std::uint64_t>(1, (bits + 63) / 64); }
 
+// Bits of the product's coefficients.
+double coefficient_bits(const PolyShape& p)
+{
+    return double(p.a_bits + p.b_bits) + log2_at_least_one(double(std::min(p.a_length, p.b_length)));
+}
+
 // Bits of the product's coefficients times the transform's depth.
 double bit_logs(const PolyShape& p)
 {
-    const double shorter = double(std::min(p.a_length, p.b_length));
-    const double coefficient_bits = double(p.a_bits + p.b_bits) + log2_at_least_one(shorter);
-    return double(p.out_length) * coefficient_bits * log2_at_least_one(double(p.transform_length));
+    return double(p.out_length) * coefficient_bits(p) * log2_at_least_one(double(p.transform_length));
 }
 
 double flint_call_seconds(double one_thread, unsigned threads)
@@ -95,7 +104,11 @@ std::uint64_t nmod_primes_estimate(std::uint64_t n, std::uint64_t transform_leng
 }
 
 double flint_nmod_seconds(const PolyShape& p) { return kFlintSecondsPerProduct + bit_logs(p) * kFlintNmodSecondsPerBitLog; }
-double flint_fmpz_seconds(const PolyShape& p) { return kFlintSecondsPerProduct + bit_logs(p) * kFlintFmpzSecondsPerBitLog; }
+double flint_fmpz_seconds(const PolyShape& p)
+{
+    const double rate = coefficient_bits(p) <= kFlintSmallPrimeBits ? kFlintFmpzSmallSecondsPerBitLog : kFlintFmpzSecondsPerBitLog;
+    return kFlintSecondsPerProduct + bit_logs(p) * rate;
+}
 
 bool gpu_pays_for_nmod_products(std::span<const PolyShape> products, unsigned threads)
 {

@@ -63,6 +63,18 @@ TEST(PolyChoice, SmallProductsStayOnTheHost)
     EXPECT_FALSE(gpu_pays_for_nmod_products(few, 16));
 }
 
+// Where bench_poly's crossover table on an H100 with 16 host threads put the faster backend.
+TEST(PolyChoice, TheMeasuredCrossoversAreFollowed)
+{
+    EXPECT_FALSE(gpu_pays_for_fmpz_poly_product(fmpz_shape(1024, 64), 16)) << "0.14 ms on the host, 0.19 on the GPU";
+    EXPECT_TRUE(gpu_pays_for_fmpz_poly_product(fmpz_shape(4096, 64), 16)) << "0.84 ms on the host, 0.67 on the GPU";
+    EXPECT_FALSE(gpu_pays_for_fmpz_poly_product(fmpz_shape(16, 1024), 16)) << "0.08 ms on the host, 0.10 on the GPU";
+    EXPECT_TRUE(gpu_pays_for_fmpz_poly_product(fmpz_shape(64, 1024), 16)) << "0.28 ms on the host, 0.12 on the GPU";
+    const PolyShape short_nmod = nmod_shape(256, 256), long_nmod = nmod_shape(4096, 4096);
+    EXPECT_FALSE(gpu_pays_for_nmod_products({&short_nmod, 1}, 16)) << "0.017 ms on the host, 0.056 on the GPU";
+    EXPECT_TRUE(gpu_pays_for_nmod_products({&long_nmod, 1}, 16)) << "0.19 ms on the host, 0.084 on the GPU";
+}
+
 TEST(PolyChoice, BatchesCrossOverLaterWithMoreThreads)
 {
     const std::vector<PolyShape> batch(100, nmod_shape(1024, 1024));
