@@ -2,12 +2,11 @@
 // on the host threads into pinned memory and copied up, reduced modulo each prime of the set
 // (multi_mod), multiplied modulo each prime (poly_mul), and reconstructed (multi_crt) in chunks
 // of coefficients that are copied down and handed to the caller while the next chunk runs.
-// ZGPU_TIMING=1 prints the split to stderr.
+// ZGPU_TIMING=1 prints the split to stderr: host packing and unpacking, and the device time of
+// the upload, reduction and transforms, CRT and downloads.
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 
 #include "adapters/packing.hpp"
 #include "base/parallel.hpp"
@@ -15,6 +14,7 @@
 #include "kernels/modular/multi_mod.hpp"
 #include "kernels/poly/poly_mul.hpp"
 #include "plugin/gpu/modular/modular_tables.hpp"
+#include "plugin/gpu/phase_times.hpp"
 #include "plugin/gpu/poly/ntt_tables.hpp"
 #include "plugin/gpu/poly_backend.hpp"
 #include "plugin/gpu/stream_events.hpp"
@@ -56,40 +56,6 @@ void pack(const HostOperand& x, BatchView out)
     });
 }
 
-// CUDA events around the phases on the device, read once at the end.
-class DeviceTimer {
-public:
-    explicit DeviceTimer(cudaStream_t stream) : on_(std::getenv("ZGPU_TIMING") != nullptr), stream_(stream)
-    {
-        if (on_)
-            for (cudaEvent_t& e : events_) check(cudaEventCreate(&e), "creating timing events");
-    }
-    ~DeviceTimer()
-    {
-        if (on_)
-            for (cudaEvent_t e : events_) cudaEventDestroy(e);
-    }
-    DeviceTimer(const DeviceTimer&) = delete;
-    DeviceTimer& operator=(const DeviceTimer&) = delete;
-
-    void mark(int i)
-    {
-        if (on_) check(cudaEventRecord(events_[i], stream_), "recording a timing event");
-    }
-    float between(int i, int j) const
-    {
-        float ms = 0;
-        if (on_) check(cudaEventElapsedTime(&ms, events_[i], events_[j]), "reading timing events");
-        return ms;
-    }
-    bool on() const { return on_; }
-
-private:
-    bool on_;
-    cudaStream_t stream_;
-    std::array<cudaEvent_t, 4> events_{};
-};
-
 }  // namespace
 
 void fmpz_poly_product(const HostOperand& a, std::size_t a_length, const HostOperand& b, std::size_t b_length,
@@ -128,10 +94,12 @@ void fmpz_poly_product(const HostOperand& a, std::size_t a_length, const HostOpe
     pack(a, a_place.in(staging));
     if (!square) pack(b, b_place.in(staging));
     const Clock::time_point packed = Clock::now();
-    DeviceTimer timer(stream);
-    timer.mark(0);
+    enum Phase { kUpload, kTransforms, kCrt, kDownload };
+    PhaseTimes times(4);
+    times.begin(kUpload, stream);
     check(cudaMemcpyAsync(device, staging, upload_bytes, cudaMemcpyHostToDevice, stream), "uploading polynomials");
-    timer.mark(1);
+    times.end(kUpload, stream);
+    times.begin(kTransforms, stream);
 
     const auto residues = [&](std::size_t at, std::size_t count) {
         return kernels::ResidueView{reinterpret_cast<limb_t*>(device + at), count, k, count};
@@ -141,7 +109,7 @@ void fmpz_poly_product(const HostOperand& a, std::size_t a_length, const HostOpe
     // One product: each polynomial at offset 0, of its residue array's count.
     kernels::poly_mul({residues(a_residues, la)}, {residues(b_residues, lb)}, square, 1, length, ntt.view(),
                       {residues(c_residues, out_length)}, stream);
-    timer.mark(2);
+    times.end(kTransforms, stream);
 
     // CRT chunk by chunk, each copied into one of two pinned slots, unpacked while the next runs.
     const BatchView out = out_place.in(device);
@@ -153,14 +121,17 @@ void fmpz_poly_product(const HostOperand& a, std::size_t a_length, const HostOpe
         const std::size_t count = std::min(chunk, out_length - first);
         const kernels::ConstResidueView part{c.data + first, count, k, c.prime_stride};
         const BatchView values{out.element(first), out.sizes + first, count, crt_stride};
+        times.begin(kCrt, stream);
         kernels::multi_crt(part, tables.view(), true, values, stream);
+        times.end(kCrt, stream);
+        times.begin(kDownload, stream);
         const BatchView slot = slot_place.in(staging + (first / chunk % 2) * slot_layout.bytes());
         check(cudaMemcpyAsync(slot.limbs, values.limbs, count * crt_stride * sizeof(limb_t), cudaMemcpyDeviceToHost, stream), "downloading products");
         check(cudaMemcpyAsync(slot.sizes, values.sizes, count * sizeof(std::int32_t), cudaMemcpyDeviceToHost, stream), "downloading products");
+        times.end(kDownload, stream);
         ready[first / chunk % 2].record(stream);
     };
     enqueue(0);
-    timer.mark(3);
     for (std::size_t first = 0; first < out_length; first += chunk) {
         if (first + chunk < out_length) enqueue(first + chunk);
         ready[first / chunk % 2].wait();
@@ -170,12 +141,13 @@ void fmpz_poly_product(const HostOperand& a, std::size_t a_length, const HostOpe
         result(first, slot);
         unpacking += Clock::now() - unpack_start;
     }
-    if (timer.on())
+    if (times.on())
         std::fprintf(stderr,
                      "zgpu: fmpz_poly product %zu x %zu, %zu primes, transform %u: packing %.2f ms, upload %.2f ms, "
-                     "reduction and transforms %.2f ms, first CRT chunk %.2f ms, unpacking %.2f ms, total %.2f ms\n",
-                     la, lb, k, length, milliseconds(packed - start), timer.between(0, 1), timer.between(1, 2),
-                     timer.between(2, 3), milliseconds(unpacking), milliseconds(Clock::now() - start));
+                     "reduction and transforms %.2f ms, CRT %.2f ms, downloads %.2f ms, unpacking %.2f ms, total %.2f ms\n",
+                     la, lb, k, length, milliseconds(packed - start), times.milliseconds(kUpload),
+                     times.milliseconds(kTransforms), times.milliseconds(kCrt), times.milliseconds(kDownload),
+                     milliseconds(unpacking), milliseconds(Clock::now() - start));
 }
 
 }  // namespace zgpu::gpu

@@ -1,12 +1,12 @@
 // Products of nmod polynomials from host arrays (poly_backend.hpp): grouped by transform length
 // and route (one prime, or three and a reduction mod n), each group in chunks of about 16 MiB
 // of operands gathered into pinned memory, copied up, multiplied (kernels/poly/poly_mul.hpp),
-// reduced mod each n (crt_to_moduli.hpp) and copied back, the chunks overlapping.
+// reduced mod each n (crt_to_moduli.hpp) and copied back, the chunks overlapping. ZGPU_TIMING=1
+// prints each group's host time (gathering, waiting, scattering) and device time a phase.
 #include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string>
@@ -19,6 +19,7 @@
 #include "kernels/poly/crt_to_moduli.hpp"
 #include "kernels/poly/poly_mul.hpp"
 #include "plugin/gpu/poly/garner.hpp"
+#include "plugin/gpu/phase_times.hpp"
 #include "plugin/gpu/poly/ntt_tables.hpp"
 #include "plugin/gpu/poly_backend.hpp"
 #include "plugin/gpu/stream_events.hpp"
@@ -209,6 +210,8 @@ void run_group(std::span<const NmodProduct* const> group, const Route& route)
     const DrainOnExit drain{{stream, upload, download}};
     const Clock::time_point start = Clock::now();
     Clock::duration gathering{}, waiting{}, scattering{};
+    enum Phase { kUpload, kProducts, kDownload };
+    PhaseTimes times(3);
     const auto timed = [](Clock::duration& total, const auto& work) {
         const Clock::time_point from = Clock::now();
         work();
@@ -221,15 +224,21 @@ void run_group(std::span<const NmodProduct* const> group, const Route& route)
             if (c >= 2) timed(waiting, [&] { uploaded[s].wait(); });  // the pinned slot has left for the device
             timed(gathering, [&] { chunk.gather(up_slot(c)); });
             if (c >= 2) computed[s].wait_on(upload);  // chunk c - 2's kernels are done with the device slot
+            times.begin(kUpload, upload);
             check(cudaMemcpyAsync(device_slot(c), up_slot(c), chunk.upload_bytes, cudaMemcpyHostToDevice, upload), "uploading polynomials");
+            times.end(kUpload, upload);
             uploaded[s].record(upload);
             uploaded[s].wait_on(stream);
             if (c >= 2) downloaded[s].wait_on(stream);  // and its results have left it
+            times.begin(kProducts, stream);
             chunk.multiply(device_slot(c), route, tables, garner, primes.size(), stream);
+            times.end(kProducts, stream);
             computed[s].record(stream);
             computed[s].wait_on(download);
+            times.begin(kDownload, download);
             check(cudaMemcpyAsync(down_slot(c), device_slot(c) + chunk.out_at, chunk.download_bytes(), cudaMemcpyDeviceToHost, download),
                   "downloading products");
+            times.end(kDownload, download);
             downloaded[s].record(download);
         }
         if (c >= 1) {
@@ -237,12 +246,14 @@ void run_group(std::span<const NmodProduct* const> group, const Route& route)
             timed(scattering, [&] { chunks[c - 1].scatter(down_slot(c - 1)); });
         }
     }
-    if (std::getenv("ZGPU_TIMING"))
+    if (times.on())
         std::fprintf(stderr,
                      "zgpu: %zu nmod products of transform length %llu on %zu primes, %zu chunks: gathering %.2f ms, waiting "
-                     "for the GPU %.2f ms, scattering %.2f ms, total %.2f ms\n",
+                     "for the GPU %.2f ms, scattering %.2f ms, total %.2f ms; device time, overlapping: uploads %.2f ms, "
+                     "products %.2f ms, downloads %.2f ms\n",
                      group.size(), static_cast<unsigned long long>(route.length), primes.size(), chunks.size(),
-                     milliseconds(gathering), milliseconds(waiting), milliseconds(scattering), milliseconds(Clock::now() - start));
+                     milliseconds(gathering), milliseconds(waiting), milliseconds(scattering), milliseconds(Clock::now() - start),
+                     times.milliseconds(kUpload), times.milliseconds(kProducts), times.milliseconds(kDownload));
 }
 }  // namespace
 

@@ -1,0 +1,61 @@
+// Device time of the phases of a GPU call (uploads, products, CRT, downloads), for ZGPU_TIMING:
+// CUDA events around each stretch of a phase on its stream, summed when read. Off, and free,
+// unless ZGPU_TIMING is set. Only plugin/gpu/ includes it.
+#pragma once
+
+#include <cstdlib>
+#include <utility>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "plugin/gpu/runtime.hpp"
+
+namespace zgpu::gpu {
+
+class PhaseTimes {
+public:
+    explicit PhaseTimes(int phases) : on_(std::getenv("ZGPU_TIMING") != nullptr), stretches_(phases) {}
+    ~PhaseTimes()
+    {
+        for (auto& phase : stretches_)
+            for (auto& [from, to] : phase) cudaEventDestroy(from), cudaEventDestroy(to);
+    }
+    PhaseTimes(const PhaseTimes&) = delete;
+    PhaseTimes& operator=(const PhaseTimes&) = delete;
+
+    bool on() const { return on_; }
+    // A stretch of `phase` starts, or ends, at this point of `stream`.
+    void begin(int phase, cudaStream_t stream)
+    {
+        if (!on_) return;
+        cudaEvent_t from = nullptr, to = nullptr;
+        check(cudaEventCreate(&from), "creating timing events");
+        stretches_[phase].emplace_back(from, nullptr);
+        check(cudaEventCreate(&to), "creating timing events");
+        stretches_[phase].back().second = to;
+        check(cudaEventRecord(from, stream), "recording a timing event");
+    }
+    void end(int phase, cudaStream_t stream)
+    {
+        if (on_) check(cudaEventRecord(stretches_[phase].back().second, stream), "recording a timing event");
+    }
+    // The phase's stretches added up, once they have run.
+    float milliseconds(int phase) const
+    {
+        float total = 0;
+        for (const auto& [from, to] : stretches_[phase]) {
+            float ms = 0;
+            check(cudaEventSynchronize(to), "reading timing events");
+            check(cudaEventElapsedTime(&ms, from, to), "reading timing events");
+            total += ms;
+        }
+        return total;
+    }
+
+private:
+    bool on_;
+    std::vector<std::vector<std::pair<cudaEvent_t, cudaEvent_t>>> stretches_;
+};
+
+}  // namespace zgpu::gpu
