@@ -247,6 +247,32 @@ TEST_F(NmodGpuPath, TheCallersCpuBackendLeavesTheResultsAlone)
     nmod_poly_clear(before);
 }
 
+TEST_F(NmodGpuPath, ResultsThatAreOtherProductsOperandsWaitForTheirReading)
+{
+    // Product 0 writes product 1's a, product 2 writes product 0's b: those results go to
+    // temporaries, product 1's in place; every product sees its operands as they were.
+    Products polys(3);
+    for (std::size_t i = 0; i < 3; ++i) {
+        polys.init(i, 1000003);
+        nmod_poly_randtest_not_zero(polys.a(i), state_, 50 + 10 * slong(i));
+        nmod_poly_randtest_not_zero(polys.b(i), state_, 40);
+    }
+    std::vector<nmod_poly_struct> theirs(3);
+    for (std::size_t i = 0; i < 3; ++i) {
+        nmod_poly_init(&theirs[i], 1000003);
+        ::nmod_poly_mul(&theirs[i], polys.a(i), polys.b(i));
+    }
+    const std::vector<PolyProduct> products = {{polys.a(1), polys.a(0), polys.b(0), -1},
+                                               {polys.res(1), polys.a(1), polys.b(1), -1},
+                                               {polys.b(0), polys.a(2), polys.b(2), -1}};
+    Seen seen;
+    EXPECT_EQ(nmod_poly_products_on(Backend::gpu, products, stand_in(seen)), Backend::gpu);
+    EXPECT_TRUE(nmod_poly_equal(polys.a(1), &theirs[0]));
+    EXPECT_TRUE(nmod_poly_equal(polys.res(1), &theirs[1]));
+    EXPECT_TRUE(nmod_poly_equal(polys.b(0), &theirs[2]));
+    for (nmod_poly_struct& p : theirs) nmod_poly_clear(&p);
+}
+
 // A GPU that writes garbage into the first result, then fails.
 NmodGpu failing_gpu()
 {
