@@ -1,8 +1,10 @@
-// Device time of the phases of a GPU call (uploads, products, CRT, downloads), for ZGPU_TIMING:
-// CUDA events around each stretch of a phase on its stream, summed when read. Off, and free,
-// unless ZGPU_TIMING is set. Only plugin/gpu/ includes it.
+// What ZGPU_TIMING reports of a GPU call: host time on a steady clock, and the device time of
+// its phases (uploads, products, CRT, downloads) from CUDA events around each stretch of a phase
+// on its stream, summed when read. The events are off, and free, unless ZGPU_TIMING is set.
+// Only plugin/gpu/ includes it.
 #pragma once
 
+#include <chrono>
 #include <cstdlib>
 #include <utility>
 #include <vector>
@@ -13,13 +15,20 @@
 
 namespace zgpu::gpu {
 
+using Clock = std::chrono::steady_clock;
+
+inline double milliseconds(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
 class PhaseTimes {
 public:
     explicit PhaseTimes(int phases) : on_(std::getenv("ZGPU_TIMING") != nullptr), stretches_(phases) {}
     ~PhaseTimes()
     {
         for (auto& phase : stretches_)
-            for (auto& [from, to] : phase) cudaEventDestroy(from), cudaEventDestroy(to);
+            for (auto& [from, to] : phase) {
+                if (from) cudaEventDestroy(from);
+                if (to) cudaEventDestroy(to);
+            }
     }
     PhaseTimes(const PhaseTimes&) = delete;
     PhaseTimes& operator=(const PhaseTimes&) = delete;
@@ -29,11 +38,9 @@ public:
     void begin(int phase, cudaStream_t stream)
     {
         if (!on_) return;
-        cudaEvent_t from = nullptr, to = nullptr;
+        auto& [from, to] = stretches_[phase].emplace_back(nullptr, nullptr);
         check(cudaEventCreate(&from), "creating timing events");
-        stretches_[phase].emplace_back(from, nullptr);
         check(cudaEventCreate(&to), "creating timing events");
-        stretches_[phase].back().second = to;
         check(cudaEventRecord(from, stream), "recording a timing event");
     }
     void end(int phase, cudaStream_t stream)

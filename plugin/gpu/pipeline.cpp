@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -10,6 +9,7 @@
 #include <vector>
 
 #include "base/parallel.hpp"
+#include "plugin/gpu/phase_times.hpp"
 #include "plugin/gpu/runtime.hpp"
 #include "plugin/gpu/stream_events.hpp"
 #include "zgpu/error.hpp"
@@ -121,9 +121,6 @@ std::size_t elements_within(std::size_t limit, std::size_t per_element, std::siz
     const std::size_t half = limit / 2;
     return half > fixed ? std::max<std::size_t>(1, (half - fixed) / per_element) : 1;
 }
-
-using Clock = std::chrono::steady_clock;
-double milliseconds(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
 }  // namespace
 

@@ -33,10 +33,11 @@ struct NmodGpu {
 // changes, so a res may be any of the operands (such results go to temporaries, swapped in at
 // the end; the others are written in place, reusing their memory). Where the GPU fails with
 // results written in place, the CPU backend computes every product (a warning goes to stderr);
-// otherwise its error stands and nothing is written. Moduli agree within each product (the caller checked). On the GPU, the nonzero
-// products whose transform is at most gpu::kMaxPolyTransform long are one call of
-// gpu::nmod_products; the others, and all of them on the CPU, are FLINT's nmod_poly_mul /
-// nmod_poly_mullow (one product on FLINT's threads, several split over the host threads).
+// otherwise its error stands and nothing is written. Moduli agree within each product (the
+// caller checked). On the GPU, the nonzero products whose transform is at most
+// gpu::kMaxPolyTransform long are one call of gpu::nmod_products; the others, and all of them
+// on the CPU, are FLINT's nmod_poly_mul / nmod_poly_mullow (one product on FLINT's threads,
+// several split over the host threads).
 // on_cpu, if given, is the CPU backend instead, and writes the results itself (NTL's own
 // products); every res is then left as it was. Returns the backend that ran.
 Backend nmod_poly_products(std::span<const PolyProduct> products, const std::function<void()>& on_cpu = {});

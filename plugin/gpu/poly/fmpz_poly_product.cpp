@@ -5,7 +5,6 @@
 // ZGPU_TIMING=1 prints the split to stderr: host packing and unpacking, and the device time of
 // the upload, reduction and transforms, CRT and downloads.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 
 #include "adapters/packing.hpp"
@@ -23,14 +22,10 @@
 namespace zgpu::gpu {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 // Coefficients a CRT chunk: enough for the whole GPU (the kernel takes 32 values a block), few
 // enough that copying one down overlaps the next.
 constexpr std::size_t kCrtChunkBytes = std::size_t(32) << 20;
 constexpr std::size_t kMinCrtChunk = 8192;
-
-double milliseconds(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
 // Where a batch of `count` elements of `stride` limbs lies in a layout: limbs, then sizes.
 struct BatchPlace {

@@ -5,7 +5,6 @@
 // prints each group's host time (gathering, waiting, scattering) and device time a phase.
 #include <algorithm>
 #include <bit>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -60,10 +59,6 @@ std::size_t read_length(std::size_t length, const NmodProduct& p) { return std::
 // Operand bytes a chunk of a group aims at: enough to fill the GPU, small enough that copying
 // one chunk overlaps computing the one before and unpacking the one before that.
 constexpr std::size_t kChunkBytes = std::size_t(16) << 20;
-
-using Clock = std::chrono::steady_clock;
-
-double milliseconds(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
 // Rows of words one after another (row j: lengths[j] words from offsets[j], offsets
 // ascending, `total` in all) cut into pieces of about kPieceWords, spread over the host threads
