@@ -75,6 +75,7 @@ struct Case {
 
 struct Peaks {
     double imad;  // IMAD a second
+    double mma;   // dense 8-bit tensor core products a second
     double bytes; // HBM bytes a second
 };
 
@@ -109,19 +110,20 @@ Row run_case(const Case& c, std::size_t count, const Peaks& peaks, unsigned thre
     const double mod_one = flint.seconds(1, false), mod_all = flint.seconds(threads, false);
     const double crt_one = flint.seconds(1, true), crt_all = flint.seconds(threads, true);
 
-    // Work: 8 IMADs a term (a 64 x 64 -> 128-bit product into three words); terms count *
-    // limbs * k for the reduction, count * k * limbs(P) for the CRT. Bytes: values and residues
-    // once; the CRT also writes and reads its y_i once more.
-    const double mod_imads = 8.0 * count * limbs * c.k, crt_imads = 8.0 * count * c.k * p_limbs;
+    // Work: for the reduction 8 IMADs a term (a 64 x 64 -> 128-bit product into three words),
+    // count * limbs * k terms; for the CRT the byte products of its matrix product, count values
+    // x 8 k bytes of y x 8 (limbs(P) + 1) columns, without the kernel's padding. Bytes: values
+    // and residues once; the CRT also writes and reads its y_i once more.
+    const double mod_share = 8.0 * count * limbs * c.k / peaks.imad, crt_share = 64.0 * count * c.k * (p_limbs + 1) / peaks.mma;
     const double mod_bytes = 8.0 * count * (stride + c.k), crt_bytes = 8.0 * count * (3.0 * c.k + p_limbs);
     char line[512];
-    const auto format = [&](double seconds, double imads, double bytes, double one, double all) {
+    const auto format = [&](double seconds, double peak_seconds, double bytes, double one, double all) {
         std::snprintf(line, sizeof line, "| %u | %zu | %u | %.3f | %.1f %% | %.1f %% | %.1f | %.2f | %.0f | %.0f |", c.bits, c.k, p_limbs,
-                      1e3 * seconds, 100 * imads / seconds / peaks.imad, 100 * bytes / seconds / peaks.bytes, 1e3 * one, 1e3 * all,
+                      1e3 * seconds, 100 * peak_seconds / seconds, 100 * bytes / seconds / peaks.bytes, 1e3 * one, 1e3 * all,
                       one / seconds, all / seconds);
         return std::string(line);
     };
-    Row row{format(mod_seconds, mod_imads, mod_bytes, mod_one, mod_all), format(crt_seconds, crt_imads, crt_bytes, crt_one, crt_all)};
+    Row row{format(mod_seconds, mod_share, mod_bytes, mod_one, mod_all), format(crt_seconds, crt_share, crt_bytes, crt_one, crt_all)};
     for (void* p : {(void*)x_limbs, (void*)x_sizes, (void*)residues, (void*)out_limbs, (void*)out_sizes}) cudaFree(p);
     release(view);
     return row;
@@ -139,20 +141,24 @@ int main(int argc, char** argv)
     check(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0), "clock rate");
     check(cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, 0), "memory clock rate");
     check(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0), "memory bus width");
-    // IMAD: 64 a clock an SM on sm_90 (half the FP32 rate), at the boost clock the device
-    // reports. HBM: two transfers a memory clock over the bus width.
-    const Peaks peaks{64.0 * prop.multiProcessorCount * clock_khz * 1e3, 2.0 * memory_khz * 1e3 * bus_bits / 8};
+    // IMAD: 64 a clock an SM on sm_90 (half the FP32 rate); 8-bit tensor core products: 4096 a
+    // clock an SM (dense), both at the boost clock the device reports. HBM: two transfers a
+    // memory clock over the bus width.
+    const double sm_clocks = double(prop.multiProcessorCount) * clock_khz * 1e3;
+    const Peaks peaks{64.0 * sm_clocks, 4096.0 * sm_clocks, 2.0 * memory_khz * 1e3 * bus_bits / 8};
     std::printf("## zgpu multi-modular reduction and CRT benchmark\n\ndevice: %s, %d SMs, %.2f GHz; host threads: %u; %zu values\n\n",
                 prop.name, prop.multiProcessorCount, clock_khz / 1e6, threads, count);
-    std::printf("IMAD share: 8 IMADs a term (one 64 x 64 -> 128-bit product added into three words), count x limbs x k terms for "
-                "the reduction and count x k x limbs(P) for the CRT, over the peak %.3g IMAD/s (64 a clock an SM). HBM share: values "
+    std::printf("Compute share: for the reduction 8 IMADs a term (one 64 x 64 -> 128-bit product added into three words), count x "
+                "limbs x k terms, over the peak %.3g IMAD/s (64 a clock an SM); for the CRT (on the tensor cores up to 4096 moduli) the "
+                "byte products of count x 8 k bytes of y times 8 (limbs(P) + 1) byte columns, over the dense 8-bit peak %.3g/s (4096 "
+                "a clock an SM). HBM share: values "
                 "and residues moved once (and the CRT's y_i written and read once more) over %.3g B/s. FLINT: fmpz_multi_mod_ui / "
                 "fmpz_multi_CRT_ui (sign 1) on a part of the values, scaled to %zu. Moduli: the largest primes 1 mod 2^32 below "
-                "2^62.\n\n", peaks.imad, peaks.bytes, count);
+                "2^62.\n\n", peaks.imad, peaks.mma, peaks.bytes, count);
     const std::vector<Case> cases = {{256, 10}, {1024, 35}, {4096, 134}, {4096, 70}, {32768, 1059}};
     std::vector<Row> rows;
     for (const Case& c : cases) rows.push_back(run_case(c, count, peaks, threads));
-    const char* header = "| bits | k | limbs(P) | zgpu ms | IMAD share | HBM share | FLINT 1 thread ms | FLINT %u threads ms | zgpu / FLINT-1 | zgpu / FLINT-%u |\n"
+    const char* header = "| bits | k | limbs(P) | zgpu ms | compute share | HBM share | FLINT 1 thread ms | FLINT %u threads ms | zgpu / FLINT-1 | zgpu / FLINT-%u |\n"
                          "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     std::printf("### Reduction (multi_mod), device-resident, median of 10\n\n");
     std::printf(header, threads, threads);

@@ -1,4 +1,4 @@
-// Asynchronous copies of one word from global to shared memory (cp.async, sm_80 and up), with
+// Asynchronous copies of one word or 16 bytes from global to shared memory (cp.async, sm_80 and up), with
 // zero fill, so that a kernel's next stage of operands arrives while it computes on this one.
 #pragma once
 
@@ -14,6 +14,13 @@ __device__ __forceinline__ void copy_word_async(limb_t* destination, const limb_
 {
     const unsigned shared = unsigned(__cvta_generic_to_shared(destination));
     asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"(shared), "l"(source), "r"(valid ? 8 : 0) : "memory");
+}
+
+// The same for 16 bytes (both addresses 16-byte aligned).
+__device__ __forceinline__ void copy_chunk_async(void* destination, const void* source, bool valid)
+{
+    const unsigned shared = unsigned(__cvta_generic_to_shared(destination));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(shared), "l"(source), "r"(valid ? 16 : 0) : "memory");
 }
 
 // Closes this thread's group of copies issued since the last commit (possibly none).

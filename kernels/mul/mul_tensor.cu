@@ -22,6 +22,7 @@
 #include "kernels/common/add_columns.cuh"
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/common/limb_access.cuh"
+#include "kernels/common/mma_u8.cuh"
 #include "kernels/mul/mul_tensor_layout.hpp"
 #include "kernels/common/thread_group.cuh"
 #include "zgpu/error.hpp"
@@ -87,14 +88,6 @@ __device__ __forceinline__ void copy_async(void* shared_destination, const void*
 }
 __device__ __forceinline__ void commit_copies() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 __device__ __forceinline__ void wait_for_copies() { asm volatile("cp.async.wait_group 0;" ::: "memory"); }
-
-__device__ __forceinline__ void mma_u8(int (&d)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2, std::uint32_t a3,
-                                       std::uint32_t b0, std::uint32_t b1)
-{
-    asm("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
-        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-}
 
 template <int W>
 __device__ __forceinline__ void sync_product()

@@ -1,8 +1,11 @@
 // kernels::multi_crt on the GPU against FLINT's fmpz_multi_CRT_ui, unsigned and signed: the
 // edges of the range (0, +-1, +-(P-1)/2, P/2 and one beyond, P - 1), random values, composite
-// moduli, 2 and 2^64 - 1, k = 1 to 4096; and round trips multi_mod -> multi_crt, with more
-// values than one chunk.
+// moduli, 2 and 2^64 - 1, k = 1 to 4097 (the tensor cores' kernel up to 4096, the words' above),
+// moduli counts and product lengths at the tensor kernel's stage and tile edges; and round trips
+// multi_mod -> multi_crt, with more values than one chunk.
 #include <gtest/gtest.h>
+
+#include <flint/ulong_extras.h>
 
 #include "backend_param.hpp"
 #include "batch_checks.hpp"
@@ -104,10 +107,36 @@ TEST_F(MultiCrt, MatchesFlintOnEverySet)
     }
 }
 
+// 4096 moduli: the tightest case of the tensor kernel's 32-bit sums (8 k products below 2^16).
 TEST_F(MultiCrt, FourThousandNinetySixModuli)
 {
     IntegerSource source(22);
     check_multi_crt(kernels::ntt_primes(4096), 37, 2, source);
+}
+
+TEST_F(MultiCrt, MoreModuliThanTheTensorKernelTakes)
+{
+    IntegerSource source(25);
+    check_multi_crt(kernels::ntt_primes(4097), 37, 0, source);
+}
+
+// The k largest primes below 2^64: P has k limbs, so k sets the tensor kernel's tiles of 16
+// limbs (limb k included) and its stages of 16 moduli in mma steps of 4.
+std::vector<limb_t> largest_primes(std::size_t k)
+{
+    std::vector<limb_t> primes;
+    for (limb_t n = kPrime64; primes.size() < k; n -= 2)
+        if (n_is_prime(n)) primes.push_back(n);
+    return primes;
+}
+
+TEST_F(MultiCrt, TileAndStageEdges)
+{
+    IntegerSource source(26);
+    for (const std::size_t k : {4, 5, 14, 15, 16, 17, 31, 32, 33, 47, 48}) {
+        SCOPED_TRACE(k);
+        check_multi_crt(largest_primes(k), 131, 1, source);
+    }
 }
 
 TEST_F(MultiCrt, RoundTrips)
