@@ -147,33 +147,29 @@ __global__ void crt_fix(const ModularTablesView t, const bool sign, const CrtChu
 }
 
 // Negative small results (signed): the value's limbs hold B^limbs + s; -s = B^limbs - that.
-// A warp takes 32 values and negates those that need it one after another, 32 limbs a step:
-// limbs below the lowest nonzero one stay zero, that one becomes its negation, the ones above
-// their complements.
+// A warp a value (the others return at once), 32 limbs a step: limbs below the lowest nonzero
+// one stay zero, that one becomes its negation, the ones above their complements.
 __global__ void crt_negate(const ModularTablesView t, const CrtChunk c)
 {
-    const std::size_t first_value = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32 * 32;
+    const std::size_t e = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
     const unsigned lane = threadIdx.x % 32;
-    const bool mine = first_value + lane < c.count && c.pending[first_value + lane] == kNegativeWrap;
+    if (e >= c.count || c.pending[e] != kNegativeWrap) return;  // the same for the whole warp
+    limb_t* x = c.out.element(e);
     const std::uint32_t limbs = t.product_limbs;
-    for (unsigned todo = __ballot_sync(~0u, mine); todo; todo &= todo - 1) {
-        const std::size_t e = first_value + __ffs(todo) - 1;
-        limb_t* x = c.out.element(e);
-        bool nonzero_below = false;
-        std::uint32_t used = 0;
-        for (std::uint32_t first = 0; first < limbs; first += 32) {
-            const std::uint32_t w = first + lane;
-            const limb_t v = w < limbs ? x[w] : 0;
-            const unsigned nonzero = __ballot_sync(~0u, v != 0);
-            const bool complement = nonzero_below || (nonzero & ((1u << lane) - 1)) != 0;
-            const limb_t r = complement ? ~v : limb_t(0) - v;
-            if (w < limbs) x[w] = r;
-            const unsigned written = __ballot_sync(~0u, w < limbs && r != 0);
-            if (written) used = first + 32 - __clz(written);
-            nonzero_below = nonzero_below || nonzero != 0;
-        }
-        if (lane == 0) c.out.sizes[e] = -std::int32_t(used);
+    bool nonzero_below = false;
+    std::uint32_t used = 0;
+    for (std::uint32_t first = 0; first < limbs; first += 32) {
+        const std::uint32_t w = first + lane;
+        const limb_t v = w < limbs ? x[w] : 0;
+        const unsigned nonzero = __ballot_sync(~0u, v != 0);
+        const bool complement = nonzero_below || (nonzero & ((1u << lane) - 1)) != 0;
+        const limb_t r = complement ? ~v : limb_t(0) - v;
+        if (w < limbs) x[w] = r;
+        const unsigned written = __ballot_sync(~0u, w < limbs && r != 0);
+        if (written) used = first + 32 - __clz(written);
+        nonzero_below = nonzero_below || nonzero != 0;
     }
+    if (lane == 0) c.out.sizes[e] = -std::int32_t(used);
 }
 
 }  // namespace
@@ -204,7 +200,7 @@ void multi_crt(ConstResidueView r, const ModularTablesView& tables, bool sign, B
         crt_fix<<<unsigned((n + 127) / 128), 128, 0, stream>>>(tables, sign, c);
         check_launch("multi_crt: fix-up kernel launch");
         if (sign) {
-            crt_negate<<<unsigned((n + 255) / 256), 256, 0, stream>>>(tables, c);
+            crt_negate<<<unsigned((n + 7) / 8), 256, 0, stream>>>(tables, c);
             check_launch("multi_crt: negation kernel launch");
         }
     }
