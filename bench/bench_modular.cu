@@ -137,6 +137,7 @@ int main(int argc, char** argv)
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
     cudaDeviceProp prop;
     check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+    keep_pool_memory();
     int clock_khz = 0, memory_khz = 0, bus_bits = 0;
     check(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0), "clock rate");
     check(cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, 0), "memory clock rate");

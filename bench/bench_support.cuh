@@ -25,6 +25,17 @@ void check(cudaError_t status, const char* what)
     }
 }
 
+// The stream-ordered pool keeps up to 1 GiB between operations, as the plugin's runtime sets it
+// for its calls: benchmarks of the kernels alone would otherwise time the pool giving memory back
+// at every synchronization and mapping it again.
+inline void keep_pool_memory()
+{
+    cudaMemPool_t pool = nullptr;
+    check(cudaDeviceGetDefaultMemPool(&pool, 0), "default memory pool");
+    std::uint64_t keep = std::uint64_t(1) << 30;
+    check(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep), "memory pool threshold");
+}
+
 double now()
 {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();

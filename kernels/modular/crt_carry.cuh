@@ -15,12 +15,12 @@ namespace zgpu::kernels {
 inline constexpr std::uint8_t kNegativeWrap = 3;
 
 // One chunk of values and its temporaries: y, h and l of F, and what is left for crt_fix. y is
-// prime-major (y_i of value e at y[i * count + e]) where y_row is 0; else a value's moduli make
-// a row (value e's at y + e * y_row, y_row a multiple of 16, zeros past k), each y_i with the
-// bytes of its two 32-bit halves reversed, as the tensor kernel reads them.
+// prime-major (y_i of value e at y[i * count + e]) where y_stages is 0; else it holds the images
+// of the tensor kernel's stages (crt_y_image_word in crt_combine.hpp, zeros past k and past the
+// values up to a whole block), each y_i with the bytes of its two 32-bit halves reversed.
 struct CrtChunk {
     limb_t* y;
-    std::size_t y_row;
+    std::size_t y_stages;
     limb_t* quotient;
     limb_t* fraction;
     std::uint8_t* pending;

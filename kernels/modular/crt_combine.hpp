@@ -1,7 +1,8 @@
 // The CRT's combine kernels (multi_crt.cu has the algorithm): S = sum_i y_i M_i for a chunk of
 // values, carried from the low limbs up into the magnitudes that crt_fix and crt_negate finish.
-// The tensor kernel reads y in rows (CrtChunk::y_row) and is exact up to kCrtTensorMaxModuli
-// moduli; the word kernel reads y prime-major and takes any number.
+// The tensor kernel reads y as images of its shared-memory stages (CrtChunk::y_stages) and is
+// exact up to kCrtTensorMaxModuli moduli; the word kernel reads y prime-major and takes any
+// number.
 #pragma once
 
 #include <cstddef>
@@ -14,9 +15,21 @@
 namespace zgpu::kernels {
 
 inline constexpr std::size_t kCrtTensorMaxModuli = 4096;
+inline constexpr int kCrtTensorValues = 128;       // values a block of the tensor kernel
+inline constexpr int kCrtTensorStageModuli = 16;   // moduli a stage of it
 
-// Moduli a row of y in the tensor kernel's layout: k rounded up to a stage of 16.
-inline std::size_t crt_y_row(std::size_t k) { return (k + 15) / 16 * 16; }
+// Stages of the tensor kernel for k moduli.
+inline std::size_t crt_y_stages(std::size_t k) { return (k + kCrtTensorStageModuli - 1) / kCrtTensorStageModuli; }
+
+// Where y_i of value e goes in the tensor kernel's images of its stages: block e / 128, stage
+// i / 16, 16 words a value in the stage, modulus i % 16 at word i % 16 of them but with the pairs
+// of words (16-byte chunks) permuted by e % 8 (spreading ldmatrix's rows over the banks).
+ZGPU_HOST_DEVICE inline std::size_t crt_y_image_word(std::size_t e, std::size_t i, std::size_t stages)
+{
+    const std::size_t block = e / kCrtTensorValues, value = e % kCrtTensorValues, stage = i / kCrtTensorStageModuli;
+    const std::size_t word = i % kCrtTensorStageModuli, chunk = (word / 2) ^ (value % 8);
+    return ((block * stages + stage) * kCrtTensorValues + value) * kCrtTensorStageModuli + 2 * chunk + word % 2;
+}
 
 void crt_combine_tensor(const ModularTablesView& t, bool sign, const CrtChunk& c, cudaStream_t stream);
 void crt_combine_words(const ModularTablesView& t, bool sign, const CrtChunk& c, cudaStream_t stream);

@@ -9,16 +9,18 @@
 //
 // A block takes 128 values and the limbs in tiles of 16 from the low ones up (limb
 // product_limbs too: the shifts carry bytes of the top cofactor limbs above it). Its 8 warps
-// each compute 64 values x 4 limbs (4 x 4 mma tiles) over the moduli, 16 a stage through three
-// shared-memory buffers filled by cp.async (two stages arrive while one is multiplied). Then the
+// each compute 64 values x 4 limbs (4 x 4 mma tiles) over the moduli, 16 a stage. A stage's
+// bytes of y (the A operand) and limbs of the cofactors arrive by cp.async in one of three
+// buffers, two stages ahead; the block then spreads the cofactor bytes into the B operand, each
+// column's 128 bytes (i, a) in a row, and the warps load both operands with ldmatrix. Then the
 // sums take the buffers' place, every thread turns eight of them into a column, the next tile's
-// first stage is issued, and one lane a value carries the tile's columns. One mma step takes 4 moduli: K index
-// s = 8 (i - i0) + a' of lane (g, t) holds y's byte a = 4 (a' / 4) + 3 - a' % 4, reversed in each
-// half so that the B registers are ascending bytes of the cofactor: register bytes q = 0 .. 3 of
-// column m = 8 w + g, rows a = 4 (t % 2) + 3 - q, are m_i(m - 4 (t % 2) - 3 + q), one unaligned
-// word (two loads and a byte permutation). crt_prepare stores y that way, a value's moduli in a
-// row (CrtChunk::y_row), so the A registers come from ldmatrix, the rows' 16-byte chunks
-// permuted by the row's low bits to spread the banks.
+// first stage is issued, and one lane a value carries the tile's columns.
+//
+// Byte order along K: an mma step takes 4 moduli, K index s = 8 (i - i0) + a'. Byte a' of a
+// modulus is y's byte a = 4 (a' / 4) + 3 - a' % 4 (each 32-bit half reversed, as crt_prepare
+// stores y), so that in column m the bytes a' = 0 .. 3 are m_i(m - 3) .. m_i(m) and a' = 4 .. 7
+// are m_i(m - 7) .. m_i(m - 4): two words of the cofactor at unaligned offsets, cut from aligned
+// ones by funnel shifts.
 #include "kernels/common/async_copy.cuh"
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/common/mma_u8.cuh"
@@ -27,24 +29,31 @@
 namespace zgpu::kernels {
 namespace {
 
-constexpr int kValues = 128;        // values a block
+constexpr int kValues = kCrtTensorValues;  // values a block
 constexpr int kTileLimbs = 16;      // result limbs a tile: 128 byte columns
-constexpr int kStageModuli = 16;    // moduli a stage: 128 bytes of each value's row of y
+constexpr int kStageModuli = kCrtTensorStageModuli;  // moduli a stage: 128 bytes of each value
 constexpr int kThreads = 256;       // 8 warps: 2 (64 values) x 4 (4 limbs)
 constexpr int kCofactorLimbs = kTileLimbs + 1;  // limbs w0 - 1 .. w0 + 15 of each cofactor
-constexpr int kCofactorWords = 36;  // 2 kCofactorLimbs and two words that the last loads touch but
-                                    // the byte permutation leaves out
+constexpr int kCofactorWords = 36;  // 2 kCofactorLimbs, then two words the last shifts read but
+                                    // do not use
 constexpr int kSumWords = 132;      // a value's column sums (128) with padding (distinct banks)
-constexpr int kBuffers = 3;         // stages in shared memory: two arrive while one is multiplied
+constexpr int kBuffers = 3;         // stages in shared memory: two arrive while one is used
 
 struct Stage {
-    uint4 y[kValues][8];  // chunk c of value e's 128 bytes at c ^ (e % 8)
+    uint4 y[kValues][8];  // chunk c of value e's 128 bytes at c ^ (e % 8), as crt_prepare lays it
     std::uint32_t cofactor[kStageModuli][kCofactorWords];
 };
 
+// Chunk c of column m of the B operand sits at c ^ ((m + m / 8) % 8): distinct banks for the 8
+// columns of an ldmatrix and for the 16 limbs the spreading threads write at once.
+__device__ __forceinline__ int b_chunk(int m, int c) { return c ^ ((m + m / 8) % 8); }
+
 struct Shared {
     union {
-        Stage stages[kBuffers];
+        struct {
+            Stage stages[kBuffers];
+            uint4 b[8 * kTileLimbs][8];  // column m's 128 bytes (i, a'), chunk c at b_chunk(m, c)
+        };
         std::uint32_t sums[kValues][kSumWords];  // D, once the stages are multiplied
     };
     // S's columns (two words a limb, the second half of each entry unused), then the limbs of
@@ -54,30 +63,46 @@ struct Shared {
     CarryState carries[kValues];  // between tiles, so that the products have the registers
 };
 
-// The product of stage `s` (moduli i0 .., `steps` mma steps of 4) into acc: rows 64 wm .. of
-// the block's values, limbs 4 wn .. of the tile, the first `live` of them.
-__device__ __forceinline__ void multiply_stage(int (&acc)[4][4][4], const Stage& s, int steps, int wm, int wn, int live)
+// The B operand of a stage from its cofactor limbs: thread (i, L) writes the 8 columns of limb L
+// for modulus i. Column m = 8 L + d takes the words at bytes m + 5 and m + 1 of the cofactor row
+// (which begins one limb below the tile).
+__device__ __forceinline__ void spread_cofactors(Shared& s, const Stage& stage)
 {
-    const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
-    // Register bytes start at byte 8 (4 wn + jj) + g + 5 - 4 (t % 2) of a cofactor row (the row
-    // begins one limb below the tile): one word at that offset mod 4, the same for every step.
-    const std::uint32_t select = 0x3210 + 0x1111 * ((g + 1) % 4);
-    const int column = 8 * 4 * wn + g + 5 - 4 * (t % 2);
+    const int i = threadIdx.x / kTileLimbs, limb = threadIdx.x % kTileLimbs;
+    const std::uint32_t* row = stage.cofactor[i] + 2 * limb;
+    std::uint32_t w[5];
+#pragma unroll
+    for (int j = 0; j < 5; ++j) w[j] = row[j];
+#pragma unroll
+    for (int d = 0; d < 8; ++d) {
+        const int m = 8 * limb + d, shift = 8 * ((d + 1) % 4);
+        const std::uint32_t low = __funnelshift_r(w[(d + 5) / 4], w[(d + 5) / 4 + 1], shift);
+        const std::uint32_t high = __funnelshift_r(w[(d + 1) / 4], w[(d + 1) / 4 + 1], shift);
+        reinterpret_cast<uint2*>(&s.b[m][b_chunk(m, i / 2)])[i % 2] = make_uint2(low, high);
+    }
+}
+
+// The product of one stage (`steps` mma steps of 4 moduli) into acc: rows 64 wm .. of the
+// block's values, limbs 4 wn .. of the tile, the first `live` of them.
+__device__ __forceinline__ void multiply_stage(int (&acc)[4][4][4], const Shared& s, const Stage& stage, int steps, int wm, int wn,
+                                               int live)
+{
+    const int lane = threadIdx.x % 32;
     for (int step = 0; step < steps; ++step) {
         std::uint32_t b[4][2];
 #pragma unroll
-        for (int jj = 0; jj < 4; ++jj)
-#pragma unroll
-            for (int r = 0; r < 2; ++r) {
-                const std::uint32_t* cofactor = s.cofactor[4 * step + 2 * r + t / 2];
-                const int word = (column + 8 * jj) / 4;
-                b[jj][r] = __byte_perm(cofactor[word], cofactor[word + 1], select);
-            }
+        for (int pair = 0; pair < 2; ++pair) {
+            // Matrices (limb 2 pair, bytes 0-15 of the step), (its bytes 16-31), then limb 2 pair + 1.
+            const int m = 8 * (4 * wn + 2 * pair + lane / 16) + lane % 8, c = 2 * step + lane / 8 % 2;
+            std::uint32_t r[4];
+            load_matrices(r, &s.b[m][b_chunk(m, c)]);
+            b[2 * pair][0] = r[0], b[2 * pair][1] = r[1], b[2 * pair + 1][0] = r[2], b[2 * pair + 1][1] = r[3];
+        }
 #pragma unroll
         for (int mi = 0; mi < 4; ++mi) {
             std::uint32_t a[4];
             const int row = 64 * wm + 16 * mi + lane % 8 + 8 * (lane / 8 % 2), chunk = 2 * step + lane / 16;
-            load_matrices(a, &s.y[row][chunk ^ (row % 8)]);
+            load_matrices(a, &stage.y[row][chunk ^ (row % 8)]);
 #pragma unroll
             for (int jj = 0; jj < 4; ++jj)
                 if (jj < live) mma_u8(acc[mi][jj], a[0], a[1], a[2], a[3], b[jj][0], b[jj][1]);
@@ -90,8 +115,9 @@ __global__ void __launch_bounds__(kThreads, 2) crt_combine_tensor_kernel(const M
     extern __shared__ uint4 shared_memory[];
     Shared& s = *reinterpret_cast<Shared*>(shared_memory);
     const int tid = threadIdx.x, warp = tid / 32, wm = warp / 4, wn = warp % 4;
-    const std::size_t e0 = std::size_t(blockIdx.x) * kValues, k = t.count, row = c.y_row;
+    const std::size_t e0 = std::size_t(blockIdx.x) * kValues, k = t.count, stages = c.y_stages;
     const std::uint32_t limbs = t.product_limbs;
+    const limb_t* y_image = c.y + e0 * stages * kStageModuli;  // this block's stages, one after another
 
     const std::size_t mine = e0 + tid;
     const bool carrier = tid < kValues && mine < c.count;
@@ -100,17 +126,15 @@ __global__ void __launch_bounds__(kThreads, 2) crt_combine_tensor_kernel(const M
         st.begin(c, mine, k, sign);
         s.carries[tid] = st;
     }
-    // Stage n of tile w0: bytes 128 n .. of each value's row of y, and limbs w0 - 1 .. of the
-    // cofactors of moduli 16 n .., zeros outside the values, the moduli and the cofactors' limbs.
+    // Stage n of tile w0: the block's image of y for moduli 16 n .. (crt_prepare wrote it as the
+    // buffer holds it, zeros past k and the values), and limbs w0 - 1 .. of those moduli's
+    // cofactors, zeros outside the moduli and the cofactors' limbs.
     const auto load = [&](std::uint32_t w0, std::size_t n) {
         Stage& stage = s.stages[n % kBuffers];
-#pragma unroll 1
-        for (int idx = tid; idx < kValues * 8; idx += kThreads) {
-            const int e = idx / 8, chunk = idx % 8;
-            const bool valid = e0 + e < c.count;
-            copy_chunk_async(&stage.y[e][chunk ^ (e % 8)], valid ? c.y + (e0 + e) * row + kStageModuli * n + 2 * chunk : c.y, valid);
-        }
-#pragma unroll 1
+        const uint4* image = reinterpret_cast<const uint4*>(y_image + n * kValues * kStageModuli);
+#pragma unroll
+        for (int r = 0; r < kValues * 8 / kThreads; ++r)
+            copy_chunk_async(&stage.y[0][0] + tid + kThreads * r, image + tid + kThreads * r, true);
         for (int idx = tid; idx < kStageModuli * kCofactorLimbs; idx += kThreads) {
             const int i = idx / kCofactorLimbs, l = idx % kCofactorLimbs;
             const std::size_t modulus = kStageModuli * n + i;
@@ -121,26 +145,25 @@ __global__ void __launch_bounds__(kThreads, 2) crt_combine_tensor_kernel(const M
         }
         commit_copies();
     };
-    const std::size_t stages = (k + kStageModuli - 1) / kStageModuli;
     load(0, 0);  // each tile's first stage is issued before the previous tile's carries
     for (std::uint32_t w0 = 0; w0 <= limbs; w0 += kTileLimbs) {
-        // Stages n + 1 and n + 2 are in flight while stage n is multiplied (an empty group where
-        // there is no such stage keeps the count). One barrier a stage: it makes stage n visible
-        // and frees the buffer of stage n - 1 for stage n + 2.
-        for (std::size_t n = 1; n + 1 < kBuffers; ++n) {
-            if (n < stages) load(w0, n);
-            else commit_copies();
-        }
+        if (stages > 1) load(w0, 1);
+        else commit_copies();  // an empty group where there is no such stage keeps the count
         int acc[4][4][4] = {};
         const std::int64_t left = std::int64_t(limbs) + 1 - w0 - 4 * wn;
         const int live = left < 4 ? int(left) : 4;
         for (std::size_t n = 0; n < stages; ++n) {
+            // Stage n has arrived for this thread, then for all; everyone is done with stage
+            // n - 1, whose buffer takes stage n + 2, and with the B operand.
             wait_for_copies<kBuffers - 2>();
             __syncthreads();
-            if (n + kBuffers - 1 < stages) load(w0, n + kBuffers - 1);
+            if (n + 2 < stages) load(w0, n + 2);
             else commit_copies();
+            const Stage& stage = s.stages[n % kBuffers];
+            spread_cofactors(s, stage);
+            __syncthreads();
             const std::size_t quads = (k - kStageModuli * n + 3) / 4;
-            if (live > 0) multiply_stage(acc, s.stages[n % kBuffers], quads < 4 ? int(quads) : 4, wm, wn, live);
+            if (live > 0) multiply_stage(acc, s, stage, quads < 4 ? int(quads) : 4, wm, wn, live);
         }
         __syncthreads();  // the stages are read: the sums take their place
 

@@ -33,18 +33,19 @@ namespace zgpu::kernels {
 namespace {
 
 constexpr int kPrepareLanes = 8;  // threads sharing one value's moduli in crt_prepare
-constexpr std::size_t kChunkValues = 128;  // a chunk's values: a multiple of every combine block's
+constexpr std::size_t kChunkValues = kCrtTensorValues;  // a chunk's values: a multiple of every combine block's
 
 // y and F of 32 values a block, the moduli shared by kPrepareLanes threads a value, 32 moduli at a
-// time. y goes prime-major where c.y_row is 0, else in rows: then each thread's y_i wait in
-// `rows` and leave in rows of 32 moduli, so that both the residues' loads and the stores of y
-// are coalesced.
+// time. y goes prime-major where c.y_stages is 0, else into the tensor kernel's stage images:
+// then each thread's y_i wait in `rows` and leave 32 moduli of a value at a time, so that both
+// the residues' loads and the stores of y are coalesced; the blocks past c.count write zeros up
+// to a whole tensor block.
 __global__ void __launch_bounds__(32 * kPrepareLanes) crt_prepare(const ConstResidueView r, const ModularTablesView t, const CrtChunk c)
 {
     __shared__ limb_t high[kPrepareLanes][32], low[kPrepareLanes][32];
     __shared__ limb_t rows[32][33];  // [value][modulus]: odd length, distinct banks both ways
     const std::size_t e0 = std::size_t(blockIdx.x) * 32, e = e0 + threadIdx.x, k = t.count;
-    const std::size_t moduli = c.y_row != 0 ? c.y_row : k;
+    const std::size_t moduli = c.y_stages != 0 ? c.y_stages * kCrtTensorStageModuli : k;
     limb_t h = 0, l = 0;
     for (std::size_t i0 = 0; i0 < moduli; i0 += 32) {
 #pragma unroll
@@ -57,18 +58,18 @@ __global__ void __launch_bounds__(32 * kPrepareLanes) crt_prepare(const ConstRes
                 y = term.y;
                 l += term.fraction;
                 h += l < term.fraction;
-                if (c.y_row == 0) c.y[i * c.count + e] = y;
+                if (c.y_stages == 0) c.y[i * c.count + e] = y;
             }
             const std::uint32_t y0 = std::uint32_t(y), y1 = std::uint32_t(y >> 32);
-            if (c.y_row != 0) rows[threadIdx.x][column] = limb_t(__byte_perm(y1, 0, 0x0123)) << 32 | __byte_perm(y0, 0, 0x0123);
+            if (c.y_stages != 0) rows[threadIdx.x][column] = limb_t(__byte_perm(y1, 0, 0x0123)) << 32 | __byte_perm(y0, 0, 0x0123);
         }
-        if (c.y_row == 0) continue;
+        if (c.y_stages == 0) continue;
         __syncthreads();
 #pragma unroll
         for (int j = 0; j < 32 / kPrepareLanes; ++j) {
             const int value = threadIdx.y + kPrepareLanes * j;
             const std::size_t i = i0 + threadIdx.x;
-            if (e0 + value < c.count && i < moduli) c.y[(e0 + value) * c.y_row + i] = rows[value][threadIdx.x];
+            if (i < moduli) c.y[crt_y_image_word(e0 + value, i, c.y_stages)] = rows[value][threadIdx.x];
         }
         __syncthreads();
     }
@@ -183,17 +184,18 @@ void multi_crt(ConstResidueView r, const ModularTablesView& tables, bool sign, B
                     std::to_string(out.count) + " values of stride " + std::to_string(out.stride) + " for " + std::to_string(k) +
                     " moduli of " + std::to_string(tables.product_limbs) + " limbs");
     const bool tensor = k <= kCrtTensorMaxModuli;
-    const std::size_t y_row = tensor ? crt_y_row(k) : 0, y_words = tensor ? y_row : k;
+    const std::size_t y_stages = tensor ? crt_y_stages(k) : 0, y_words = tensor ? y_stages * kCrtTensorStageModuli : k;
     const std::size_t chunk =
-        std::min(r.count, std::max(kChunkValues, (std::size_t(1) << 25) / y_words / kChunkValues * kChunkValues));
+        std::min((r.count + kChunkValues - 1) / kChunkValues * kChunkValues, std::max(kChunkValues, (std::size_t(1) << 25) / y_words / kChunkValues * kChunkValues));
     if ((chunk + 31) / 32 > 0x7fffffffu) throw Error("multi_crt: too many values for one launch");
     StreamMemory memory(chunk * ((y_words + 2) * sizeof(limb_t) + 1), stream);
     limb_t* y = static_cast<limb_t*>(memory.data());
     for (std::size_t first = 0; first < r.count; first += chunk) {
         const std::size_t n = std::min(chunk, r.count - first);
-        const CrtChunk c{y, y_row, y + y_words * chunk, y + (y_words + 1) * chunk, reinterpret_cast<std::uint8_t*>(y + (y_words + 2) * chunk),
+        const CrtChunk c{y, y_stages, y + y_words * chunk, y + (y_words + 1) * chunk, reinterpret_cast<std::uint8_t*>(y + (y_words + 2) * chunk),
                          first, n, BatchView{out.limbs + first * out.stride, out.sizes + first, n, out.stride}};
-        crt_prepare<<<unsigned((n + 31) / 32), dim3(32, kPrepareLanes), 0, stream>>>(r, tables, c);
+        const std::size_t rows = tensor ? (n + kCrtTensorValues - 1) / kCrtTensorValues * kCrtTensorValues : n;  // whole tensor blocks
+        crt_prepare<<<unsigned((rows + 31) / 32), dim3(32, kPrepareLanes), 0, stream>>>(r, tables, c);
         check_launch("multi_crt: prepare kernel launch");
         if (tensor) crt_combine_tensor(tables, sign, c, stream);
         else crt_combine_words(tables, sign, c, stream);
