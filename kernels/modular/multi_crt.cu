@@ -33,6 +33,9 @@ namespace zgpu::kernels {
 namespace {
 
 constexpr int kPrepareLanes = 8;  // threads sharing one value's moduli in crt_prepare
+// Negative small results of at most this many limbs are negated by crt_fix, a thread a value;
+// longer ones by crt_negate, a warp a value.
+constexpr std::uint32_t kFixNegateLimbs = 16;
 constexpr std::size_t kChunkValues = kCrtTensorValues;  // a chunk's values: a multiple of every combine block's
 
 // y and F of 32 values a block, the moduli shared by kPrepareLanes threads a value, 32 moduli at a
@@ -98,14 +101,26 @@ __device__ void subtract(limb_t* r, const limb_t* a, const limb_t* b, std::uint3
 
 // The values the estimate left open, one thread each, limb by limb: D (limbs below
 // product_limbs in out, the next in pending) minus P where D >= P, then P - x where sign and
-// 2x > P.
+// 2x > P; s < 0 plus P (unsigned) or negated (signed, up to kFixNegateLimbs limbs).
 __global__ void crt_fix(const ModularTablesView t, const bool sign, const CrtChunk c)
 {
     const std::size_t e = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (e >= c.count || c.pending[e] == 0 || (sign && c.pending[e] == kNegativeWrap)) return;
+    const std::uint32_t limbs = t.product_limbs;
+    if (e >= c.count || c.pending[e] == 0 || (sign && c.pending[e] == kNegativeWrap && limbs > kFixNegateLimbs)) return;
     limb_t* x = c.out.element(e);
     const limb_t* p = t.product;
-    const std::uint32_t limbs = t.product_limbs;
+    if (c.pending[e] == kNegativeWrap && sign) {  // -s = 0 - (B^limbs + s), a few limbs
+        bool borrow = false;
+        std::uint32_t used = 0;
+        for (std::uint32_t w = 0; w < limbs; ++w) {
+            const limb_t r = limb_t(0) - x[w] - borrow;
+            borrow = borrow || x[w] != 0;
+            x[w] = r;
+            if (r != 0) used = w + 1;
+        }
+        c.out.sizes[e] = -std::int32_t(used);
+        return;
+    }
     if (c.pending[e] == kNegativeWrap) {  // unsigned: x = s + P, below P
         bool carry = false;
         for (std::uint32_t w = 0; w < limbs; ++w) {
@@ -148,10 +163,12 @@ __global__ void crt_fix(const ModularTablesView t, const bool sign, const CrtChu
 }
 
 // Negative small results (signed): the value's limbs hold B^limbs + s; -s = B^limbs - that.
-// A warp a value (the others return at once), 32 limbs a step: limbs below the lowest nonzero
-// one stay zero, that one becomes its negation, the ones above their complements.
+// A warp a value (the others return at once), 128 limbs a step, 4 consecutive ones a lane, loaded
+// before any is needed: limbs below the lowest nonzero one stay zero, that one becomes its
+// negation, the ones above their complements.
 __global__ void crt_negate(const ModularTablesView t, const CrtChunk c)
 {
+    constexpr int kLimbsPerLane = 4;
     const std::size_t e = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
     const unsigned lane = threadIdx.x % 32;
     if (e >= c.count || c.pending[e] != kNegativeWrap) return;  // the same for the whole warp
@@ -159,16 +176,24 @@ __global__ void crt_negate(const ModularTablesView t, const CrtChunk c)
     const std::uint32_t limbs = t.product_limbs;
     bool nonzero_below = false;
     std::uint32_t used = 0;
-    for (std::uint32_t first = 0; first < limbs; first += 32) {
-        const std::uint32_t w = first + lane;
-        const limb_t v = w < limbs ? x[w] : 0;
-        const unsigned nonzero = __ballot_sync(~0u, v != 0);
-        const bool complement = nonzero_below || (nonzero & ((1u << lane) - 1)) != 0;
-        const limb_t r = complement ? ~v : limb_t(0) - v;
-        if (w < limbs) x[w] = r;
-        const unsigned written = __ballot_sync(~0u, w < limbs && r != 0);
-        if (written) used = first + 32 - __clz(written);
-        nonzero_below = nonzero_below || nonzero != 0;
+    for (std::uint32_t first = 0; first < limbs; first += 32 * kLimbsPerLane) {
+        const std::uint32_t mine = first + kLimbsPerLane * lane;
+        limb_t v[kLimbsPerLane];
+#pragma unroll
+        for (int q = 0; q < kLimbsPerLane; ++q) v[q] = mine + q < limbs ? x[mine + q] : 0;
+        bool below = nonzero_below || (__ballot_sync(~0u, (v[0] | v[1] | v[2] | v[3]) != 0) & ((1u << lane) - 1)) != 0;
+        std::uint32_t top = 0;
+#pragma unroll
+        for (int q = 0; q < kLimbsPerLane; ++q) {
+            const limb_t r = below ? ~v[q] : limb_t(0) - v[q];
+            below = below || v[q] != 0;
+            if (mine + q < limbs) {
+                x[mine + q] = r;
+                if (r != 0) top = mine + q + 1;
+            }
+        }
+        used = max(used, __reduce_max_sync(~0u, top));
+        nonzero_below = __any_sync(~0u, below);
     }
     if (lane == 0) c.out.sizes[e] = -std::int32_t(used);
 }
@@ -201,7 +226,7 @@ void multi_crt(ConstResidueView r, const ModularTablesView& tables, bool sign, B
         else crt_combine_words(tables, sign, c, stream);
         crt_fix<<<unsigned((n + 127) / 128), 128, 0, stream>>>(tables, sign, c);
         check_launch("multi_crt: fix-up kernel launch");
-        if (sign) {
+        if (sign && tables.product_limbs > kFixNegateLimbs) {
             crt_negate<<<unsigned((n + 7) / 8), 256, 0, stream>>>(tables, c);
             check_launch("multi_crt: negation kernel launch");
         }

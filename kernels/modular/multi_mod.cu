@@ -8,6 +8,8 @@
 // R limbs the three-word sum is reduced and folded into the residue times block_powers[b], so
 // the tables stay at 512 words a modulus for any length.
 //
+// Values of at most 4 limbs take a simpler kernel, a thread a residue (multi_mod_short).
+//
 // Cost: one term x_e[j] * power is one 64 x 64 -> 128-bit product added into 32-bit digit
 // columns (DigitSum): 4 IMAD.WIDE.U32 with carry in and out and about 1.5 IADD3.X in SASS,
 // where three 64-bit words took 4 IMAD.WIDE.U32, about 3 IMAD and 6.5 IADD3. Counted as 8 IMADs
@@ -122,6 +124,28 @@ __global__ void __launch_bounds__(kThreads, 3) multi_mod_kernel(const ConstBatch
     }
 }
 
+// Values of at most kShortLimbs limbs: a thread a residue, e fastest (the stores of a modulus's
+// residues and the values' limbs coalesced, the powers the same for a warp). The tile kernel's
+// stages and its fold of three-word sums at the end would cost more than these few products.
+constexpr std::uint32_t kShortLimbs = 4;
+constexpr int kShortThreads = 256;
+
+__global__ void __launch_bounds__(kShortThreads) multi_mod_short(const ConstBatchView x, const ModularTablesView t, const ResidueView out)
+{
+    const std::size_t e = std::size_t(blockIdx.x) * kShortThreads + threadIdx.x, i = blockIdx.y;
+    if (e >= x.count) return;
+    const std::int32_t size = x.sizes[e];
+    const std::uint32_t limbs = size < 0 ? -size : size;
+    const limb_t* value = x.element(e);
+    ThreeWords sum;
+#pragma unroll
+    for (std::uint32_t j = 0; j < kShortLimbs; ++j)
+        if (j < limbs) sum.add_product(value[j], t.powers[j * t.count + i]);
+    const Modulus m = t.moduli[i];
+    const limb_t r = m.reduce(sum);
+    out.prime(i)[e] = size < 0 ? m.neg(r) : r;
+}
+
 // The tile by the number of moduli (the fewest padded moduli: a tile of 32 would leave most of
 // its threads idle at k <= 16) and the stage by the stride (J up to 16 limbs, no more than an
 // element holds).
@@ -149,10 +173,18 @@ void multi_mod(ConstBatchView x, const ModularTablesView& tables, ResidueView ou
     if (out.count != x.count || out.primes != tables.count || tables.count == 0)
         throw Error("multi_mod: internal error: residues of " + std::to_string(out.count) + " values modulo " + std::to_string(out.primes) +
                     " moduli for " + std::to_string(x.count) + " values modulo " + std::to_string(tables.count));
+    const std::size_t k = tables.count;
+    if (x.stride <= kShortLimbs && k <= 65535) {
+        const dim3 grid(unsigned((x.count + kShortThreads - 1) / kShortThreads), unsigned(k));
+        if (grid.x > 0x7fffffffu) throw Error("multi_mod: " + std::to_string(x.count) + " values exceed one launch");
+        multi_mod_short<<<grid, kShortThreads, 0, stream>>>(x, tables, out);
+        check_launch("multi_mod kernel launch");
+        return;
+    }
     // 64 elements x 16 moduli where that pads k by at least a tenth less than 32 x 32 (k = 70:
     // 80 moduli against 96); the same products a thread and shared words a product either way,
     // but each element's limbs are read by twice as many blocks, which the large k cannot repay.
-    const std::size_t k = tables.count, padded16 = (k + 15) / 16 * 16, padded32 = (k + 31) / 32 * 32;
+    const std::size_t padded16 = (k + 15) / 16 * 16, padded32 = (k + 31) / 32 * 32;
     if (10 * padded16 <= 9 * padded32) launch_tile<16, 8, 4, 2>(x, tables, out, stream);
     else launch_tile<16, 8, 2, 4>(x, tables, out, stream);
 }
