@@ -73,19 +73,22 @@ __device__ __forceinline__ void spread_cofactors(Shared& s, const Stage& stage)
     std::uint32_t w[5];
 #pragma unroll
     for (int j = 0; j < 5; ++j) w[j] = row[j];
+    // b_chunk(m, i / 2) for m = 8 limb + d is (i / 2) ^ ((limb + d) % 8); modulus i's 8 bytes are
+    // half i % 2 of that chunk.
+    uint2* columns = reinterpret_cast<uint2*>(&s.b[8 * limb][0]) + i % 2;
 #pragma unroll
     for (int d = 0; d < 8; ++d) {
-        const int m = 8 * limb + d, shift = 8 * ((d + 1) % 4);
+        const int shift = 8 * ((d + 1) % 4);
         const std::uint32_t low = __funnelshift_r(w[(d + 5) / 4], w[(d + 5) / 4 + 1], shift);
         const std::uint32_t high = __funnelshift_r(w[(d + 1) / 4], w[(d + 1) / 4 + 1], shift);
-        reinterpret_cast<uint2*>(&s.b[m][b_chunk(m, i / 2)])[i % 2] = make_uint2(low, high);
+        columns[2 * (8 * d + ((i / 2) ^ ((limb + d) % 8)))] = make_uint2(low, high);
     }
 }
 
 // The product of one stage (`steps` mma steps of 4 moduli) into acc: rows 64 wm .. of the
-// block's values, limbs 4 wn .. of the tile, the first `live` of them.
-__device__ __forceinline__ void multiply_stage(int (&acc)[4][4][4], const Shared& s, const Stage& stage, int steps, int wm, int wn,
-                                               int live)
+// block's values, limbs 4 wn .. of the tile (past product_limbs the cofactors' zeros: no test
+// between the mma instructions, which would make each wait for the warp).
+__device__ __forceinline__ void multiply_stage(int (&acc)[4][4][4], const Shared& s, const Stage& stage, int steps, int wm, int wn)
 {
     const int lane = threadIdx.x % 32;
     for (int step = 0; step < steps; ++step) {
@@ -104,8 +107,7 @@ __device__ __forceinline__ void multiply_stage(int (&acc)[4][4][4], const Shared
             const int row = 64 * wm + 16 * mi + lane % 8 + 8 * (lane / 8 % 2), chunk = 2 * step + lane / 16;
             load_matrices(a, &stage.y[row][chunk ^ (row % 8)]);
 #pragma unroll
-            for (int jj = 0; jj < 4; ++jj)
-                if (jj < live) mma_u8(acc[mi][jj], a[0], a[1], a[2], a[3], b[jj][0], b[jj][1]);
+            for (int jj = 0; jj < 4; ++jj) mma_u8(acc[mi][jj], a[0], a[1], a[2], a[3], b[jj][0], b[jj][1]);
         }
     }
 }
@@ -150,8 +152,7 @@ __global__ void __launch_bounds__(kThreads, 2) crt_combine_tensor_kernel(const M
         if (stages > 1) load(w0, 1);
         else commit_copies();  // an empty group where there is no such stage keeps the count
         int acc[4][4][4] = {};
-        const std::int64_t left = std::int64_t(limbs) + 1 - w0 - 4 * wn;
-        const int live = left < 4 ? int(left) : 4;
+        const bool live = w0 + 4 * wn <= limbs;  // the warp has limbs of S
         for (std::size_t n = 0; n < stages; ++n) {
             // Stage n has arrived for this thread, then for all; everyone is done with stage
             // n - 1, whose buffer takes stage n + 2, and with the B operand.
@@ -163,7 +164,7 @@ __global__ void __launch_bounds__(kThreads, 2) crt_combine_tensor_kernel(const M
             spread_cofactors(s, stage);
             __syncthreads();
             const std::size_t quads = (k - kStageModuli * n + 3) / 4;
-            if (live > 0) multiply_stage(acc, s, stage, quads < 4 ? int(quads) : 4, wm, wn, live);
+            if (live) multiply_stage(acc, s, stage, quads < 4 ? int(quads) : 4, wm, wn);
         }
         __syncthreads();  // the stages are read: the sums take their place
 
@@ -181,12 +182,12 @@ __global__ void __launch_bounds__(kThreads, 2) crt_combine_tensor_kernel(const M
         for (int idx = tid; idx < kValues * kTileLimbs; idx += kThreads) {
             const int e = idx / kTileLimbs, w = idx % kTileLimbs;
             const uint4 low = *reinterpret_cast<const uint4*>(&s.sums[e][8 * w]), high = *reinterpret_cast<const uint4*>(&s.sums[e][8 * w + 4]);
-            const std::uint32_t d[8] = {low.x, low.y, low.z, low.w, high.x, high.y, high.z, high.w};
-            unsigned __int128 column = 0;
-#pragma unroll
-            for (int b = 0; b < 8; ++b) column += (unsigned __int128)d[b] << (8 * b);
-            s.columns[e][w] = make_uint4(std::uint32_t(column), std::uint32_t(column >> 32), std::uint32_t(column >> 64),
-                                         std::uint32_t(column >> 96));
+            // Each half of four sums below 2^56 (multiply-adds into 64 bits), then the high half
+            // 2^32 up: the column's two words.
+            const limb_t x = low.x + (limb_t(low.y) << 8) + (limb_t(low.z) << 16) + (limb_t(low.w) << 24);
+            const limb_t y = high.x + (limb_t(high.y) << 8) + (limb_t(high.z) << 16) + (limb_t(high.w) << 24);
+            const limb_t c0 = x + (y << 32), c1 = (y >> 32) + (c0 < x);
+            s.columns[e][w] = make_uint4(std::uint32_t(c0), std::uint32_t(c0 >> 32), std::uint32_t(c1), std::uint32_t(c1 >> 32));
         }
         __syncthreads();
         if (w0 + kTileLimbs <= limbs) load(w0 + kTileLimbs, 0);  // the sums are read: the next tile's stages may come
