@@ -100,4 +100,15 @@ struct CarryState {
     }
 };
 
+// Zeros in the limbs above P's, up to the stride, of values e0 .. e0 + values - 1 (the block's
+// threads together).
+__device__ inline void zero_above_product(const CrtChunk& c, std::size_t e0, std::size_t values, std::uint32_t limbs)
+{
+    const std::uint32_t above = c.out.stride - limbs;
+    for (std::size_t idx = threadIdx.x; idx < values * above; idx += blockDim.x) {
+        const std::size_t e = idx / above;
+        if (e0 + e < c.count) c.out.element(e0 + e)[limbs + idx % above] = 0;
+    }
+}
+
 }  // namespace zgpu::kernels

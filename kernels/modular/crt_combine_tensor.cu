@@ -221,11 +221,7 @@ __global__ void __launch_bounds__(kThreads, 2) crt_combine_tensor_kernel(const M
         // The next tile writes the columns again only after a barrier of its stages.
     }
     if (carrier) s.carries[tid].finish(c, mine);
-    const std::uint32_t above = c.out.stride - limbs;
-    for (std::size_t idx = tid; idx < std::size_t(kValues) * above; idx += kThreads) {
-        const std::size_t e = idx / above;
-        if (e0 + e < c.count) c.out.element(e0 + e)[limbs + idx % above] = 0;
-    }
+    zero_above_product(c, e0, kValues, limbs);
 }
 
 }  // namespace

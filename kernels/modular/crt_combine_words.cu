@@ -141,11 +141,7 @@ __global__ void __launch_bounds__(kCombineThreads, 3) crt_combine(const ModularT
         }
     }
     if (carrier) st.finish(c, mine);
-    const std::uint32_t above = c.out.stride - limbs;
-    for (std::size_t idx = tid; idx < std::size_t(E) * above; idx += kCombineThreads) {
-        const std::size_t e = idx / above;
-        if (e0 + e < c.count) c.out.element(e0 + e)[limbs + idx % above] = 0;
-    }
+    zero_above_product(c, e0, E, limbs);
 }
 
 }  // namespace
