@@ -9,8 +9,9 @@
 // negative result. Where l > B - k, S / P lies within k / B of h + 1, so s = S - (h + 1) P has
 // |s| < k P / B: the pass computes s and its last borrow gives its sign. That is the common case
 // of a CRT whose values are small against P, negative ones above all (x = P - |value|): s is
-// the signed result itself, and a negative s (the pass leaves B^limbs + s) is negated by a warp
-// a value, coalesced (crt_negate); unsigned, P is added back. Only where B/2 - k < l <= B/2 with
+// the signed result itself, and a negative s (the pass leaves B^limbs + s) is negated (by
+// crt_fix, a thread a value, up to 16 limbs; by crt_negate, a warp a value, above); unsigned, P
+// is added back. Only where B/2 - k < l <= B/2 with
 // sign (x within k P / B of P/2: a fraction of about k / B of random inputs) does the pass write
 // D = S - h P, which a fix-up compares with P and 2x with P, limb by limb: exact on every input.
 //
