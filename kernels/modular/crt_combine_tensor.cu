@@ -56,9 +56,8 @@ struct Shared {
         };
         std::uint32_t sums[kValues][kSumWords];  // D, once the stages are multiplied
     };
-    // S's columns (two words a limb, the second half of each entry unused), then the limbs of
-    // the magnitude in their place; a row padded to 17 entries: distinct banks for the carrying
-    // lanes.
+    // S's columns (two words a limb: the low one in x, y, the high one in z, w), then the limbs
+    // of the magnitude in x, y; a row padded to 17 entries: distinct banks for the carrying lanes.
     uint4 columns[kValues][kTileLimbs + 1];
     CarryState carries[kValues];  // between tiles, so that the products have the registers
 };

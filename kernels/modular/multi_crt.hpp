@@ -17,8 +17,9 @@ namespace zgpu::kernels {
 // tables.count, every residue below its modulus; out.stride >= tables.product_limbs; out does
 // not overlap r. Writes every limb of out up to its stride (zeros above each size) and every
 // size. Takes temporary device memory from the stream-ordered pool, (8 k' + 17) bytes a value
-// for at most max(128, 2^25 / k') values at a time (256 MiB), k' = k rounded up to 16 where
-// k <= 4096 (the tensor cores' kernel), else k: the values go in chunks of that many. Only enqueues work on `stream`; launch and allocation errors are thrown as zgpu::Error.
+// for at most max(128, 2^25 / k' rounded down to a multiple of 128) values at a time (256 MiB),
+// k' = k rounded up to 16 where k <= 4096 (the tensor cores' kernel), else k: the values go in
+// chunks of that many. Only enqueues work on `stream`; launch and allocation errors are thrown as zgpu::Error.
 void multi_crt(ConstResidueView r, const ModularTablesView& tables, bool sign, BatchView out, cudaStream_t stream);
 
 }  // namespace zgpu::kernels

@@ -107,7 +107,7 @@ TEST_F(MultiCrt, MatchesFlintOnEverySet)
     }
 }
 
-// 4096 moduli: the tightest case of the tensor kernel's 32-bit sums (8 k products below 2^16).
+// 4096 moduli: the most the tensor kernel takes (its 32-bit sums hold 8 k products below 2^16).
 TEST_F(MultiCrt, FourThousandNinetySixModuli)
 {
     IntegerSource source(22);
