@@ -32,6 +32,15 @@ void residues_multi_mod(ConstBatchView x, const ModularTables& tables, kernels::
 // modulus), into `out` (device memory, out.stride >= crt_limbs). Queued on zgpu's stream.
 void residues_multi_crt(kernels::ConstResidueView r, const ModularTables& tables, bool sign, BatchView out);
 
+// Host residues into device residues `r` and back, with no copy on the host: one copy a
+// modulus between the caller's array arrays[i] (r.count words) and its row; the interleaved
+// array (interleaved[e * r.primes + i]) as it is, transposed on the device through a temporary.
+// Each returns once the host memory may be reused.
+void residues_upload(std::span<const limb_t* const> arrays, kernels::ResidueView r);
+void residues_download(kernels::ConstResidueView r, std::span<limb_t* const> arrays);
+void residues_upload_interleaved(const limb_t* interleaved, kernels::ResidueView r);
+void residues_download_interleaved(kernels::ConstResidueView r, limb_t* interleaved);
+
 // Elementwise arithmetic on device residues, modulo each modulus of the set, one launch for all
 // moduli; outputs may alias inputs. scalars: one residue a modulus (device memory).
 enum class ResidueOp { add, sub, mul };

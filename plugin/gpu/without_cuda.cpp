@@ -65,6 +65,10 @@ CheckedDivision host_divexact_checked(const HostOperand&, std::size_t, const Hos
 std::shared_ptr<const ModularTables> make_modular_tables(std::span<const limb_t>) { unavailable(); }
 std::uint32_t crt_limbs(const ModularTables&) { unavailable(); }
 void residues_multi_mod(ConstBatchView, const ModularTables&, kernels::ResidueView) { unavailable(); }
+void residues_upload(std::span<const limb_t* const>, kernels::ResidueView) { unavailable(); }
+void residues_download(kernels::ConstResidueView, std::span<limb_t* const>) { unavailable(); }
+void residues_upload_interleaved(const limb_t*, kernels::ResidueView) { unavailable(); }
+void residues_download_interleaved(kernels::ConstResidueView, limb_t*) { unavailable(); }
 void residues_multi_crt(kernels::ConstResidueView, const ModularTables&, bool, BatchView) { unavailable(); }
 void residues_binary(ResidueOp, kernels::ConstResidueView, kernels::ConstResidueView, const ModularTables&,
                      kernels::ResidueView)

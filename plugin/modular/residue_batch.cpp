@@ -8,6 +8,7 @@
 
 #include "base/parallel.hpp"
 #include "plugin/gpu/gpu_backend.hpp"
+#include "plugin/gpu/modular_backend.hpp"
 #include "plugin/modular/cpu_modular.hpp"
 #include "plugin/modular/residue_storage.hpp"
 #include "zgpu/error.hpp"
@@ -17,6 +18,11 @@ namespace {
 
 // Each modulus's residues start on a 256-byte boundary on the device (coalesced access).
 constexpr std::size_t kStrideMultiple = 32;
+
+// Values from which a modulus's residues cross to and from the GPU straight from the caller's
+// array, a copy a modulus of 256 KiB or more; fewer are gathered into one host array first, so
+// that many small copies do not each pay a copy's fixed cost.
+constexpr std::size_t kDirectCopyValues = std::size_t(1) << 15;
 
 std::size_t stride_for(std::size_t count)
 {
@@ -44,7 +50,7 @@ void* allocate(Backend where, std::size_t bytes)
 }
 
 // Fills the batch from host words, element e of modulus i read from at(i, e): on the CPU
-// backend in place, on the GPU through one staging copy.
+// backend in place, on the GPU through one staging copy (the transfers below say where).
 template <class At>
 void fill(ResidueBatch& r, At at)
 {
@@ -95,7 +101,8 @@ ResidueBatch ResidueBatch::upload(const PrimeSet& set, const ulong* const* resid
         if (!arrays[i]) throw Error("ResidueBatch::upload: residues[" + std::to_string(i) + "] is NULL");
     require_reduced(set.state(), arrays, count, "ResidueBatch::upload", "residues");
     ResidueBatch r(set, count, where);
-    fill(r, [&](std::size_t i, std::size_t e) { return arrays[i][e]; });
+    if (where == Backend::gpu && count >= kDirectCopyValues) gpu::residues_upload(arrays, residue_view(r));
+    else fill(r, [&](std::size_t i, std::size_t e) { return arrays[i][e]; });
     return r;
 }
 
@@ -112,19 +119,23 @@ ResidueBatch ResidueBatch::upload_interleaved(const PrimeSet& set, const ulong* 
                             std::to_string(residues[e * k + i]) + " (value " + std::to_string(e) + ", modulus " +
                             std::to_string(i) + ") is not below its modulus " + std::to_string(moduli[i]));
     ResidueBatch r(set, count, where);
-    fill(r, [&](std::size_t i, std::size_t e) { return residues[e * k + i]; });
+    if (where == Backend::gpu) gpu::residues_upload_interleaved(residues, residue_view(r));  // transposed on the device
+    else fill(r, [&](std::size_t i, std::size_t e) { return residues[e * k + i]; });
     return r;
 }
 
 void ResidueBatch::download(ulong* const* residues) const
 {
-    drain(*this, [&](std::size_t i, std::size_t e, limb_t word) { residues[i][e] = word; });
+    if (backend_ == Backend::gpu && count_ >= kDirectCopyValues)
+        gpu::residues_download(residue_view(*this), std::span<limb_t* const>(residues, set_.size()));
+    else drain(*this, [&](std::size_t i, std::size_t e, limb_t word) { residues[i][e] = word; });
 }
 
 void ResidueBatch::download_interleaved(ulong* residues) const
 {
     const std::size_t k = set_.size();
-    drain(*this, [&](std::size_t i, std::size_t e, limb_t word) { residues[e * k + i] = word; });
+    if (backend_ == Backend::gpu) gpu::residues_download_interleaved(residue_view(*this), residues);
+    else drain(*this, [&](std::size_t i, std::size_t e, limb_t word) { residues[e * k + i] = word; });
 }
 
 }  // namespace zgpu

@@ -1,11 +1,56 @@
 // Operations on residue batches in device memory: each takes the runtime's lease and queues its
-// kernel (kernels/modular/) on zgpu's stream.
+// kernel (kernels/modular/) on zgpu's stream; their transfers to and from host arrays.
+#include "kernels/common/temporary.hpp"
 #include "kernels/modular/multi_crt.hpp"
 #include "kernels/modular/multi_mod.hpp"
 #include "kernels/modular/residue_arith.hpp"
+#include "kernels/modular/residue_layout.hpp"
 #include "plugin/gpu/modular/modular_tables.hpp"
 
 namespace zgpu::gpu {
+
+void residues_upload(std::span<const limb_t* const> arrays, kernels::ResidueView r)
+{
+    auto& runtime = Runtime::get();
+    const Runtime::Lease lease(runtime);
+    // From pageable memory each copy returns once the driver holds the words.
+    for (std::size_t i = 0; i < arrays.size(); ++i)
+        check(cudaMemcpyAsync(r.prime(i), arrays[i], r.count * sizeof(limb_t), cudaMemcpyHostToDevice, runtime.stream()),
+              "uploading residues");
+    runtime.synchronize("uploading residues");
+}
+
+void residues_download(kernels::ConstResidueView r, std::span<limb_t* const> arrays)
+{
+    auto& runtime = Runtime::get();
+    const Runtime::Lease lease(runtime);
+    for (std::size_t i = 0; i < arrays.size(); ++i)
+        check(cudaMemcpyAsync(arrays[i], r.prime(i), r.count * sizeof(limb_t), cudaMemcpyDeviceToHost, runtime.stream()),
+              "downloading residues");
+    runtime.synchronize("downloading residues");
+}
+
+void residues_upload_interleaved(const limb_t* interleaved, kernels::ResidueView r)
+{
+    auto& runtime = Runtime::get();
+    const Runtime::Lease lease(runtime);
+    const std::size_t bytes = r.count * r.primes * sizeof(limb_t);
+    const kernels::StreamMemory words(bytes, runtime.stream());
+    check(cudaMemcpyAsync(words.data(), interleaved, bytes, cudaMemcpyHostToDevice, runtime.stream()), "uploading residues");
+    kernels::residues_from_interleaved(static_cast<const limb_t*>(words.data()), r, runtime.stream());
+    runtime.synchronize("uploading residues");
+}
+
+void residues_download_interleaved(kernels::ConstResidueView r, limb_t* interleaved)
+{
+    auto& runtime = Runtime::get();
+    const Runtime::Lease lease(runtime);
+    const std::size_t bytes = r.count * r.primes * sizeof(limb_t);
+    const kernels::StreamMemory words(bytes, runtime.stream());
+    kernels::residues_to_interleaved(r, static_cast<limb_t*>(words.data()), runtime.stream());
+    check(cudaMemcpyAsync(interleaved, words.data(), bytes, cudaMemcpyDeviceToHost, runtime.stream()), "downloading residues");
+    runtime.synchronize("downloading residues");
+}
 
 void residues_multi_mod(ConstBatchView x, const ModularTables& tables, kernels::ResidueView out)
 {

@@ -112,6 +112,25 @@ TEST_P(ResidueBatches, TransfersInBothLayoutsAndBadResidues)
     EXPECT_THROW(ResidueBatch::upload_interleaved(set, interleaved.data(), n, where()), Error);
 }
 
+// Enough values that each modulus's residues cross straight from and to the caller's arrays,
+// and more than one 32 x 32 tile of the device's transposes both ways (37 moduli, 2^15 + 5 values).
+TEST_P(ResidueBatches, LargeTransfersInBothLayouts)
+{
+    const PrimeSet set = PrimeSet::generated(37);
+    const std::size_t n = (std::size_t(1) << 15) + 5, k = set.size();
+    std::vector<std::vector<ulong>> r(k, std::vector<ulong>(n));
+    std::vector<ulong> interleaved(k * n);
+    for (std::size_t e = 0; e < n; ++e)
+        for (std::size_t i = 0; i < k; ++i) interleaved[e * k + i] = r[i][e] = (e * 0x9e3779b97f4a7c15u + i * 0x51ed27u) % set.moduli()[i];
+    const ResidueBatch a = ResidueBatch::upload(set, pointers(r).data(), n, where());
+    EXPECT_EQ(download(a), r);
+    std::vector<ulong> back(k * n);
+    a.download_interleaved(back.data());
+    EXPECT_EQ(back, interleaved);
+    const ResidueBatch b = ResidueBatch::upload_interleaved(set, interleaved.data(), n, where());
+    EXPECT_EQ(download(b), r);
+}
+
 TEST_P(ResidueBatches, ArithmeticMatchesNmodVec)
 {
     const PrimeSet set(std::vector<limb_t>{~limb_t(0), (limb_t(1) << 62) - 57, 4, 1000003});
