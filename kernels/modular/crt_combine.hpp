@@ -31,6 +31,9 @@ ZGPU_HOST_DEVICE inline std::size_t crt_y_image_word(std::size_t e, std::size_t 
     return ((block * stages + stage) * kCrtTensorValues + value) * kCrtTensorStageModuli + 2 * chunk + word % 2;
 }
 
+// Whether a block on the current device may have the tensor kernel's shared memory (110 KiB:
+// sm_80 and sm_90 give more, sm_86 and sm_89 less).
+bool crt_tensor_fits_device();
 void crt_combine_tensor(const ModularTablesView& t, bool sign, const CrtChunk& c, cudaStream_t stream);
 void crt_combine_words(const ModularTablesView& t, bool sign, const CrtChunk& c, cudaStream_t stream);
 

@@ -225,6 +225,14 @@ __global__ void __launch_bounds__(kThreads, 2) crt_combine_tensor_kernel(const M
 
 }  // namespace
 
+bool crt_tensor_fits_device()
+{
+    int device = 0, limit = 0;
+    check(cudaGetDevice(&device), "multi_crt: the current device");
+    check(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "multi_crt: the device's shared memory");
+    return std::size_t(limit) >= sizeof(Shared);
+}
+
 void crt_combine_tensor(const ModularTablesView& t, bool sign, const CrtChunk& c, cudaStream_t stream)
 {
     const int bytes = int(sizeof(Shared));

@@ -209,7 +209,7 @@ void multi_crt(ConstResidueView r, const ModularTablesView& tables, bool sign, B
         throw Error("multi_crt: internal error: " + std::to_string(r.count) + " values modulo " + std::to_string(r.primes) + " moduli into " +
                     std::to_string(out.count) + " values of stride " + std::to_string(out.stride) + " for " + std::to_string(k) +
                     " moduli of " + std::to_string(tables.product_limbs) + " limbs");
-    const bool tensor = k <= kCrtTensorMaxModuli;
+    const bool tensor = k <= kCrtTensorMaxModuli && crt_tensor_fits_device();
     const std::size_t y_stages = tensor ? crt_y_stages(k) : 0, y_words = tensor ? y_stages * kCrtTensorStageModuli : k;
     const std::size_t chunk =
         std::min((r.count + kChunkValues - 1) / kChunkValues * kChunkValues, std::max(kChunkValues, (std::size_t(1) << 25) / y_words / kChunkValues * kChunkValues));

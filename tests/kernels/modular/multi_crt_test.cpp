@@ -34,17 +34,14 @@ void make_values(MpzArray& x, mpz_srcptr p, IntegerSource& source)
     mpz_clear(r);
 }
 
-// out_stride above P's limbs (garbage there first: the kernel must write zeros).
-void check_multi_crt(const std::vector<limb_t>& moduli, std::size_t count, std::uint32_t extra_stride, IntegerSource& source)
+// The CRT of x's residues against FLINT's, unsigned and signed; out_stride above P's limbs
+// (garbage there first: the kernel must write zeros).
+void check_multi_crt_of(const std::vector<limb_t>& moduli, const MpzArray& x, std::uint32_t extra_stride)
 {
     const kernels::ModularTables tables = kernels::make_modular_tables(moduli);
     const DeviceTables device_tables(tables);
+    const std::size_t count = x.size();
     const std::string context = std::to_string(moduli.size()) + " moduli, " + std::to_string(count) + " values";
-    mpz_t p;
-    mpz_init(p);
-    product_of(p, moduli);
-    MpzArray x(count);
-    make_values(x, p, source);
     Comb comb(moduli);
     std::vector<std::vector<limb_t>> residues(moduli.size(), std::vector<limb_t>(count));
     for (std::size_t e = 0; e < count; ++e) {
@@ -63,7 +60,18 @@ void check_multi_crt(const std::vector<limb_t>& moduli, std::size_t count, std::
         kernels::multi_crt(device_residues.view(), device_tables.view(), sign, out.view(), nullptr);
         expect_batch_equals(out.download(), expected, context + (sign ? ", signed" : ", unsigned"));
     }
+}
+
+// The edges of the range and random values, `count` in all.
+void check_multi_crt(const std::vector<limb_t>& moduli, std::size_t count, std::uint32_t extra_stride, IntegerSource& source)
+{
+    mpz_t p;
+    mpz_init(p);
+    product_of(p, moduli);
+    MpzArray x(count);
+    make_values(x, p, source);
     mpz_clear(p);
+    check_multi_crt_of(moduli, x, extra_stride);
 }
 
 // Values in FLINT's symmetric range through multi_mod and back through the signed CRT, on the device.
@@ -137,6 +145,55 @@ TEST_F(MultiCrt, TileAndStageEdges)
         SCOPED_TRACE(k);
         check_multi_crt(largest_primes(k), 131, 1, source);
     }
+}
+
+// Every y_i = n_i - 1 (x = -sum_j M_j mod P; and y_i = 1 for its negation) with the 4096 largest
+// primes below 2^64: y's bytes all 255 but the top ones, the tensor kernel's 32-bit sums at about
+// half their bound.
+TEST_F(MultiCrt, LargestBytesOfY)
+{
+    const std::vector<limb_t> moduli = largest_primes(4096);
+    mpz_t p, sum, cofactor;
+    mpz_inits(p, sum, cofactor, nullptr);
+    product_of(p, moduli);
+    for (const limb_t n : moduli) {
+        mpz_divexact_ui(cofactor, p, n);
+        mpz_add(sum, sum, cofactor);
+    }
+    MpzArray x(2);
+    mpz_neg(x[0], sum);
+    mpz_mod(x[0], x[0], p);
+    mpz_mod(x[1], sum, p);
+    check_multi_crt_of(moduli, x, 0);
+    mpz_clears(p, sum, cofactor, nullptr);
+}
+
+// Negative results whose lowest nonzero limb lies past crt_negate's first lanes and steps (4096
+// moduli: P of about 3970 limbs, above crt_fix's 16).
+TEST_F(MultiCrt, NegativeResultsWithZeroLowLimbs)
+{
+    const std::vector<limb_t> moduli = kernels::ntt_primes(4096);
+    MpzArray x(6);
+    const unsigned shifts[] = {0, 64 * 31, 64 * 128, 64 * 200, 64 * 200 + 5, 64 * 3000};
+    for (std::size_t e = 0; e < 6; ++e) {
+        mpz_set_ui(x[e], 1);
+        mpz_mul_2exp(x[e], x[e], shifts[e]);
+        mpz_neg(x[e], x[e]);
+    }
+    check_multi_crt_of(moduli, x, 1);
+}
+
+// The word kernel's last limb tiles 8, 16 and a padded 32 wide (P of 4100, 4108, 4116 limbs from
+// primes near 2^64: 128 tiles of 32, then 4, 12, 20 limbs), and its chunks: 2^25 / 4100 rounded
+// down to 128 is 8064 values, so 8100 take two.
+TEST_F(MultiCrt, WordKernelTilesAndChunks)
+{
+    IntegerSource source(27);
+    for (const std::size_t k : {4100, 4108, 4116}) {
+        SCOPED_TRACE(k);
+        check_multi_crt(largest_primes(k), 37, 1, source);
+    }
+    check_round_trip(largest_primes(4100), 8100, 6, source);
 }
 
 TEST_F(MultiCrt, RoundTrips)
