@@ -20,25 +20,6 @@ struct Case {
     slong k;
 };
 
-class PrimeSet {
-public:
-    explicit PrimeSet(slong k)
-    {
-        if (zgpu_prime_set_init_ntt_primes(set, k) != 0) {
-            std::fprintf(stderr, "%s\n", zgpu_last_error());
-            std::exit(1);
-        }
-    }
-    ~PrimeSet() { zgpu_prime_set_clear(set); }
-    PrimeSet(const PrimeSet&) = delete;
-    PrimeSet& operator=(const PrimeSet&) = delete;
-    std::vector<ulong> moduli() const
-    {
-        return {zgpu_prime_set_moduli(set), zgpu_prime_set_moduli(set) + zgpu_prime_set_size(set)};
-    }
-    zgpu_prime_set_t set;
-};
-
 // One direction of one case: gpu, cpu (on `part` values, scaled) and auto, as a table row.
 std::string row(const char* name, const Case& c, slong count, slong part, double bytes, const std::function<int(slong)>& call,
                 double flint_one, double flint_all)

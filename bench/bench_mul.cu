@@ -17,17 +17,6 @@
 
 namespace {
 
-// FLINT's fmpz_mul over [0, n) on `threads` threads, in products per second.
-double flint_rate(const fmpz* a, const fmpz* b, fmpz* r, slong n, unsigned threads)
-{
-    const double t = median_seconds(5, [&] {
-        on_threads(n, threads, [&](slong begin, slong end) {
-            for (slong i = begin; i < end; ++i) fmpz_mul(r + i, a + i, b + i);
-        });
-    }, [] {});
-    return n / t;
-}
-
 // IMADs a product: 8 n^2 for the classical kernel (four 32 x 32-bit products of two halves
 // each a limb product); for the NTT, 3 a butterfly (one Shoup multiplication), 3 primes x 3
 // transforms x (N/2) log2 N butterflies with N = 2 (a + b) digits rounded up to a power of two.

@@ -1,6 +1,7 @@
 // FLINT's fmpz_multi_mod_ui and fmpz_multi_CRT_ui (sign 1) timed on one host thread or on
 // several (the vector split over threads, each with its own fmpz_comb_temp), on a part of the
-// values (about 2^28 word products) and scaled to `count`: the modular benchmarks' reference.
+// values (about 2^28 word products) and scaled to `count`: the modular benchmarks' reference;
+// and the zgpu prime set they compare with.
 #pragma once
 
 #include <cmath>
@@ -8,9 +9,31 @@
 
 #include <flint/fmpz.h>
 
+#include "zgpu/zgpu_modular.h"
+
 #include "bench_support.cuh"
 
 namespace {
+
+// A zgpu prime set of k generated primes; exits with zgpu's message if it cannot be made.
+class PrimeSet {
+public:
+    explicit PrimeSet(slong k)
+    {
+        if (zgpu_prime_set_init_ntt_primes(set, k) != 0) {
+            std::fprintf(stderr, "%s\n", zgpu_last_error());
+            std::exit(1);
+        }
+    }
+    ~PrimeSet() { zgpu_prime_set_clear(set); }
+    PrimeSet(const PrimeSet&) = delete;
+    PrimeSet& operator=(const PrimeSet&) = delete;
+    std::vector<ulong> moduli() const
+    {
+        return {zgpu_prime_set_moduli(set), zgpu_prime_set_moduli(set) + zgpu_prime_set_size(set)};
+    }
+    zgpu_prime_set_t set;
+};
 
 class FlintComb {
 public:

@@ -18,11 +18,11 @@
 
 #include <algorithm>
 #include <string>
-#include <utility>
 
 #include <cuda/std/utility>
 
 #include "kernels/common/cuda_check.hpp"
+#include "kernels/common/temporary.hpp"
 #include "kernels/common/thread_group.cuh"
 #include "zgpu/error.hpp"
 
@@ -167,44 +167,17 @@ __global__ void write_sizes(const AddSubArgs args, const std::uint8_t* plan)
     if (warp.rank() == 0) args.r.sizes[i] = plan[i] & kNegative ? -std::int32_t(used) : std::int32_t(used);
 }
 
-// Device memory for plans and tile flags, kept between calls (grown, never shrunk).
-class Workspace {
-public:
-    Workspace() = default;
-    Workspace(const Workspace&) = delete;
-    Workspace& operator=(const Workspace&) = delete;
-    ~Workspace() { cudaFree(memory_); }
-
-    std::byte* get(std::size_t bytes)
-    {
-        int device;
-        check(cudaGetDevice(&device), "add/sub: querying the device");
-        if (bytes > bytes_ || device != device_) {
-            cudaFree(std::exchange(memory_, nullptr));
-            bytes_ = 0;
-            check(cudaMalloc(&memory_, bytes), "add/sub: allocating workspace");
-            bytes_ = bytes;
-            device_ = device;
-        }
-        return memory_;
-    }
-
-private:
-    std::byte* memory_ = nullptr;
-    std::size_t bytes_ = 0;
-    int device_ = -1;
-};
-
 }  // namespace
 
 void add_sub_wide(const AddSubArgs& args, cudaStream_t stream)
 {
-    static Workspace workspace;
     const std::uint32_t tiles_per_instance = (args.r.stride + kTile - 1) / kTile;
     const std::size_t count = args.a.count, tiles = count * tiles_per_instance;
     if (tiles > 0x7fffffffu) throw Error("add/sub: " + std::to_string(count) + " elements exceed one launch");
-    std::byte* memory = workspace.get(count + tiles);
-    std::uint8_t* plan = reinterpret_cast<std::uint8_t*>(memory);
+    // From the stream-ordered pool: streams of other devices, or of several runtimes on one
+    // device, each have their own.
+    const StreamMemory memory(count + tiles, stream);
+    std::uint8_t* plan = static_cast<std::uint8_t*>(memory.data());
     std::uint8_t* flags = plan + count;
     const unsigned warp_blocks = unsigned((count * 32 + 255) / 256);
     plan_instances<<<warp_blocks, 256, 0, stream>>>(args, plan);

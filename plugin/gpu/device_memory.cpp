@@ -1,4 +1,5 @@
-// The memory of DeviceBatches on the GPU, on zgpu's device and stream.
+// The memory of DeviceBatches on the GPU: made on the first device in use, copied and filled on
+// its stream.
 #include <string>
 
 #include "plugin/gpu/gpu_backend.hpp"
@@ -11,8 +12,8 @@ namespace {
 void copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, const char* operation)
 {
     if (bytes == 0) return;
-    auto& runtime = Runtime::get();
-    const Runtime::Lease lease(runtime);
+    const ResidentLease resident({kind == cudaMemcpyHostToDevice ? dst : src});
+    Runtime& runtime = resident.runtime();
     check(cudaMemcpyAsync(dst, src, bytes, kind, runtime.stream()), operation);
     runtime.synchronize(operation);
 }
@@ -30,8 +31,11 @@ void* allocate(std::size_t bytes)
 void release(void* storage) noexcept
 {
     // A destructor cannot report errors: the memory is gone either way.
+    // On the device that holds it, which need not be the first one in use any more.
+    cudaPointerAttributes attributes{};
     try {
-        const DeviceGuard on(Runtime::get().device());
+        check(cudaPointerGetAttributes(&attributes, storage), "finding the device of freed memory");
+        const DeviceGuard on(attributes.device);
         cudaFree(storage);
     } catch (const Error&) {
         cudaFree(storage);
@@ -51,8 +55,8 @@ void copy_to_host(void* host, const void* device, std::size_t bytes)
 void fill_zero(void* device, std::size_t bytes)
 {
     if (bytes == 0) return;
-    auto& runtime = Runtime::get();
-    const Runtime::Lease lease(runtime);
+    const ResidentLease resident({device});
+    Runtime& runtime = resident.runtime();
     check(cudaMemsetAsync(device, 0, bytes, runtime.stream()), "zeroing a DeviceBatch");
     runtime.synchronize("zeroing a DeviceBatch");
 }

@@ -7,30 +7,41 @@
 
 namespace zgpu::gpu {
 
-const kernels::NttTables& ntt_tables(Runtime& runtime)
+namespace {
+
+struct TwiddlesOnDevice {
+    DeviceMemory memory;
+    kernels::NttTables tables{};
+};
+
+TwiddlesOnDevice upload_twiddles(Runtime& runtime)
 {
-    static DeviceMemory twiddles;
-    static kernels::NttTables tables{};
-    if (twiddles.data()) return tables;
     constexpr std::size_t entries = kernels::kNttMaxLength;
     std::vector<kernels::Twiddle> host(2 * kernels::kNttPrimeCount * entries);
     for (int q = 0; q < kernels::kNttPrimeCount; ++q)
         for (const bool inverse : {false, true})
             kernels::fill_twiddles(kernels::make_field(kernels::kNttPrimes[q]), inverse,
                                    std::span(host).subspan((2 * q + inverse) * entries, entries));
-    DeviceMemory uploaded(host.size() * sizeof(kernels::Twiddle));
+    TwiddlesOnDevice uploaded{DeviceMemory(host.size() * sizeof(kernels::Twiddle))};
     // On zgpu's stream, then waited for: from pageable memory a copy may return before the data
     // has arrived, and the stream is not ordered after the default one.
-    check(cudaMemcpyAsync(uploaded.data(), host.data(), uploaded.size(), cudaMemcpyHostToDevice, runtime.stream()),
+    check(cudaMemcpyAsync(uploaded.memory.data(), host.data(), uploaded.memory.size(), cudaMemcpyHostToDevice,
+                          runtime.stream()),
           "uploading the NTT tables");
     runtime.synchronize("uploading the NTT tables");
-    const auto* device = reinterpret_cast<const kernels::Twiddle*>(uploaded.data());
+    const auto* device = reinterpret_cast<const kernels::Twiddle*>(uploaded.memory.data());
     for (int q = 0; q < kernels::kNttPrimeCount; ++q) {
-        tables.forward[q] = device + 2 * q * entries;
-        tables.inverse[q] = device + (2 * q + 1) * entries;
+        uploaded.tables.forward[q] = device + 2 * q * entries;
+        uploaded.tables.inverse[q] = device + (2 * q + 1) * entries;
     }
-    twiddles = std::move(uploaded);
-    return tables;
+    return uploaded;
+}
+
+}  // namespace
+
+const kernels::NttTables& ntt_tables(Runtime& runtime)
+{
+    return runtime.kept<TwiddlesOnDevice>([&] { return upload_twiddles(runtime); }).tables;
 }
 
 }  // namespace zgpu::gpu

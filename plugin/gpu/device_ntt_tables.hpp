@@ -1,5 +1,5 @@
-// The NTT's twiddle tables on zgpu's device (layout: kernels/ntt/ntt_tables.hpp), computed and
-// uploaded on first use and kept for the life of the process. Only built with the GPU backend.
+// The NTT's twiddle tables on a runtime's device (layout: kernels/ntt/ntt_tables.hpp), computed
+// and uploaded on first use and kept for the life of the process. Only built with the GPU backend.
 #pragma once
 
 #include "kernels/ntt/ntt_tables.hpp"

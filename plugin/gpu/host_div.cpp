@@ -22,14 +22,13 @@ void copy_rows(ConstBatchView chunk, BatchView all, std::size_t first)
 
 }  // namespace
 
-// The pipeline holds the runtime's lease while kernels run, so they use Runtime::get() directly.
 
 Backend host_divexact(const HostOperand& a, std::size_t count, const HostOperand& b, std::size_t b_count,
                       std::uint32_t quotient_stride, const HostResult& result, const FinishOnHost& finish_on_host)
 {
     const bool broadcast = b_count == 1;
-    const auto kernel = [broadcast](std::span<const ConstBatchView> x, BatchView q, cudaStream_t stream) {
-        divexact(Runtime::get(), x[0], x[1], q, broadcast, false, stream);
+    const auto kernel = [broadcast](std::span<const ConstBatchView> x, BatchView q, Runtime& runtime) {
+        divexact(runtime, x[0], x[1], q, broadcast, false, runtime.stream());
     };
     const auto group_stride = [](std::span<const Operand> x) {
         return gpu::quotient_stride(x[0].data->max_limbs, x[1].data->min_limbs);
@@ -44,8 +43,8 @@ Backend host_divrem(const HostOperand& a, std::size_t count, const HostOperand& 
 {
     const bool broadcast = b_count == 1;
     const auto kernel = [broadcast, floor](std::span<const ConstBatchView> x, std::span<const BatchView> qr,
-                                           cudaStream_t stream) {
-        kernels::divrem_warp(x[0], x[1], broadcast, floor, qr[0], qr[1], stream);
+                                           Runtime& runtime) {
+        kernels::divrem_warp(x[0], x[1], broadcast, floor, qr[0], qr[1], runtime.stream());
     };
     const Operand operands[] = {{&a, count}, {&b, b_count}};
     const std::uint32_t strides[] = {quotient_stride, remainder_stride};
@@ -57,8 +56,8 @@ Backend host_mod(const HostOperand& a, std::size_t count, const HostOperand& m, 
                  const HostResult& result, const FinishOnHost& finish_on_host)
 {
     // The floor remainder by a positive m; the kernel writes no quotient where q.limbs is null.
-    const auto kernel = [](std::span<const ConstBatchView> x, BatchView r, cudaStream_t stream) {
-        kernels::divrem_warp(x[0], x[1], true, true, BatchView{}, r, stream);
+    const auto kernel = [](std::span<const ConstBatchView> x, BatchView r, Runtime& runtime) {
+        kernels::divrem_warp(x[0], x[1], true, true, BatchView{}, r, runtime.stream());
     };
     const Operand operands[] = {{&a, count}, {&m, 1}};
     return run(operands, count, remainder_stride, kernel, result, finish_on_host);
@@ -71,11 +70,11 @@ CheckedDivision host_divexact_checked(const HostOperand& a, std::size_t count, c
     const bool broadcast = b_count == 1;
     // The kernels run chunk after chunk, in order: `checked` elements before this one's.
     std::size_t checked = 0, first_inexact = count;
-    const auto kernel = [&](std::span<const ConstBatchView> x, BatchView q, cudaStream_t stream) {
+    const auto kernel = [&](std::span<const ConstBatchView> x, BatchView q, Runtime& runtime) {
         // The check waits for its chunk, which costs the overlap of this chunk's kernel with
         // the next one's upload. Past an inexact element nothing is given: no need to divide.
         if (first_inexact == count)
-            if (const std::size_t i = divexact(Runtime::get(), x[0], x[1], q, broadcast, true, stream); i < x[0].count)
+            if (const std::size_t i = divexact(runtime, x[0], x[1], q, broadcast, true, runtime.stream()); i < x[0].count)
                 first_inexact = checked + i;
         checked += x[0].count;
     };

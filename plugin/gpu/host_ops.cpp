@@ -11,15 +11,14 @@
 
 namespace zgpu::gpu {
 
-// The pipeline holds the runtime's lease while kernels run, so they use Runtime::get() directly.
 // Each operation runs by size groups where its elements' sizes differ much (grouped_run.hpp),
 // with result strides from each group's operands by the rules of result_strides.hpp.
 
 Backend host_add_sub(const HostOperand& a, const HostOperand& b, std::size_t count, bool subtract,
                      std::uint32_t result_stride, const HostResult& result, const FinishOnHost& finish_on_host)
 {
-    const auto kernel = [subtract](std::span<const ConstBatchView> x, BatchView r, cudaStream_t stream) {
-        kernels::add_sub(x[0], x[1], r, subtract, stream);
+    const auto kernel = [subtract](std::span<const ConstBatchView> x, BatchView r, Runtime& runtime) {
+        kernels::add_sub(x[0], x[1], r, subtract, runtime.stream());
     };
     const auto group_stride = [](std::span<const Operand> x) { return sum_stride(x[0].data->max_limbs, x[1].data->max_limbs); };
     const Operand operands[] = {{&a, count}, {&b, count}};
@@ -30,8 +29,8 @@ Backend host_mul(const HostOperand& a, std::size_t count, const HostOperand& b, 
                  std::uint32_t product_stride, const HostResult& result, const FinishOnHost& finish_on_host)
 {
     const bool broadcast = b_count == 1;
-    const auto kernel = [broadcast](std::span<const ConstBatchView> x, BatchView r, cudaStream_t stream) {
-        mul(Runtime::get(), x[0], x[1], r, broadcast, stream);
+    const auto kernel = [broadcast](std::span<const ConstBatchView> x, BatchView r, Runtime& runtime) {
+        mul(runtime, x[0], x[1], r, broadcast, runtime.stream());
     };
     const auto group_stride = [](std::span<const Operand> x) {
         return gpu::product_stride(x[0].data->max_limbs, x[1].data->max_limbs);
@@ -47,10 +46,10 @@ Backend host_addmul(const HostOperand& r, const HostOperand& a, std::size_t coun
     const bool broadcast = b_count == 1;
     // The products' stride from the views': theirs are the size classes of a's and b's largest
     // elements, in the whole call or in a size group.
-    const auto kernel = [&](std::span<const ConstBatchView> x, BatchView sum, cudaStream_t stream) {
-        const kernels::TemporaryBatch product(x[1].count, product_stride(x[1].stride, x[2].stride), stream);
-        mul(Runtime::get(), x[1], x[2], product.view(), broadcast, stream);
-        kernels::add_sub(x[0], product.view(), sum, subtract, stream);
+    const auto kernel = [&](std::span<const ConstBatchView> x, BatchView sum, Runtime& runtime) {
+        const kernels::TemporaryBatch product(x[1].count, product_stride(x[1].stride, x[2].stride), runtime.stream());
+        mul(runtime, x[1], x[2], product.view(), broadcast, runtime.stream());
+        kernels::add_sub(x[0], product.view(), sum, subtract, runtime.stream());
     };
     const auto group_stride = [](std::span<const Operand> x) {
         const std::uint32_t products = product_stride(x[1].data->max_limbs, x[2].data->max_limbs);

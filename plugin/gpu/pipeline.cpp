@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <exception>
 #include <string>
 #include <vector>
@@ -122,6 +123,25 @@ std::size_t elements_within(std::size_t limit, std::size_t per_element, std::siz
     return half > fixed ? std::max<std::size_t>(1, (half - fixed) / per_element) : 1;
 }
 
+// A device's part of a call: its runtime, its pinned staging (two slots of operands, three of
+// results) and device memory (two of each), and the events that order them.
+struct DeviceSlots {
+    Runtime& runtime;
+    std::byte* host;
+    std::byte* device;
+    // Operand slot s uploaded; the kernel done with operand slot s (and result slot s written);
+    // the device's chunk j downloaded into pinned result slot j mod 3. Made with the device current.
+    Event uploaded[2], computed[2], downloaded[3];
+    // Waits for the device's streams on every exit, before the staging is used again.
+    DrainOnExit drain;
+
+    DeviceSlots(Runtime& runtime, std::size_t host_bytes, std::size_t device_bytes)
+        : runtime(runtime), host(runtime.staging(host_bytes)), device(runtime.scratch(device_bytes)),
+          drain{runtime.stream(), runtime.upload_stream(), runtime.download_stream()}
+    {
+    }
+};
+
 }  // namespace
 
 Backend run(std::span<const Operand> operands, std::size_t count, std::span<const std::uint32_t> result_strides,
@@ -154,25 +174,27 @@ Backend run(std::span<const Operand> operands, std::size_t count, std::span<cons
     const std::size_t fewest = std::max({std::size_t(1), kMinChunkBytes / per_element, min_chunk});
     const std::size_t most = std::max({std::size_t(1), kMaxChunkBytes / per_element, min_chunk});
     const std::size_t fitting = elements_within(device_memory_limit(), per_element + result_per_element, shared);
-    const std::size_t chunk = std::min({count, std::clamp((count + 3) / 4, fewest, most), fitting});
+    const std::vector<Runtime*> in_use = Runtime::in_use();
+    const std::size_t quarter = (count + 4 * in_use.size() - 1) / (4 * in_use.size());
+    const std::size_t chunk = std::min({count, std::clamp(quarter, fewest, most), fitting});
     const std::size_t chunks = (count + chunk - 1) / chunk;
     const ChunkLayout full(operands, strides, chunk);
 
-    // Chunk k goes through slots k mod 2 of packed operands (pinned and device: one is packed
-    // and uploaded while the kernel reads the other) and of device results (one is written while
-    // the other downloads), and through pinned result slot k mod 3: the host unpacks chunk k - 2
-    // while chunk k - 1 downloads and chunk k is packed, so that it rarely waits for a chunk's
-    // round trip. Uploads, kernels and downloads run on three streams.
-    auto& runtime = Runtime::get();
-    const Runtime::Lease lease(runtime);
+    // Chunk k goes to device k mod D, as that device's chunk j = k / D. On each device, chunk j
+    // goes through slots j mod 2 of packed operands (pinned and device: one is packed and
+    // uploaded while the kernel reads the other) and of device results (one is written while the
+    // other downloads), and through pinned result slot j mod 3: the host unpacks chunk k - 2D
+    // while the next ones download and chunk k is packed, so that it rarely waits for a chunk's
+    // round trip. Each device's uploads, kernels and downloads run on its three streams.
     const std::size_t slot_bytes = full.inputs(), result_bytes = ResultLayout(result_strides, chunk).bytes;
-    std::byte* host = runtime.staging(2 * slot_bytes + 3 * result_bytes);
-    std::byte* device = runtime.scratch(2 * slot_bytes + 2 * result_bytes);
-    const cudaStream_t stream = runtime.stream(), upload = runtime.upload_stream(), download = runtime.download_stream();
-    const DrainOnExit drain{stream, upload, download};
-    // Operand slot s uploaded; the kernel done with operand slot s (and result slot s written);
-    // chunk k downloaded from result slot k mod 2 into pinned slot k mod 3.
-    Event uploaded[2], computed[2], downloaded[3];
+    const std::span<Runtime* const> runtimes(in_use.data(), std::min(in_use.size(), chunks));
+    const std::size_t devices = runtimes.size();
+    const Runtime::Leases leases(runtimes);
+    std::deque<DeviceSlots> slots;  // events are not movable
+    for (Runtime* runtime : runtimes) {
+        runtime->make_current();
+        slots.emplace_back(*runtime, 2 * slot_bytes + 3 * result_bytes, 2 * slot_bytes + 2 * result_bytes);
+    }
     Clock::duration packing{}, waiting{}, unpacking{};
     const auto elements = [&](std::size_t k) { return std::min(chunk, count - k * chunk); };
     const auto results = [&](std::byte* base, std::size_t slot, std::size_t k) {
@@ -182,52 +204,59 @@ Backend run(std::span<const Operand> operands, std::size_t count, std::span<cons
     bool in_result = false;
     // Gives the caller chunk k's results once they are in.
     const auto deliver = [&](std::size_t k) {
+        DeviceSlots& at = slots[k % devices];
+        const std::size_t j = k / devices;
         const Clock::time_point wait_start = Clock::now();
-        downloaded[k % 3].wait();
+        at.downloaded[j % 3].wait();
         const Clock::time_point unpack_start = Clock::now();
         waiting += unpack_start - wait_start;
-        const std::vector<BatchView> out = results(host + 2 * slot_bytes, k % 3, k);
+        const std::vector<BatchView> out = results(at.host + 2 * slot_bytes, j % 3, k);
         in_result = true;
         result(k * chunk, std::vector<ConstBatchView>(out.begin(), out.end()));
         in_result = false;
         delivered += elements(k);
         unpacking += Clock::now() - unpack_start;
     };
+    const std::size_t lag = 2 * devices;  // chunks enqueued before the first is unpacked
     try {
         for (std::size_t k = 0; k < chunks; ++k) {
-            const std::size_t first = k * chunk, n = elements(k);
+            const std::size_t first = k * chunk, n = elements(k), j = k / devices;
+            DeviceSlots& at = slots[k % devices];
+            Runtime& runtime = at.runtime;
             const ChunkLayout part(operands, strides, n);
-            const int s = k % 2;
-            std::byte *slot = host + s * slot_bytes, *device_slot = device + s * slot_bytes;
+            const int s = j % 2;
+            std::byte *slot = at.host + s * slot_bytes, *device_slot = at.device + s * slot_bytes;
             const Clock::time_point wait_start = Clock::now();
-            if (k >= 2) uploaded[s].wait();  // the pinned slot's previous chunk has left it
+            if (j >= 2) at.uploaded[s].wait();  // the pinned slot's previous chunk has left it
             const Clock::time_point pack_start = Clock::now();
             waiting += pack_start - wait_start;
-            for (std::size_t j = 0; j < operands.size(); ++j)
-                if (part.packs(j)) operands[j].data->pack(operands[j].count == 1 ? 0 : first, part.region(j).at(slot));
+            for (std::size_t i = 0; i < operands.size(); ++i)
+                if (part.packs(i)) operands[i].data->pack(operands[i].count == 1 ? 0 : first, part.region(i).at(slot));
             packing += Clock::now() - pack_start;
-            if (k >= 2) computed[s].wait_on(upload);  // the kernel is done with the device slot
+            runtime.make_current();
+            const cudaStream_t stream = runtime.stream(), upload = runtime.upload_stream(), download = runtime.download_stream();
+            if (j >= 2) at.computed[s].wait_on(upload);  // the kernel is done with the device slot
             check(cudaMemcpyAsync(device_slot, slot, part.inputs(), cudaMemcpyHostToDevice, upload), "uploading operands");
-            uploaded[s].record(upload);
-            uploaded[s].wait_on(stream);
-            if (k >= 2) downloaded[(k - 2) % 3].wait_on(stream);  // the device result slot has been read
-            const std::vector<BatchView> r = results(device + 2 * slot_bytes, s, k);
-            kernel(part.views(device_slot), r, stream);
-            computed[s].record(stream);
-            computed[s].wait_on(download);
-            // Pinned result slot k mod 3 held chunk k - 3, unpacked in the last round.
-            const std::vector<BatchView> out = results(host + 2 * slot_bytes, k % 3, k);
-            for (std::size_t j = 0; j < r.size(); ++j) {
-                check(cudaMemcpyAsync(out[j].limbs, r[j].limbs, n * r[j].stride * sizeof(limb_t), cudaMemcpyDeviceToHost,
+            at.uploaded[s].record(upload);
+            at.uploaded[s].wait_on(stream);
+            if (j >= 2) at.downloaded[(j - 2) % 3].wait_on(stream);  // the device result slot has been read
+            const std::vector<BatchView> r = results(at.device + 2 * slot_bytes, s, k);
+            kernel(part.views(device_slot), r, runtime);
+            at.computed[s].record(stream);
+            at.computed[s].wait_on(download);
+            // Pinned result slot j mod 3 held the device's chunk j - 3, unpacked by now.
+            const std::vector<BatchView> out = results(at.host + 2 * slot_bytes, j % 3, k);
+            for (std::size_t i = 0; i < r.size(); ++i) {
+                check(cudaMemcpyAsync(out[i].limbs, r[i].limbs, n * r[i].stride * sizeof(limb_t), cudaMemcpyDeviceToHost,
                                       download),
                       "downloading results");
-                check(cudaMemcpyAsync(out[j].sizes, r[j].sizes, n * sizeof(std::int32_t), cudaMemcpyDeviceToHost, download),
+                check(cudaMemcpyAsync(out[i].sizes, r[i].sizes, n * sizeof(std::int32_t), cudaMemcpyDeviceToHost, download),
                       "downloading result sizes");
             }
-            downloaded[k % 3].record(download);
-            if (k >= 2) deliver(k - 2);
+            at.downloaded[j % 3].record(download);
+            if (k >= lag) deliver(k - lag);
         }
-        for (std::size_t k = chunks >= 2 ? chunks - 2 : 0; k < chunks; ++k) deliver(k);
+        for (std::size_t k = chunks >= lag ? chunks - lag : 0; k < chunks; ++k) deliver(k);
     } catch (const std::exception& e) {
         // Before any result, nothing is written and the error stands (as it does for a caller
         // with nowhere to finish: its results are kept aside, not written); after, the host finishes
@@ -241,9 +270,9 @@ Backend run(std::span<const Operand> operands, std::size_t count, std::span<cons
     }
     if (std::getenv("ZGPU_TIMING"))
         std::fprintf(stderr,
-                     "zgpu: %zu elements on the GPU in %zu chunks: packing %.2f ms, waiting for the GPU %.2f ms, "
-                     "unpacking %.2f ms, total %.2f ms\n",
-                     count, chunks, milliseconds(packing), milliseconds(waiting), milliseconds(unpacking),
+                     "zgpu: %zu elements on the GPU in %zu chunks over %zu devices: packing %.2f ms, waiting for the "
+                     "GPU %.2f ms, unpacking %.2f ms, total %.2f ms\n",
+                     count, chunks, devices, milliseconds(packing), milliseconds(waiting), milliseconds(unpacking),
                      milliseconds(Clock::now() - start));
     return Backend::gpu;
 }
@@ -255,7 +284,7 @@ Backend run(std::span<const Operand> operands, std::size_t count, std::uint32_t 
     const std::uint32_t strides[] = {result_stride};
     return run(
         operands, count, strides,
-        [&](std::span<const ConstBatchView> x, std::span<const BatchView> r, cudaStream_t stream) { kernel(x, r[0], stream); },
+        [&](std::span<const ConstBatchView> x, std::span<const BatchView> r, Runtime& runtime) { kernel(x, r[0], runtime); },
         [&](std::size_t first, std::span<const ConstBatchView> r) { result(first, r[0]); }, finish_on_host, min_chunk);
 }
 

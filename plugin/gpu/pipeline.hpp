@@ -1,9 +1,11 @@
 // Operations on host data run on the GPU: in chunks of 1 to 8 MiB of operands, each packed
 // into pinned staging on the host threads while earlier chunks upload, run and download, and
 // unpacked while later ones do. A kernel writes one or more result batches a chunk (quotients
-// and remainders). Device memory holds two chunks of operands and two of results (besides a
-// product's NTT workspace and addmul's products of a chunk); pinned host memory two of operands
-// and three of results. ZGPU_TIMING=1 prints where the time went to stderr;
+// and remainders). The chunks go round the devices in use (Runtime::in_use), a quarter of the
+// call's elements a device at most within those bounds, so that a call of a few chunks stays on
+// fewer devices. Each device used holds two chunks of operands and two of results (besides a
+// product's NTT workspace and addmul's products of a chunk), its pinned host memory two of
+// operands and three of results. ZGPU_TIMING=1 prints where the time went to stderr;
 // ZGPU_GPU_MEMORY_LIMIT=<bytes> caps the device memory of those slots (chunks shrink to fit,
 // down to one element), so that tests can run vectors larger than the device's memory would
 // allow. Only built with the GPU backend.
@@ -12,9 +14,8 @@
 #include <functional>
 #include <span>
 
-#include <cuda_runtime_api.h>
-
 #include "plugin/gpu/host_operand.hpp"
+#include "plugin/gpu/runtime.hpp"
 #include "zgpu/backend.hpp"
 
 namespace zgpu::gpu {
@@ -26,17 +27,18 @@ struct Operand {
     std::size_t count;
 };
 
-// Enqueues results = op(operands) on the stream, the operands' views in the order given to
-// run(), the results' in the order of their strides.
+// Enqueues results = op(operands) on runtime.stream(), with the runtime's device current, the
+// operands' views in the order given to run(), the results' in the order of their strides.
 using Kernel =
-    std::function<void(std::span<const ConstBatchView> operands, std::span<const BatchView> results, cudaStream_t stream)>;
+    std::function<void(std::span<const ConstBatchView> operands, std::span<const BatchView> results, Runtime& runtime)>;
 
 // The results of a chunk for the elements from `first` on, in pinned memory valid during the call.
 using ChunkResults = std::function<void(std::size_t first, std::span<const ConstBatchView> results)>;
 
 // result(first, results) receives the kernel's results, one batch of each stride in
 // result_strides: chunk after chunk, in order, each after its chunk's operands were packed,
-// while later chunks are still on the GPU (once, with no elements, for an empty batch). The kernel sees a chunk at a time (an
+// while later chunks are still on the GPU (once, with no elements, for an empty batch). The
+// kernel is called on this thread for chunk after chunk, in order, and sees a chunk at a time (an
 // operand of one element stays one element; an operand given twice, the same HostOperand, is
 // packed once and passed as the same view, which the product kernel squares). Throws
 // zgpu::Error, with nothing written, for elements too large for a batch and for a GPU failure
@@ -51,7 +53,7 @@ Backend run(std::span<const Operand> operands, std::size_t count, std::span<cons
             const Kernel& kernel, const ChunkResults& result, const FinishOnHost& finish_on_host, std::size_t min_chunk = 1);
 
 // A kernel of one result, and run() for it: one result stride, result(first, r).
-using OneResultKernel = std::function<void(std::span<const ConstBatchView> operands, BatchView r, cudaStream_t stream)>;
+using OneResultKernel = std::function<void(std::span<const ConstBatchView> operands, BatchView r, Runtime& runtime)>;
 Backend run(std::span<const Operand> operands, std::size_t count, std::uint32_t result_stride,
             const OneResultKernel& kernel, const HostResult& result, const FinishOnHost& finish_on_host,
             std::size_t min_chunk = 1);

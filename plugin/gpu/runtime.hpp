@@ -1,10 +1,17 @@
-// The GPU runtime: device selection, the stream, reused staging buffers, checked CUDA calls.
+// The GPU runtime: the devices in use, each one's streams and reused buffers, checked CUDA calls.
 // Only built with the GPU backend; only plugin/gpu/ includes it.
 #pragma once
 
 #include <cstddef>
+#include <initializer_list>
+#include <map>
+#include <memory>
 #include <mutex>
+#include <span>
 #include <string_view>
+#include <typeindex>
+#include <typeinfo>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 
@@ -43,12 +50,22 @@ private:
     std::size_t size_ = 0;
 };
 
-// The process-wide runtime. One host thread at a time uses the stream and the buffers, and
-// only while it holds a Lease.
+// A runtime per device in use: its streams, staging and device memory, and the caches of tables
+// that kernels read (ntt_tables, a prime set's tables). One host thread at a time uses a
+// runtime, and only while it holds a Lease on it. Runtimes live until the process ends, so
+// pointers to them stay valid when the devices in use change.
 class Runtime {
 public:
-    // Selects the device (ZGPU_DEVICE, default 0) on first use; throws zgpu::Error without one.
+    // The first runtime in use: device-resident objects live on its device, and operations on
+    // them run there. Chooses the devices (gpu_devices() in zgpu/backend.hpp) on first use;
+    // throws zgpu::Error without a GPU.
     static Runtime& get();
+    // The runtimes that operations on host data split their chunks over, in order: one an entry
+    // of the device list (a device listed twice has two).
+    static std::vector<Runtime*> in_use();
+    // Replaces the device list; throws zgpu::Error, changing nothing, for an empty list or a
+    // device that does not exist.
+    static void use_devices(std::span<const int> devices);
 
     // The runtime for one operation: its lock, and its device current on the calling thread.
     class Lease {
@@ -59,6 +76,21 @@ public:
         std::unique_lock<std::mutex> held_;
         DeviceGuard device_;
     };
+
+    // The locks of several runtimes, taken in the order the runtimes were made (so that two
+    // threads cannot each hold one the other waits for), and the caller's current device put
+    // back at the end. The caller makes each runtime's device current before using it.
+    class Leases {
+    public:
+        explicit Leases(std::span<Runtime* const> runtimes);
+
+    private:
+        DeviceGuard device_;
+        std::vector<std::unique_lock<std::mutex>> held_;
+    };
+
+    // Makes this runtime's device current on the calling thread.
+    void make_current() const;
 
     cudaStream_t stream() const { return stream_; }
     // Streams for uploads and downloads, so that they overlap each other and the kernels of
@@ -86,20 +118,54 @@ public:
 
     void synchronize(std::string_view operation);
 
+    // Data kept on this runtime's device for the rest of the process, one object of each type
+    // T (tables that kernels read, or a cache of them): made by make(), with the device current,
+    // on first use. The caller holds a Lease.
+    template <class T, class Make>
+    T& kept(const Make& make)
+    {
+        std::shared_ptr<void>& slot = kept_[std::type_index(typeid(T))];
+        if (!slot) slot = std::make_shared<T>(make());
+        return *static_cast<T*>(slot.get());
+    }
+
     Runtime(const Runtime&) = delete;
     Runtime& operator=(const Runtime&) = delete;
 
-private:
-    Runtime();
+    // Only the list of runtimes (runtime.cpp) makes them.
+    class Key {
+        Key() = default;
+        friend struct Runtimes;
+    };
+    Runtime(int device, std::size_t order, Key);
     ~Runtime();
+
+private:
+    friend struct Runtimes;
 
     std::mutex mutex_;
     int device_ = 0;
+    std::size_t order_ = 0;  // of making: the order Leases locks in
     cudaStream_t stream_ = nullptr, upload_stream_ = nullptr, download_stream_ = nullptr;
     std::byte* staging_ = nullptr;
     std::size_t staging_size_ = 0;
     std::byte* readback_ = nullptr;
     DeviceMemory scratch_, workspace_;
+    std::map<std::type_index, std::shared_ptr<void>> kept_;
+};
+
+// The first runtime's lease for an operation on device-resident data (DeviceBatch, residue
+// batches), once each pointer given is found on its device: a change of the devices in use may
+// have moved the first device away from data made before it. Throws zgpu::Error naming both
+// devices otherwise. Null pointers (empty views) are skipped.
+class ResidentLease {
+public:
+    explicit ResidentLease(std::initializer_list<const void*> resident);
+    Runtime& runtime() const { return runtime_; }
+
+private:
+    Runtime& runtime_;
+    Runtime::Lease lease_;
 };
 
 }  // namespace zgpu::gpu

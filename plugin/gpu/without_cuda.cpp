@@ -109,5 +109,7 @@ namespace zgpu {
 
 bool gpu_available() { return false; }
 std::string_view gpu_unavailable_reason() { return "this zgpu was built without CUDA"; }
+std::vector<int> gpu_devices() { gpu::unavailable(); }
+void set_gpu_devices(std::span<const int>) { gpu::unavailable(); }
 
 }  // namespace zgpu

@@ -43,9 +43,9 @@ auto residues_of(View chunk, std::size_t moduli)
 Backend host_multi_mod(const HostOperand& x, std::size_t count, const ModularTables& tables,
                        std::span<limb_t* const> residues, const FinishOnHost& finish_on_host)
 {
-    const std::size_t k = tables.view().count;  // residues is empty where count is 0
-    const auto kernel = [&](std::span<const ConstBatchView> in, BatchView out, cudaStream_t stream) {
-        kernels::multi_mod(in[0], tables.view(), residues_of(out, k), stream);
+    const std::size_t k = tables.moduli().size();  // residues is empty where count is 0
+    const auto kernel = [&](std::span<const ConstBatchView> in, BatchView out, Runtime& runtime) {
+        kernels::multi_mod(in[0], tables.view(runtime), residues_of(out, k), runtime.stream());
     };
     // Each modulus's row of the chunk into the caller's array, on all host threads.
     const auto result = [&](std::size_t first, ConstBatchView chunk) {
@@ -62,7 +62,7 @@ Backend host_multi_mod(const HostOperand& x, std::size_t count, const ModularTab
 Backend host_multi_crt(std::span<const limb_t* const> residues, std::size_t count, const ModularTables& tables, bool sign,
                        const HostResult& result, const FinishOnHost& finish_on_host)
 {
-    const std::size_t k = tables.view().count;  // residues is empty where count is 0
+    const std::size_t k = tables.moduli().size();  // residues is empty where count is 0
     HostOperand packed;
     packed.max_limbs = packed.min_limbs = residue_stride(k);
     // The chunk's residues, modulus by modulus, into pinned staging that the GPU reads next.
@@ -74,8 +74,8 @@ Backend host_multi_crt(std::span<const limb_t* const> residues, std::size_t coun
             adapters::stream_fence();
         });
     };
-    const auto kernel = [&](std::span<const ConstBatchView> in, BatchView out, cudaStream_t stream) {
-        kernels::multi_crt(residues_of(in[0], k), tables.view(), sign, out, stream);
+    const auto kernel = [&](std::span<const ConstBatchView> in, BatchView out, Runtime& runtime) {
+        kernels::multi_crt(residues_of(in[0], k), tables.view(runtime), sign, out, runtime.stream());
     };
     const Operand operands[] = {{&packed, count}};
     return run(operands, count, size_class(crt_limbs(tables)), kernel, result, finish_on_host, kCrtChunkValues);

@@ -1,7 +1,10 @@
-// A set of moduli's tables (kernels/modular/modular_tables.hpp) in device memory, in one
-// allocation, for the life of the PrimeSet that made them. Only built with the GPU backend.
+// A set of moduli's tables (kernels/modular/modular_tables.hpp) in device memory, one
+// allocation on each device that uses them, for the life of the PrimeSet that made them. Only
+// built with the GPU backend.
 #pragma once
 
+#include <map>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -13,15 +16,34 @@ namespace zgpu::gpu {
 
 class ModularTables {
 public:
+    // Uploads the tables to the first device in use (Runtime::get()).
     explicit ModularTables(const kernels::ModularTables& host);
-    const kernels::ModularTablesView& view() const { return view_; }
+    // The tables on `runtime`'s device, uploaded there on first use.
+    const kernels::ModularTablesView& view(Runtime& runtime) const;
+    // On the first device in use, where residue batches live.
+    const kernels::ModularTablesView& view() const { return view(Runtime::get()); }
     // The moduli, on the host.
     std::span<const limb_t> moduli() const { return moduli_; }
+    // Limbs of the product of the moduli.
+    std::uint32_t product_limbs() const { return product_limbs_; }
 
 private:
+    struct OnDevice {
+        DeviceMemory memory;
+        kernels::ModularTablesView view;
+    };
+    // Where each table starts in the one allocation.
+    struct Offsets {
+        std::size_t moduli, powers, block_powers, inverses, cofactors, product;
+    };
+
     std::vector<limb_t> moduli_;
-    DeviceMemory memory_;
-    kernels::ModularTablesView view_;
+    std::vector<std::byte> gathered_;  // the allocation's contents
+    Offsets offsets_{};
+    std::uint32_t product_limbs_ = 0;
+    std::uint64_t product_bits_ = 0;
+    mutable std::mutex mutex_;
+    mutable std::map<const Runtime*, OnDevice> on_device_;
 };
 
 }  // namespace zgpu::gpu

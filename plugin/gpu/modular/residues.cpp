@@ -1,5 +1,6 @@
-// Operations on residue batches in device memory: each takes the runtime's lease and queues its
-// kernel (kernels/modular/) on zgpu's stream; their transfers to and from host arrays.
+// Operations on residue batches in device memory: each takes the first runtime's lease, checks
+// that the batches live on its device, and queues its kernel (kernels/modular/) on its stream;
+// their transfers to and from host arrays.
 #include "kernels/common/temporary.hpp"
 #include "kernels/modular/multi_crt.hpp"
 #include "kernels/modular/multi_mod.hpp"
@@ -11,8 +12,8 @@ namespace zgpu::gpu {
 
 void residues_upload(std::span<const limb_t* const> arrays, kernels::ResidueView r)
 {
-    auto& runtime = Runtime::get();
-    const Runtime::Lease lease(runtime);
+    const ResidentLease resident({r.data});
+    Runtime& runtime = resident.runtime();
     // From pageable memory each copy returns once the driver holds the words.
     for (std::size_t i = 0; i < arrays.size(); ++i)
         check(cudaMemcpyAsync(r.prime(i), arrays[i], r.count * sizeof(limb_t), cudaMemcpyHostToDevice, runtime.stream()),
@@ -22,8 +23,8 @@ void residues_upload(std::span<const limb_t* const> arrays, kernels::ResidueView
 
 void residues_download(kernels::ConstResidueView r, std::span<limb_t* const> arrays)
 {
-    auto& runtime = Runtime::get();
-    const Runtime::Lease lease(runtime);
+    const ResidentLease resident({r.data});
+    Runtime& runtime = resident.runtime();
     for (std::size_t i = 0; i < arrays.size(); ++i)
         check(cudaMemcpyAsync(arrays[i], r.prime(i), r.count * sizeof(limb_t), cudaMemcpyDeviceToHost, runtime.stream()),
               "downloading residues");
@@ -32,8 +33,8 @@ void residues_download(kernels::ConstResidueView r, std::span<limb_t* const> arr
 
 void residues_upload_interleaved(const limb_t* interleaved, kernels::ResidueView r)
 {
-    auto& runtime = Runtime::get();
-    const Runtime::Lease lease(runtime);
+    const ResidentLease resident({r.data});
+    Runtime& runtime = resident.runtime();
     const std::size_t bytes = r.count * r.primes * sizeof(limb_t);
     const kernels::StreamMemory words(bytes, runtime.stream());
     check(cudaMemcpyAsync(words.data(), interleaved, bytes, cudaMemcpyHostToDevice, runtime.stream()), "uploading residues");
@@ -43,8 +44,8 @@ void residues_upload_interleaved(const limb_t* interleaved, kernels::ResidueView
 
 void residues_download_interleaved(kernels::ConstResidueView r, limb_t* interleaved)
 {
-    auto& runtime = Runtime::get();
-    const Runtime::Lease lease(runtime);
+    const ResidentLease resident({r.data});
+    Runtime& runtime = resident.runtime();
     const std::size_t bytes = r.count * r.primes * sizeof(limb_t);
     const kernels::StreamMemory words(bytes, runtime.stream());
     kernels::residues_to_interleaved(r, static_cast<limb_t*>(words.data()), runtime.stream());
@@ -54,39 +55,39 @@ void residues_download_interleaved(kernels::ConstResidueView r, limb_t* interlea
 
 void residues_multi_mod(ConstBatchView x, const ModularTables& tables, kernels::ResidueView out)
 {
-    auto& runtime = Runtime::get();
-    const Runtime::Lease lease(runtime);
+    const ResidentLease resident({x.limbs, out.data});
+    Runtime& runtime = resident.runtime();
     kernels::multi_mod(x, tables.view(), out, runtime.stream());
 }
 
 void residues_multi_crt(kernels::ConstResidueView r, const ModularTables& tables, bool sign, BatchView out)
 {
-    auto& runtime = Runtime::get();
-    const Runtime::Lease lease(runtime);
+    const ResidentLease resident({r.data, out.limbs});
+    Runtime& runtime = resident.runtime();
     kernels::multi_crt(r, tables.view(), sign, out, runtime.stream());
 }
 
 void residues_binary(ResidueOp op, kernels::ConstResidueView a, kernels::ConstResidueView b, const ModularTables& tables,
                      kernels::ResidueView r)
 {
-    auto& runtime = Runtime::get();
-    const Runtime::Lease lease(runtime);
+    const ResidentLease resident({a.data, b.data, r.data});
+    Runtime& runtime = resident.runtime();
     const auto launch = op == ResidueOp::add ? kernels::residues_add : op == ResidueOp::sub ? kernels::residues_sub : kernels::residues_mul;
     launch(a, b, tables.view(), r, runtime.stream());
 }
 
 void residues_neg(kernels::ConstResidueView a, const ModularTables& tables, kernels::ResidueView r)
 {
-    auto& runtime = Runtime::get();
-    const Runtime::Lease lease(runtime);
+    const ResidentLease resident({a.data, r.data});
+    Runtime& runtime = resident.runtime();
     kernels::residues_neg(a, tables.view(), r, runtime.stream());
 }
 
 void residues_scalar_mul(kernels::ConstResidueView a, const limb_t* scalars, bool addmul, const ModularTables& tables,
                          kernels::ResidueView r)
 {
-    auto& runtime = Runtime::get();
-    const Runtime::Lease lease(runtime);
+    const ResidentLease resident({a.data, scalars, r.data});
+    Runtime& runtime = resident.runtime();
     (addmul ? kernels::residues_scalar_addmul : kernels::residues_scalar_mul)(a, scalars, tables.view(), r, runtime.stream());
 }
 

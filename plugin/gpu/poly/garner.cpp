@@ -55,7 +55,8 @@ bool GarnerTables::serves(std::span<const limb_t> primes) const
 
 const GarnerTables& garner_tables(std::span<const limb_t> primes)
 {
-    static std::unique_ptr<GarnerTables> last;  // guarded by the runtime's lease
+    // The runtime's own (the tables live on its device), guarded by its lease.
+    auto& last = Runtime::get().kept<std::unique_ptr<GarnerTables>>([] { return std::unique_ptr<GarnerTables>(); });
     if (!last || !last->serves(primes)) last = std::make_unique<GarnerTables>(primes);
     return *last;
 }

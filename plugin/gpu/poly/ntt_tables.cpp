@@ -61,8 +61,12 @@ bool PolyNttTables::serves(std::span<const limb_t> primes, std::uint32_t length)
 
 const PolyNttTables& poly_ntt_tables(std::span<const limb_t> primes, std::uint32_t length)
 {
-    // Guarded by the runtime's lease, which every caller holds.
-    static std::vector<std::unique_ptr<PolyNttTables>> cache;  // most recent last
+    // The runtime's own (the tables live on its device), guarded by its lease, which every
+    // caller holds.
+    auto& runtime = Runtime::get();
+    auto& cache = runtime.kept<std::vector<std::unique_ptr<PolyNttTables>>>([] {
+        return std::vector<std::unique_ptr<PolyNttTables>>();  // most recent last
+    });
     for (auto it = cache.begin(); it != cache.end(); ++it) {
         if (!(*it)->serves(primes, length)) continue;
         std::rotate(it, it + 1, cache.end());
@@ -72,7 +76,7 @@ const PolyNttTables& poly_ntt_tables(std::span<const limb_t> primes, std::uint32
     std::uint32_t table_length = std::max(length, kMinTableLength);
     for (const limb_t p : primes)
         while (table_length > length && (p - 1) % table_length != 0) table_length /= 2;
-    auto tables = std::make_unique<PolyNttTables>(primes, table_length, Runtime::get().stream());
+    auto tables = std::make_unique<PolyNttTables>(primes, table_length, runtime.stream());
     std::size_t bytes = tables->bytes();
     for (auto it = cache.rbegin(); it != cache.rend(); ++it) bytes += (*it)->bytes();
     while (!cache.empty() && (cache.size() >= kCacheEntries || bytes > kCacheBytes)) {

@@ -13,8 +13,8 @@ void residues_poly_mul(kernels::ConstResidueView a, kernels::ConstResidueView b,
     if (r.count == 0) return;
     const std::size_t la = std::min(a.count, r.count), lb = std::min(b.count, r.count);
     const std::uint32_t length = kernels::poly_ntt_length(la, lb);
-    auto& runtime = Runtime::get();
-    const Runtime::Lease lease(runtime);
+    const ResidentLease resident({a.data, b.data, r.data});
+    Runtime& runtime = resident.runtime();
     const PolyNttTables& tables = poly_ntt_tables(primes, length);
     const bool square = a.data == b.data && a.count == b.count && a.prime_stride == b.prime_stride;
     // One product: each polynomial at offset 0, of its residue array's count.

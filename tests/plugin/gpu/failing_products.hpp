@@ -41,9 +41,10 @@ public:
 
     gpu::OneResultKernel kernel()
     {
-        return [this](std::span<const ConstBatchView> x, BatchView r, cudaStream_t stream) {
+        return [this](std::span<const ConstBatchView> x, BatchView r, gpu::Runtime& runtime) {
+            outcome_.runtimes.push_back(&runtime);
             if (calls_++ == failing_call_) throw Error("injected failure");
-            gpu::mul(gpu::Runtime::get(), x[0], x[1], r, false, stream);
+            gpu::mul(runtime, x[0], x[1], r, false, runtime.stream());
         };
     }
     HostResult result()
@@ -63,6 +64,7 @@ public:
     // What the caller was given, and how the run ended.
     struct Outcome {
         std::vector<std::size_t> firsts;           // of the results given, in order
+        std::vector<const gpu::Runtime*> runtimes;  // that the kernel was called on, call by call
         std::size_t given = 0, correct = 0;        // results given, and those that match GMP
         std::optional<std::size_t> finished_from;  // where the host was asked to take over, if it was
         Backend finished_by = Backend::gpu;        // what the run said
@@ -89,5 +91,23 @@ private:
     HostOperand pa_, pb_;
     Outcome outcome_;
 };
+
+// Products of `count` pairs of 16-limb operands (several chunks), the kernel failing at its
+// call `failing_call` (counted from 0; -1: never), through gpu::run. Records what the caller
+// was given.
+inline FailingProducts::Outcome multiply_failing_at(std::size_t count, int failing_call)
+{
+    IntegerSource source(17);
+    FailingProducts products(count, failing_call, [&](MpzArray& a, MpzArray& b) {
+        for (std::size_t i = 0; i < count; ++i) {
+            source.set(a[i], 16, i % 3 ? Shape::random : Shape::all_ones, i % 2);
+            source.set(b[i], 16, Shape::random, i % 5 == 1);
+        }
+    });
+    return products.outcome_of([&] {
+        const gpu::Operand operands[] = {{&products.a(), count}, {&products.b(), count}};
+        return gpu::run(operands, count, 32, products.kernel(), products.result(), products.finish_on_host());
+    });
+}
 
 }  // namespace zgpu::testing

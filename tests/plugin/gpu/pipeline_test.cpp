@@ -15,6 +15,7 @@
 #include "random_integers.hpp"
 #include "zgpu/error.hpp"
 #ifdef ZGPU_WITH_CUDA
+#include "devices_in_use.hpp"
 #include "failing_products.hpp"
 #include "kernels/div/divrem.hpp"
 #include "plugin/gpu/mul.hpp"
@@ -27,23 +28,6 @@ namespace {
 
 #ifdef ZGPU_WITH_CUDA
 using Outcome = FailingProducts::Outcome;
-
-// Products of `count` pairs of 16-limb operands (several chunks), the kernel failing at its
-// call `failing_call` (counted from 0). Records what the caller was given.
-Outcome multiply_failing_at(std::size_t count, int failing_call)
-{
-    IntegerSource source(17);
-    FailingProducts products(count, failing_call, [&](MpzArray& a, MpzArray& b) {
-        for (std::size_t i = 0; i < count; ++i) {
-            source.set(a[i], 16, i % 3 ? Shape::random : Shape::all_ones, i % 2);
-            source.set(b[i], 16, Shape::random, i % 5 == 1);
-        }
-    });
-    return products.outcome_of([&] {
-        const gpu::Operand operands[] = {{&products.a(), count}, {&products.b(), count}};
-        return gpu::run(operands, count, 32, products.kernel(), products.result(), products.finish_on_host());
-    });
-}
 #endif
 
 TEST(GpuHostOperation, ResultsArriveChunkByChunkInOrder)
@@ -69,6 +53,7 @@ TEST(GpuHostOperation, FailureEitherWritesNothingOrLeavesTheRestToTheHost)
     ZGPU_SKIP_WITHOUT(Backend::gpu);
 #ifdef ZGPU_WITH_CUDA
     const std::size_t count = 100003;
+    const DevicesInUse one({0});  // the calls are counted on one device (devices_test.cpp splits)
     for (const int failing_call : {0, 1, 2, 3}) {
         ::testing::internal::CaptureStderr();
         const Outcome outcome = multiply_failing_at(count, failing_call);
@@ -115,10 +100,10 @@ TEST(GpuHostOperation, RepeatedOperandsArePackedOnceSharedOnesStayOneElement)
     const HostOperand pa = host_operand(adapters::MpzReader(a.data()), count, "a");
     const HostOperand pc = host_operand(adapters::MpzReader(c.data()), 1, "c");
     std::size_t chunks = 0;
-    const gpu::OneResultKernel kernel = [&](std::span<const ConstBatchView> x, BatchView r, cudaStream_t stream) {
+    const gpu::OneResultKernel kernel = [&](std::span<const ConstBatchView> x, BatchView r, gpu::Runtime& runtime) {
         ++chunks;
         if (x[0].limbs != x[2].limbs || x[1].count != 1) throw Error("operands not laid out as documented");
-        gpu::mul(gpu::Runtime::get(), x[0], x[1], r, true, stream);
+        gpu::mul(runtime, x[0], x[1], r, true, runtime.stream());
     };
     const HostResult result = [&](std::size_t first, ConstBatchView r) { adapters::unpack_mpz_array(r, got.data() + first); };
     const gpu::Operand operands[] = {{&pa, count}, {&pc, 1}, {&pa, count}};
@@ -145,10 +130,10 @@ TEST(GpuHostOperation, TwoResultsAChunkArriveTogether)
     const HostOperand pa = host_operand(adapters::MpzReader(a.data()), count, "a");
     const HostOperand pb = host_operand(adapters::MpzReader(b.data()), count, "b");
     const std::uint32_t strides[] = {6, 2};  // quotients within the dividends' 6 limbs, remainders the divisors' 2
-    const gpu::Kernel kernel = [&](std::span<const ConstBatchView> x, std::span<const BatchView> qr, cudaStream_t stream) {
+    const gpu::Kernel kernel = [&](std::span<const ConstBatchView> x, std::span<const BatchView> qr, gpu::Runtime& runtime) {
         if (qr.size() != 2 || qr[0].stride != 6 || qr[1].stride != 2 || qr[0].count != x[0].count)
             throw Error("results not laid out as documented");
-        kernels::divrem_warp(x[0], x[1], false, true, qr[0], qr[1], stream);
+        kernels::divrem_warp(x[0], x[1], false, true, qr[0], qr[1], runtime.stream());
     };
     std::vector<std::size_t> firsts;
     const gpu::ChunkResults result = [&](std::size_t first, std::span<const ConstBatchView> qr) {

@@ -1,0 +1,130 @@
+// Operations on host vectors split over the host's GPUs: each case end to end (FLINT values in
+// and out, ZGPU_BACKEND=gpu) on the first device alone and on every visible device, in one run,
+// the two results compared; next to FLINT on one and on all host threads (timed on a part and
+// scaled).
+//   bench_devices [scale] [reverse]    (counts times 2^scale, default 0; reverse: every device first)
+// Bound: PCIe, operands up and results down, at the 55 GB/s a direction that pinned copies reach
+// on the H200 host (bench/NOTES-mul.md), each GPU on its own link: D GPUs move D times as much.
+#include <string>
+#include <vector>
+
+#include <flint/fmpz_vec.h>
+
+#include "bench_support.cuh"
+#include "flint_comb_timing.cuh"
+#include "zgpu/backend.hpp"
+
+namespace {
+
+constexpr double kPcieBytesPerSecond = 55e9;
+
+struct Timing {
+    double one, all;  // seconds on the first device, on every device
+};
+
+bool all_first = false;  // time every device before the first alone (the `reverse` argument)
+
+// The call on the first device and on all `devices` (in that order unless all_first); exits
+// unless both give the same output (same_output compares what the last two calls wrote).
+Timing on_one_and_all(const std::vector<int>& devices, const std::function<int()>& call,
+                      const std::function<void()>& keep_output, const std::function<bool()>& same_output)
+{
+    const std::vector<int> first{devices[0]};
+    zgpu::set_gpu_devices(all_first ? devices : first);
+    const double t0 = zgpu_seconds("gpu", call);
+    keep_output();
+    zgpu::set_gpu_devices(all_first ? first : devices);
+    const double t1 = zgpu_seconds("gpu", call);
+    zgpu::set_gpu_devices(devices);
+    const double one = all_first ? t1 : t0, all = all_first ? t0 : t1;
+    if (!same_output()) {
+        std::fprintf(stderr, "the split call's output differs from the one-device call's\n");
+        std::exit(1);
+    }
+    return {one, all};
+}
+
+void print_row(const char* call, slong n, std::uint32_t bits, slong k, std::size_t devices, const Timing& t, double bytes,
+               double flint_one, double flint_all)
+{
+    const double d = double(devices);
+    std::printf("| %s | %ld | %u | %ld | %.2f | %.2f | %.2f | %.0f %% | %.0f %% | %.1f | %.1f | %.1f |\n", call, long(n), bits,
+                long(k), 1e3 * t.one, 1e3 * t.all, t.one / t.all, 100 * bytes / kPcieBytesPerSecond / t.one,
+                100 * bytes / (d * kPcieBytesPerSecond) / t.all, 1e3 * flint_one, 1e3 * flint_all, flint_all / t.all);
+    std::fflush(stdout);
+}
+
+void products(const std::vector<int>& devices, slong n, std::uint32_t bits, unsigned threads)
+{
+    const std::uint32_t limbs = bits / 64;
+    fmpz *a = _fmpz_vec_init(n), *b = _fmpz_vec_init(n), *r = _fmpz_vec_init(n), *kept = _fmpz_vec_init(n);
+    fill_fmpz(a, n, limbs, 11);
+    fill_fmpz(b, n, limbs, 12);
+    const Timing t = on_one_and_all(
+        devices, [&] { return zgpu_fmpz_vec_mul(r, a, b, n); }, [&] { _fmpz_vec_set(kept, r, n); },
+        [&] { return bool(_fmpz_vec_equal(kept, r, n)); });
+    const slong part = std::min<slong>(n, std::max<slong>(threads, slong(1 << 22) / limbs));
+    const double flint_one = n / flint_rate(a, b, r, part, 1), flint_all = n / flint_rate(a, b, r, part, threads);
+    print_row("fmpz_vec_mul", n, bits, 0, devices.size(), t, 8.0 * n * 4 * limbs, flint_one, flint_all);
+    for (fmpz* v : {a, b, r, kept}) _fmpz_vec_clear(v, n);
+}
+
+void reduction_and_crt(const std::vector<int>& devices, slong n, std::uint32_t bits, slong k, unsigned threads)
+{
+    const std::uint32_t limbs = bits / 64;
+    const PrimeSet primes(k);
+    FlintComb flint(primes.moduli(), limbs, std::size_t(n), threads);
+    const double mod_one = flint.seconds(1, false), mod_all = flint.seconds(threads, false);
+    const double crt_one = flint.seconds(1, true), crt_all = flint.seconds(threads, true);
+    fmpz *values = _fmpz_vec_init(n), *back = _fmpz_vec_init(n), *kept = _fmpz_vec_init(n);
+    fill_fmpz(values, n, limbs, 5);
+    std::vector<std::vector<ulong>> words(static_cast<std::size_t>(k), std::vector<ulong>(static_cast<std::size_t>(n)));
+    std::vector<std::vector<ulong>> words_kept;
+    std::vector<ulong*> residues;
+    for (auto& w : words) residues.push_back(w.data());
+    const double bytes = 8.0 * double(n) * (limbs + k);
+    const Timing mod = on_one_and_all(
+        devices, [&] { return zgpu_fmpz_vec_multi_mod_ui(residues.data(), values, n, primes.set); },
+        [&] { words_kept = words; }, [&] { return words_kept == words; });
+    print_row("multi_mod", n, bits, k, devices.size(), mod, bytes, mod_one, mod_all);
+    const Timing crt = on_one_and_all(
+        devices, [&] { return zgpu_fmpz_vec_multi_CRT_ui(back, residues.data(), n, primes.set, 1); },
+        [&] { _fmpz_vec_set(kept, back, n); }, [&] { return bool(_fmpz_vec_equal(kept, back, n)); });
+    print_row("multi_CRT", n, bits, k, devices.size(), crt, bytes, crt_one, crt_all);
+    if (!_fmpz_vec_equal(values, back, n)) {
+        std::fprintf(stderr, "the round trip at %u bits modulo %ld primes does not give the values back\n", bits, long(k));
+        std::exit(1);
+    }
+    for (fmpz* v : {values, back, kept}) _fmpz_vec_clear(v, n);
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    const int scale = argc > 1 ? std::atoi(argv[1]) : 0;
+    all_first = argc > 2 && std::string(argv[2]) == "reverse";
+    const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    const std::vector<int> devices = zgpu::gpu_devices();
+    cudaDeviceProp prop;
+    check(cudaGetDeviceProperties(&prop, devices[0]), "cudaGetDeviceProperties");
+    std::printf("## zgpu operations on host vectors on one GPU and split over %zu\n\ndevices: %zu x %s; host threads: %u\n\n",
+                devices.size(), devices.size(), prop.name, threads);
+    std::printf("End to end, FLINT values in and out, ZGPU_BACKEND=gpu; median of 5, ms. The split call's output is checked "
+                "equal to the one-device call's. PCIe share: operands and results over %.0f GB/s a GPU. FLINT columns: "
+                "fmpz_mul or the comb's loops, on a part of the values, scaled.\n\n",
+                kPcieBytesPerSecond / 1e9);
+    std::printf("| call | n | bits | k | 1 GPU ms | %zu GPUs ms | scaling | PCIe share, 1 | PCIe share, %zu | FLINT 1 thread ms | "
+                "FLINT %u threads ms | %zu GPUs / FLINT-%u |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+                devices.size(), devices.size(), threads, devices.size(), threads);
+    const slong s = slong(1) << scale;
+    products(devices, s << 21, 1024, threads);
+    products(devices, s << 18, 4096, threads);
+    products(devices, s << 15, 32768, threads);
+    reduction_and_crt(devices, s << 16, 1024, 35, threads);
+    reduction_and_crt(devices, s << 16, 4096, 134, threads);
+    reduction_and_crt(devices, s << 16, 32768, 1059, threads);
+    reduction_and_crt(devices, s << 18, 4096, 134, threads);
+    flint_cleanup_master();
+    return 0;
+}

@@ -1,0 +1,252 @@
+// The devices in use (zgpu/backend.hpp: gpu_devices, set_gpu_devices) and operations on host
+// data split over several. A device listed twice has a runtime of its own (streams, staging,
+// memory, tables), so the splitting runs on any GPU machine; lists of distinct devices run
+// where the machine has several.
+#include <cstdlib>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gmp.h>
+#include <flint/fmpz.h>
+#include <flint/fmpz_vec.h>
+#include <gtest/gtest.h>
+
+#include "backend_param.hpp"
+#include "devices_in_use.hpp"
+#include "flint_fixture.hpp"
+#include "flint_random.hpp"
+#include "zgpu/backend.hpp"
+#include "zgpu/batch_ops.hpp"
+#include "zgpu/device_batch.hpp"
+#include "zgpu/error.hpp"
+#include "zgpu/prime_set.hpp"
+#include "zgpu/residue_batch.hpp"
+#include "zgpu/zgpu.h"
+#include "zgpu/zgpu_modular.h"
+#ifdef ZGPU_WITH_CUDA
+#include <cuda_runtime_api.h>
+
+#include "failing_products.hpp"
+#endif
+
+namespace zgpu::testing {
+namespace {
+
+#ifdef ZGPU_WITH_CUDA
+using Outcome = FailingProducts::Outcome;
+
+int device_count()
+{
+    int count = 0;
+    return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
+}
+
+// Lists that split the work: one GPU twice and three times and, where there are several,
+// distinct devices in both orders.
+std::vector<std::vector<int>> splitting_lists()
+{
+    std::vector<std::vector<int>> lists = {{0, 0}, {0, 0, 0}};
+    if (device_count() >= 2) lists.insert(lists.end(), {{0, 1}, {1, 0}});
+    return lists;
+}
+
+std::string named(const std::vector<int>& devices)
+{
+    std::string name = "devices";
+    for (const int d : devices) name.append(" ").append(std::to_string(d));
+    return name;
+}
+
+// The most devices a pipeline run reported over (ZGPU_TIMING's line), in the log of a call.
+std::size_t devices_in(const std::string& log)
+{
+    const std::string marker = " chunks over ";
+    std::size_t most = 0;
+    for (std::size_t at = log.find(marker); at != std::string::npos; at = log.find(marker, at + 1))
+        most = std::max<std::size_t>(most, std::strtoull(log.c_str() + at + marker.size(), nullptr, 10));
+    return most;
+}
+#endif
+
+TEST(GpuDevices, BadListsAreRefusedAndChangeNothing)
+{
+    ZGPU_SKIP_WITHOUT(Backend::gpu);
+#ifdef ZGPU_WITH_CUDA
+    const std::vector<int> before = gpu_devices();
+    ASSERT_FALSE(before.empty());
+    for (const std::vector<int>& bad : {std::vector<int>{}, std::vector<int>{-1}, std::vector<int>{0, device_count()}}) {
+        EXPECT_THROW(set_gpu_devices(bad), Error) << named(bad);
+        EXPECT_EQ(gpu_devices(), before) << named(bad);
+    }
+#endif
+}
+
+// Chunk k runs on the list's entry k mod D, each entry its own runtime, and the results still
+// arrive in order and right.
+TEST(GpuDevices, ChunksGoRoundTheDevicesInOrder)
+{
+    ZGPU_SKIP_WITHOUT(Backend::gpu);
+#ifdef ZGPU_WITH_CUDA
+    const std::size_t count = 100003;
+    for (const std::vector<int>& devices : splitting_lists()) {
+        const DevicesInUse use(devices);
+        EXPECT_EQ(gpu_devices(), devices);
+        const Outcome outcome = multiply_failing_at(count, -1);
+        const std::size_t d = devices.size();
+        EXPECT_FALSE(outcome.threw) << outcome.error;
+        EXPECT_EQ(outcome.correct, count) << named(devices);
+        ASSERT_GE(outcome.runtimes.size(), 2 * d) << named(devices) << ": the test needs two chunks a device";
+        for (std::size_t k = 0; k < outcome.runtimes.size(); ++k) {
+            EXPECT_EQ(outcome.runtimes[k], outcome.runtimes[k % d]) << named(devices) << ", chunk " << k;
+            EXPECT_EQ(outcome.runtimes[k]->device(), devices[k % d]) << named(devices) << ", chunk " << k;
+        }
+        EXPECT_EQ(std::set<const gpu::Runtime*>(outcome.runtimes.begin(), outcome.runtimes.end()).size(), d)
+            << named(devices) << ": a runtime an entry";
+        for (std::size_t k = 1; k < outcome.firsts.size(); ++k) EXPECT_GT(outcome.firsts[k], outcome.firsts[k - 1]);
+    }
+#endif
+}
+
+// A failure on any device either throws with nothing given (before the first results: the first
+// 2 D chunks are under way before the first is given) or leaves the rest to the host.
+TEST(GpuDevices, AFailureOnAnyDeviceWritesNothingOrLeavesTheRestToTheHost)
+{
+    ZGPU_SKIP_WITHOUT(Backend::gpu);
+#ifdef ZGPU_WITH_CUDA
+    const std::size_t count = 100003;
+    for (const std::vector<int>& devices : splitting_lists()) {
+        const DevicesInUse use(devices);
+        const int d = int(devices.size());
+        for (int failing_call = 0; failing_call <= 2 * d + 1; ++failing_call) {
+            ::testing::internal::CaptureStderr();
+            const Outcome outcome = multiply_failing_at(count, failing_call);
+            const std::string warning = ::testing::internal::GetCapturedStderr();
+            const std::string context = named(devices) + ", failing call " + std::to_string(failing_call);
+            EXPECT_EQ(outcome.threw, failing_call <= 2 * d) << context;
+            if (outcome.threw) {
+                EXPECT_NE(outcome.error.find("injected failure"), std::string::npos) << outcome.error;
+                EXPECT_TRUE(outcome.firsts.empty()) << context;
+                EXPECT_FALSE(outcome.finished_from.has_value()) << context;
+                continue;
+            }
+            ASSERT_TRUE(outcome.finished_from.has_value()) << context;
+            EXPECT_EQ(outcome.correct, *outcome.finished_from) << context << ": every result given is right";
+            EXPECT_EQ(outcome.finished_by, Backend::cpu) << context;
+            EXPECT_NE(warning.find("the GPU failed after " + std::to_string(*outcome.finished_from)), std::string::npos)
+                << warning;
+        }
+    }
+#endif
+}
+
+// FLINT vectors through the public entry points, cut into many chunks by a small device memory
+// limit: products (by size groups), divisions with two results a chunk, reduction and CRT with a
+// prime set's tables on every device, against FLINT.
+class DeviceLists : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        ZGPU_SKIP_WITHOUT(Backend::gpu);
+        random_init(state);
+        setenv("ZGPU_BACKEND", "gpu", 1);
+        setenv("ZGPU_GPU_MEMORY_LIMIT", "262144", 1);
+        setenv("ZGPU_TIMING", "1", 1);
+    }
+    void TearDown() override
+    {
+        random_clear(state);
+        unsetenv("ZGPU_BACKEND");
+        unsetenv("ZGPU_GPU_MEMORY_LIMIT");
+        unsetenv("ZGPU_TIMING");
+    }
+    flint_rand_t state;
+};
+
+TEST_F(DeviceLists, FlintVectorsMatchOnEveryList)
+{
+#ifdef ZGPU_WITH_CUDA
+    constexpr slong kCount = 3001, kPrimes = 40;  // 3001: prime
+    Vec a(kCount), b(kCount), expected(kCount), got(kCount), q(kCount), r(kCount), eq(kCount), er(kCount), back(kCount);
+    _fmpz_vec_randtest(a.v, state, kCount, 2000);  // mixed sizes and signs, below P/2 of the 40 primes
+    _fmpz_vec_randtest_unsigned(b.v, state, kCount, 300);
+    for (slong i = 0; i < kCount; ++i) {
+        if (fmpz_is_zero(b.v + i)) fmpz_set_si(b.v + i, -7);
+        fmpz_mul(expected.v + i, a.v + i, b.v + i);
+        fmpz_fdiv_qr(eq.v + i, er.v + i, a.v + i, b.v + i);
+    }
+    zgpu_prime_set_t set;
+    ASSERT_EQ(zgpu_prime_set_init_ntt_primes(set, kPrimes), 0) << zgpu_last_error();
+    std::vector<std::vector<ulong>> words(kPrimes, std::vector<ulong>(kCount));
+    std::vector<ulong*> rows;
+    for (auto& w : words) rows.push_back(w.data());
+    for (const std::vector<int>& devices : splitting_lists()) {
+        const DevicesInUse use(devices);
+        const std::size_t d = devices.size();
+        const auto check_split = [&](const char* what, auto call) {
+            ::testing::internal::CaptureStderr();
+            call();
+            const std::string log = ::testing::internal::GetCapturedStderr();
+            EXPECT_EQ(devices_in(log), d) << named(devices) << ", " << what << ": " << log;
+            EXPECT_STREQ(zgpu_last_backend(), "gpu") << named(devices) << ", " << what;
+        };
+        check_split("product", [&] { ASSERT_EQ(zgpu_fmpz_vec_mul(got.v, a.v, b.v, kCount), 0) << zgpu_last_error(); });
+        EXPECT_TRUE(_fmpz_vec_equal(got.v, expected.v, kCount)) << named(devices);
+        check_split("fdiv_qr", [&] { ASSERT_EQ(zgpu_fmpz_vec_fdiv_qr(q.v, r.v, a.v, b.v, kCount), 0) << zgpu_last_error(); });
+        EXPECT_TRUE(_fmpz_vec_equal(q.v, eq.v, kCount)) << named(devices);
+        EXPECT_TRUE(_fmpz_vec_equal(r.v, er.v, kCount)) << named(devices);
+        check_split("reduction", [&] { ASSERT_EQ(zgpu_fmpz_vec_multi_mod_ui(rows.data(), a.v, kCount, set), 0) << zgpu_last_error(); });
+        check_split("CRT", [&] { ASSERT_EQ(zgpu_fmpz_vec_multi_CRT_ui(back.v, rows.data(), kCount, set, 1), 0) << zgpu_last_error(); });
+        EXPECT_TRUE(_fmpz_vec_equal(back.v, a.v, kCount)) << named(devices) << ": the round trip";
+    }
+    zgpu_prime_set_clear(set);
+#endif
+}
+
+// Device-resident data stays on the device it was made on: after the first device changes,
+// operations on it fail with an error naming both devices, and work again once it is back.
+// Needs two GPUs; a list that keeps the first device changes nothing.
+TEST(GpuDevices, DeviceResidentDataStaysOnItsDevice)
+{
+    ZGPU_SKIP_WITHOUT(Backend::gpu);
+#ifdef ZGPU_WITH_CUDA
+    const DevicesInUse on_zero({0});
+    LimbBatch host(5, 4);
+    for (std::size_t i = 0; i < 5; ++i) {
+        host.view().element(i)[0] = i + 1;
+        host.view().sizes[i] = i % 2 ? 1 : -1;
+    }
+    const DeviceBatch a = DeviceBatch::upload(host.view(), Backend::gpu);
+    const PrimeSet set = PrimeSet::generated(3);
+    const ulong column[3] = {1, 2, 3};
+    const ulong* rows[3] = {column, column, column};
+    const ResidueBatch residues = ResidueBatch::upload(set, rows, 3, Backend::gpu);
+    {
+        const DevicesInUse twice({0, 0});
+        DeviceBatch sum(Backend::gpu, 5, 4);
+        add(sum, a, a);
+        EXPECT_EQ(sum.download().view().element(4)[0], 10u);
+    }
+    if (device_count() < 2) GTEST_SKIP() << "moving the first device needs two GPUs; this machine has one";
+    {
+        const DevicesInUse on_one({1});
+        DeviceBatch sum(Backend::gpu, 5, 4);
+        try {
+            add(sum, a, a);
+            ADD_FAILURE() << "an operation on data of device 0 ran on device 1";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("CUDA device 0"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("first device is 1"), std::string::npos) << e.what();
+        }
+        std::vector<ulong> out(3);
+        ulong* out_rows[3] = {out.data(), out.data(), out.data()};
+        EXPECT_THROW(residues.download(out_rows), Error);
+    }
+    DeviceBatch sum(Backend::gpu, 5, 4);
+    add(sum, a, a);
+    EXPECT_EQ(sum.download().view().element(2)[0], 6u);
+#endif
+}
+
+}  // namespace
+}  // namespace zgpu::testing
