@@ -1,13 +1,16 @@
 // Operations on host vectors split over the host's GPUs: each case end to end (FLINT values in
 // and out, ZGPU_BACKEND=gpu) on the first device alone and on every visible device, in one run,
-// the two results compared; next to FLINT on one and on all host threads (timed on a part and
-// scaled).
-//   bench_devices [scale] [reverse]    (counts times 2^scale, default 0; reverse: every device first)
+// the two results compared; next to FLINT on one and on all host threads (vectors: timed on a
+// part and scaled; polynomial products: FLINT's own threads, one call on one thread).
+//   bench_devices [scale] [reverse|forward] [poly]
+//   (counts times 2^scale, default 0; reverse: every device first; poly: the polynomial products alone)
 // Bound: PCIe, operands up and results down, at the 55 GB/s a direction that pinned copies reach
 // on the H200 host (bench/NOTES-mul.md), each GPU on its own link: D GPUs move D times as much.
 #include <string>
 #include <vector>
 
+#include <flint/flint.h>
+#include <flint/fmpz_poly.h>
 #include <flint/fmpz_vec.h>
 
 #include "bench_support.cuh"
@@ -69,6 +72,35 @@ void products(const std::vector<int>& devices, slong n, std::uint32_t bits, unsi
     for (fmpz* v : {a, b, r, kept}) _fmpz_vec_clear(v, n);
 }
 
+// A polynomial of `length` coefficients of `bits` bits (full limbs, random signs).
+void random_poly(fmpz_poly_t p, slong length, std::uint32_t bits, std::uint64_t seed)
+{
+    fmpz_poly_fit_length(p, length);
+    fill_fmpz(p->coeffs, length, bits / 64, seed);
+    _fmpz_poly_set_length(p, length);
+}
+
+void polynomial_products(const std::vector<int>& devices, slong length, std::uint32_t bits, unsigned threads)
+{
+    fmpz_poly_t a, b, r, kept;
+    for (fmpz_poly_struct* p : {a, b, r, kept}) fmpz_poly_init(p);
+    random_poly(a, length, bits, 21);
+    random_poly(b, length, bits, 22);
+    const Timing t = on_one_and_all(
+        devices, [&] { return zgpu_fmpz_poly_mul(r, a, b); }, [&] { fmpz_poly_set(kept, r); },
+        [&] { return bool(fmpz_poly_equal(kept, r)); });
+    // FLINT's own threads (flint_set_num_threads); one call on one thread, which takes seconds.
+    flint_set_num_threads(int(threads));
+    const double flint_all = median_seconds(3, [&] { fmpz_poly_mul(r, a, b); }, [] {});
+    flint_set_num_threads(1);
+    const double start = now();
+    fmpz_poly_mul(r, a, b);
+    const double flint_one = now() - start;
+    // Coefficients up, products of twice the bits down.
+    print_row("fmpz_poly_mul", length, bits, 0, devices.size(), t, 8.0 * length * 4 * (bits / 64), flint_one, flint_all);
+    for (fmpz_poly_struct* p : {a, b, r, kept}) fmpz_poly_clear(p);
+}
+
 void reduction_and_crt(const std::vector<int>& devices, slong n, std::uint32_t bits, slong k, unsigned threads)
 {
     const std::uint32_t limbs = bits / 64;
@@ -104,6 +136,7 @@ int main(int argc, char** argv)
 {
     const int scale = argc > 1 ? std::atoi(argv[1]) : 0;
     all_first = argc > 2 && std::string(argv[2]) == "reverse";
+    const bool polynomials_only = argc > 3 && std::string(argv[3]) == "poly";
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
     const std::vector<int> devices = zgpu::gpu_devices();
     cudaDeviceProp prop;
@@ -112,19 +145,29 @@ int main(int argc, char** argv)
                 devices.size(), devices.size(), prop.name, threads);
     std::printf("End to end, FLINT values in and out, ZGPU_BACKEND=gpu; median of 5, ms. The split call's output is checked "
                 "equal to the one-device call's. PCIe share: operands and results over %.0f GB/s a GPU. FLINT columns: "
-                "fmpz_mul or the comb's loops, on a part of the values, scaled.\n\n",
+                "fmpz_mul or the comb's loops, on a part of the values, scaled; fmpz_poly_mul with flint_set_num_threads, one call on one "
+                "thread. k = 0: the call picks its primes.\n\n",
                 kPcieBytesPerSecond / 1e9);
     std::printf("| call | n | bits | k | 1 GPU ms | %zu GPUs ms | scaling | PCIe share, 1 | PCIe share, %zu | FLINT 1 thread ms | "
                 "FLINT %u threads ms | %zu GPUs / FLINT-%u |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
                 devices.size(), devices.size(), threads, devices.size(), threads);
     const slong s = slong(1) << scale;
-    products(devices, s << 21, 1024, threads);
-    products(devices, s << 18, 4096, threads);
-    products(devices, s << 15, 32768, threads);
-    reduction_and_crt(devices, s << 16, 1024, 35, threads);
-    reduction_and_crt(devices, s << 16, 4096, 134, threads);
-    reduction_and_crt(devices, s << 16, 32768, 1059, threads);
-    reduction_and_crt(devices, s << 18, 4096, 134, threads);
+    if (!polynomials_only) {
+        products(devices, s << 21, 1024, threads);
+        products(devices, s << 18, 4096, threads);
+        products(devices, s << 15, 32768, threads);
+    }
+    polynomial_products(devices, s << 14, 1024, threads);
+    polynomial_products(devices, s << 16, 1024, threads);
+    polynomial_products(devices, s << 16, 4096, threads);
+    polynomial_products(devices, s << 18, 256, threads);
+    polynomial_products(devices, s << 12, 16384, threads);
+    if (!polynomials_only) {
+        reduction_and_crt(devices, s << 16, 1024, 35, threads);
+        reduction_and_crt(devices, s << 16, 4096, 134, threads);
+        reduction_and_crt(devices, s << 16, 32768, 1059, threads);
+        reduction_and_crt(devices, s << 18, 4096, 134, threads);
+    }
     flint_cleanup_master();
     return 0;
 }

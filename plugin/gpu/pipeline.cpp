@@ -169,8 +169,9 @@ Backend run(std::span<const Operand> operands, std::size_t count, std::span<cons
     std::size_t result_per_element = 0;
     for (const std::uint32_t stride : result_strides) result_per_element += element_bytes(stride), shared += 16;
     per_element = std::max<std::size_t>(per_element, 1);
-    // A quarter of the elements, rounded up (no tiny fifth chunk), within the bounds in bytes
-    // and within the device memory limit.
+    // A quarter of each device's share of the elements, rounded up (no tiny fifth chunk), so
+    // that every device overlaps its own transfers and kernels; within the bounds in bytes and
+    // within the device memory limit.
     const std::size_t fewest = std::max({std::size_t(1), kMinChunkBytes / per_element, min_chunk});
     const std::size_t most = std::max({std::size_t(1), kMaxChunkBytes / per_element, min_chunk});
     const std::size_t fitting = elements_within(device_memory_limit(), per_element + result_per_element, shared);

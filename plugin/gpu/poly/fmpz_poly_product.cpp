@@ -1,11 +1,15 @@
 // The product of two polynomials over Z on the GPU (poly_backend.hpp): the coefficients packed
 // on the host threads into pinned memory and copied up, reduced modulo each prime of the set
 // (multi_mod), multiplied modulo each prime (poly_mul), and reconstructed (multi_crt) in chunks
-// of coefficients that are copied down and handed to the caller while the next chunk runs.
+// of coefficients that are copied down and handed to the caller while the next chunk runs. With
+// several devices in use, each takes a share of the primes for the transforms, and their rows
+// of the product's residues are copied to the first device for the CRT.
 // ZGPU_TIMING=1 prints the split to stderr: host packing and unpacking, and the device time of
-// the upload, reduction and transforms, CRT and downloads.
+// the upload, reduction and transforms (on the first device), gathering, CRT and downloads.
 #include <algorithm>
 #include <cstdio>
+#include <deque>
+#include <vector>
 
 #include "adapters/packing.hpp"
 #include "base/parallel.hpp"
@@ -26,6 +30,11 @@ namespace {
 // enough that copying one down overlaps the next.
 constexpr std::size_t kCrtChunkBytes = std::size_t(32) << 20;
 constexpr std::size_t kMinCrtChunk = 8192;
+
+// Residue words of a product's transforms (transform length times primes) from which its primes
+// are split over several devices: each extra device costs an upload of the coefficients, their
+// reduction modulo every prime, and a copy of its rows to the first device.
+constexpr std::size_t kMinSplitWords = std::size_t(1) << 21;
 
 // Where a batch of `count` elements of `stride` limbs lies in a layout: limbs, then sizes.
 struct BatchPlace {
@@ -79,38 +88,69 @@ void fmpz_poly_product(const HostOperand& a, std::size_t a_length, const HostOpe
     UploadLayout slot_layout;  // one chunk of results in pinned memory
     const BatchPlace slot_place = BatchPlace::reserve(slot_layout, chunk, crt_stride);
 
-    auto& runtime = Runtime::get();
-    const Runtime::Lease lease(runtime);
+    // The primes split over the devices in use, rows r_d = k d / D to r_(d+1) of the residues
+    // on device d, where the transforms are long enough to repay the extra uploads.
+    const std::vector<Runtime*> in_use = Runtime::in_use();
+    const std::size_t parts = std::size_t(length) * k >= kMinSplitWords ? std::min(in_use.size(), k) : 1;
+    const std::span<Runtime* const> runtimes(in_use.data(), parts);
+    const auto first_row = [&](std::size_t d) { return k * d / parts; };
+    const Runtime::Leases leases(runtimes);
+    Runtime& runtime = *runtimes[0];
+    runtime.make_current();
     const cudaStream_t stream = runtime.stream();
-    const PolyNttTables& ntt = poly_ntt_tables(primes, length);
     std::byte* staging = runtime.staging(std::max(upload_bytes, 2 * slot_layout.bytes()));
-    std::byte* device = runtime.scratch(layout.bytes());
 
     pack(a, a_place.in(staging));
     if (!square) pack(b, b_place.in(staging));
     const Clock::time_point packed = Clock::now();
-    enum Phase { kUpload, kTransforms, kCrt, kDownload };
-    PhaseTimes times(4);
-    times.begin(kUpload, stream);
-    check(cudaMemcpyAsync(device, staging, upload_bytes, cudaMemcpyHostToDevice, stream), "uploading polynomials");
-    times.end(kUpload, stream);
-    times.begin(kTransforms, stream);
-
-    const auto residues = [&](std::size_t at, std::size_t count) {
-        return kernels::ResidueView{reinterpret_cast<limb_t*>(device + at), count, k, count};
+    enum Phase { kUpload, kTransforms, kGather, kCrt, kDownload };
+    PhaseTimes times(5);
+    std::deque<DrainOnExit> drains;  // every device's stream, before the staging is used again
+    std::deque<Event> transformed;   // device d's rows done, for d >= 1
+    std::vector<std::byte*> device(parts);
+    const auto residues = [&](std::byte* base, std::size_t at, std::size_t count) {
+        return kernels::ResidueView{reinterpret_cast<limb_t*>(base + at), count, k, count};
     };
-    kernels::multi_mod(a_place.in(device), tables.view(), residues(a_residues, la), stream);
-    if (!square) kernels::multi_mod(b_place.in(device), tables.view(), residues(b_residues, lb), stream);
-    // One product: each polynomial at offset 0, of its residue array's count.
-    kernels::poly_mul({residues(a_residues, la)}, {residues(b_residues, lb)}, square, 1, length, ntt.view(),
-                      {residues(c_residues, out_length)}, stream);
-    times.end(kTransforms, stream);
+    // Each device: the coefficients up, reduced modulo every prime, and multiplied modulo its own.
+    for (std::size_t d = 0; d < parts; ++d) {
+        Runtime& on = *runtimes[d];
+        on.make_current();
+        const cudaStream_t s = on.stream();
+        drains.push_back({{s, s, s}});
+        device[d] = on.scratch(layout.bytes());
+        if (d == 0) times.begin(kUpload, s);
+        check(cudaMemcpyAsync(device[d], staging, upload_bytes, cudaMemcpyHostToDevice, s), "uploading polynomials");
+        if (d == 0) times.end(kUpload, s), times.begin(kTransforms, s);
+        kernels::multi_mod(a_place.in(device[d]), tables.view(on), residues(device[d], a_residues, la), s);
+        if (!square) kernels::multi_mod(b_place.in(device[d]), tables.view(on), residues(device[d], b_residues, lb), s);
+        const std::size_t r0 = first_row(d), rows = first_row(d + 1) - r0;
+        const auto mine = [&](std::size_t at, std::size_t count) {
+            kernels::ResidueView r = residues(device[d], at, count);
+            return kernels::ResidueView{r.prime(r0), count, rows, count};
+        };
+        // One product: each polynomial at offset 0, of its residue array's count.
+        const PolyNttTables& ntt = poly_ntt_tables(on, primes.subspan(r0, rows), length);
+        kernels::poly_mul({mine(a_residues, la)}, {mine(b_residues, lb)}, square, 1, length, ntt.view(),
+                          {mine(c_residues, out_length)}, s);
+        if (d == 0) times.end(kTransforms, s);
+        else transformed.emplace_back().record(s);
+    }
+    // The other devices' rows onto the first, which reconstructs.
+    runtime.make_current();
+    times.begin(kGather, stream);
+    for (std::size_t d = 1; d < parts; ++d) {
+        transformed[d - 1].wait_on(stream);
+        const std::size_t at = c_residues + first_row(d) * out_length * sizeof(limb_t);
+        check(cudaMemcpyPeerAsync(device[0] + at, runtime.device(), device[d] + at, runtimes[d]->device(),
+                                  (first_row(d + 1) - first_row(d)) * out_length * sizeof(limb_t), stream),
+              "gathering residues from another device");
+    }
+    times.end(kGather, stream);
 
     // CRT chunk by chunk, each copied into one of two pinned slots, unpacked while the next runs.
-    const BatchView out = out_place.in(device);
-    const kernels::ConstResidueView c = residues(c_residues, out_length);
+    const BatchView out = out_place.in(device[0]);
+    const kernels::ConstResidueView c = residues(device[0], c_residues, out_length);
     Event ready[2];
-    const DrainOnExit drain{{stream, stream, stream}};
     Clock::duration unpacking{};
     const auto enqueue = [&](std::size_t first) {
         const std::size_t count = std::min(chunk, out_length - first);
@@ -138,10 +178,12 @@ void fmpz_poly_product(const HostOperand& a, std::size_t a_length, const HostOpe
     }
     if (times.on())
         std::fprintf(stderr,
-                     "zgpu: fmpz_poly product %zu x %zu, %zu primes, transform %u: packing %.2f ms, upload %.2f ms, "
-                     "reduction and transforms %.2f ms, CRT %.2f ms, downloads %.2f ms, unpacking %.2f ms, total %.2f ms\n",
-                     la, lb, k, length, milliseconds(packed - start), times.milliseconds(kUpload),
-                     times.milliseconds(kTransforms), times.milliseconds(kCrt), times.milliseconds(kDownload),
+                     "zgpu: fmpz_poly product %zu x %zu, %zu primes on %zu devices, transform %u: packing %.2f ms, upload "
+                     "%.2f ms, reduction and transforms %.2f ms (first device), gathering %.2f ms, CRT %.2f ms, downloads "
+                     "%.2f ms, unpacking %.2f ms, total %.2f ms\n",
+                     la, lb, k, parts, length, milliseconds(packed - start), times.milliseconds(kUpload),
+                     times.milliseconds(kTransforms), times.milliseconds(kGather), times.milliseconds(kCrt),
+                     times.milliseconds(kDownload),
                      milliseconds(unpacking), milliseconds(Clock::now() - start));
 }
 

@@ -20,7 +20,7 @@ limb_t pow_mod(limb_t x, limb_t e, limb_t n)
 
 }  // namespace
 
-GarnerTables::GarnerTables(std::span<const limb_t> primes) : primes_(primes.begin(), primes.end())
+GarnerTables::GarnerTables(std::span<const limb_t> primes, cudaStream_t stream) : primes_(primes.begin(), primes.end())
 {
     const std::size_t k = primes.size();
     std::vector<kernels::Field64> fields;
@@ -39,7 +39,6 @@ GarnerTables::GarnerTables(std::span<const limb_t> primes) : primes_(primes.begi
     const std::size_t fields_at = layout.add(fields), below_at = layout.add(below), inverse_at = layout.add(inverse);
     memory_ = DeviceMemory(layout.bytes());
     const std::vector<std::byte> gathered = layout.gather();
-    const cudaStream_t stream = Runtime::get().stream();
     // From pageable memory a copy may return before the data has left it: wait.
     check(cudaMemcpyAsync(memory_.data(), gathered.data(), gathered.size(), cudaMemcpyHostToDevice, stream), "uploading CRT constants");
     check(cudaStreamSynchronize(stream), "uploading CRT constants");
@@ -53,11 +52,11 @@ bool GarnerTables::serves(std::span<const limb_t> primes) const
     return std::equal(primes.begin(), primes.end(), primes_.begin(), primes_.end());
 }
 
-const GarnerTables& garner_tables(std::span<const limb_t> primes)
+const GarnerTables& garner_tables(Runtime& runtime, std::span<const limb_t> primes)
 {
     // The runtime's own (the tables live on its device), guarded by its lease.
-    auto& last = Runtime::get().kept<std::unique_ptr<GarnerTables>>([] { return std::unique_ptr<GarnerTables>(); });
-    if (!last || !last->serves(primes)) last = std::make_unique<GarnerTables>(primes);
+    auto& last = runtime.kept<std::unique_ptr<GarnerTables>>([] { return std::unique_ptr<GarnerTables>(); });
+    if (!last || !last->serves(primes)) last = std::make_unique<GarnerTables>(primes, runtime.stream());
     return *last;
 }
 

@@ -13,7 +13,7 @@ namespace zgpu::gpu {
 
 class GarnerTables {
 public:
-    explicit GarnerTables(std::span<const limb_t> primes);
+    GarnerTables(std::span<const limb_t> primes, cudaStream_t stream);
     const kernels::GarnerView& view() const { return view_; }
     bool serves(std::span<const limb_t> primes) const;
 
@@ -24,7 +24,7 @@ private:
 };
 
 // The tables of these primes (the last set asked for is kept).
-const GarnerTables& garner_tables(std::span<const limb_t> primes);
+const GarnerTables& garner_tables(Runtime& runtime, std::span<const limb_t> primes);
 
 // [1, p_0 mod n, p_0 p_1 mod n, ...]: one word a prime.
 std::vector<limb_t> garner_radix(std::span<const limb_t> primes, limb_t n);

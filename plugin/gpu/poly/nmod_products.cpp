@@ -194,8 +194,8 @@ void run_group(std::span<const NmodProduct* const> group, const Route& route)
     auto& runtime = Runtime::get();
     const Runtime::Lease lease(runtime);
     const cudaStream_t stream = runtime.stream(), upload = runtime.upload_stream(), download = runtime.download_stream();
-    const PolyNttTables& tables = poly_ntt_tables(primes, std::uint32_t(route.length));
-    const GarnerTables* garner = route.prime ? nullptr : &garner_tables(primes);
+    const PolyNttTables& tables = poly_ntt_tables(runtime, primes, std::uint32_t(route.length));
+    const GarnerTables* garner = route.prime ? nullptr : &garner_tables(runtime, primes);
     std::byte* staging = runtime.staging(2 * (up_bytes + down_bytes));
     std::byte* device = runtime.scratch(2 * device_bytes);
     const auto up_slot = [&](std::size_t c) { return staging + c % 2 * up_bytes; };

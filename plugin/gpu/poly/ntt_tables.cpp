@@ -59,11 +59,9 @@ bool PolyNttTables::serves(std::span<const limb_t> primes, std::uint32_t length)
     return length <= view_.length && std::equal(primes.begin(), primes.end(), primes_.begin(), primes_.end());
 }
 
-const PolyNttTables& poly_ntt_tables(std::span<const limb_t> primes, std::uint32_t length)
+const PolyNttTables& poly_ntt_tables(Runtime& runtime, std::span<const limb_t> primes, std::uint32_t length)
 {
-    // The runtime's own (the tables live on its device), guarded by its lease, which every
-    // caller holds.
-    auto& runtime = Runtime::get();
+    // The runtime's own (the tables live on its device), guarded by its lease.
     auto& cache = runtime.kept<std::vector<std::unique_ptr<PolyNttTables>>>([] {
         return std::vector<std::unique_ptr<PolyNttTables>>();  // most recent last
     });

@@ -1,6 +1,5 @@
 // The twiddle tables of a set of 64-bit NTT primes (kernels/poly/poly_ntt_tables.hpp) in device
-// memory, built on the device and kept for the next call on the same primes. Callers hold the
-// runtime's lease.
+// memory, built on the device and kept for the next call on the same primes.
 #pragma once
 
 #include <cstdint>
@@ -28,8 +27,9 @@ private:
     kernels::PolyNttTablesView view_;
 };
 
-// Tables serving these primes and length: one already built, or new ones (at least 2^16 long,
-// so that shorter calls on the same primes share them). The last few are kept, up to 1 GiB.
-const PolyNttTables& poly_ntt_tables(std::span<const limb_t> primes, std::uint32_t length);
+// Tables on `runtime`'s device serving these primes and length: one already built there, or new
+// ones (at least 2^16 long, so that shorter calls on the same primes share them). The last few
+// are kept, up to 1 GiB a runtime. The caller holds the runtime's lease.
+const PolyNttTables& poly_ntt_tables(Runtime& runtime, std::span<const limb_t> primes, std::uint32_t length);
 
 }  // namespace zgpu::gpu

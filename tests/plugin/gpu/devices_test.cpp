@@ -9,6 +9,7 @@
 
 #include <gmp.h>
 #include <flint/fmpz.h>
+#include <flint/fmpz_poly.h>
 #include <flint/fmpz_vec.h>
 #include <gtest/gtest.h>
 
@@ -24,6 +25,7 @@
 #include "zgpu/residue_batch.hpp"
 #include "zgpu/zgpu.h"
 #include "zgpu/zgpu_modular.h"
+#include "zgpu/zgpu_poly.h"
 #ifdef ZGPU_WITH_CUDA
 #include <cuda_runtime_api.h>
 
@@ -200,6 +202,61 @@ TEST_F(DeviceLists, FlintVectorsMatchOnEveryList)
         EXPECT_TRUE(_fmpz_vec_equal(back.v, a.v, kCount)) << named(devices) << ": the round trip";
     }
     zgpu_prime_set_clear(set);
+#endif
+}
+
+// The number in ZGPU_TIMING's line of a polynomial product over Z: "... primes on N devices".
+std::size_t product_devices(const std::string& log)
+{
+    const std::string marker = " primes on ";
+    const std::size_t at = log.find(marker);
+    return at == std::string::npos ? 0 : std::strtoull(log.c_str() + at + marker.size(), nullptr, 10);
+}
+
+// Products of polynomials over Z whose transforms are long enough to split their primes: a
+// square, an unbalanced product of signed coefficients, and one of two primes only (fewer primes
+// than three entries), against FLINT.
+TEST_F(DeviceLists, PolynomialProductsOverZMatchOnEveryList)
+{
+#ifdef ZGPU_WITH_CUDA
+    struct Case {
+        slong a_length, b_length;
+        flint_bitcnt_t bits;
+        bool square;
+        std::size_t primes;  // that the bound needs
+    };
+    fmpz_poly_t a, b, expected, got;
+    fmpz_t top;
+    fmpz_init(top);
+    for (fmpz_poly_struct* p : {a, b, expected, got}) fmpz_poly_init(p);
+    for (const Case c : {Case{1 << 15, 1 << 15, 1024, true, 34}, Case{1 << 15, (1 << 14) + 3, 1000, false, 33},
+                         Case{1 << 19, 1 << 19, 30, false, 2}}) {
+        // randtest's lengths and sizes are at most those asked for: leading coefficients of
+        // exactly c.bits bits set both.
+        fmpz_poly_randtest(a, state, c.a_length, c.bits);
+        fmpz_poly_randtest(b, state, c.b_length, c.bits);
+        fmpz_one(top);
+        fmpz_mul_2exp(top, top, c.bits);
+        fmpz_sub_ui(top, top, 1);
+        fmpz_poly_set_coeff_fmpz(a, c.a_length - 1, top);
+        fmpz_neg(top, top);
+        fmpz_poly_set_coeff_fmpz(b, c.b_length - 1, top);
+        fmpz_poly_mul(expected, a, c.square ? a : b);
+        for (const std::vector<int>& devices : splitting_lists()) {
+            const DevicesInUse use(devices);
+            const std::string context = named(devices) + ", lengths " + std::to_string(c.a_length) + " and " +
+                                        std::to_string(c.b_length) + ", " + std::to_string(c.bits) + " bits";
+            fmpz_poly_zero(got);
+            ::testing::internal::CaptureStderr();
+            ASSERT_EQ(c.square ? zgpu_fmpz_poly_sqr(got, a) : zgpu_fmpz_poly_mul(got, a, b), 0) << zgpu_last_error();
+            const std::string log = ::testing::internal::GetCapturedStderr();
+            EXPECT_STREQ(zgpu_last_backend(), "gpu") << context;
+            EXPECT_EQ(product_devices(log), std::min(devices.size(), c.primes)) << context << ": " << log;
+            EXPECT_TRUE(fmpz_poly_equal(got, expected)) << context;
+        }
+    }
+    for (fmpz_poly_struct* p : {a, b, expected, got}) fmpz_poly_clear(p);
+    fmpz_clear(top);
 #endif
 }
 

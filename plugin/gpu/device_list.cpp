@@ -1,0 +1,153 @@
+// The devices in use: the list (ZGPU_DEVICES, ZGPU_DEVICE, every device, or set_gpu_devices),
+// a runtime for each entry, peer access between the listed devices, and the check that
+// device-resident data is on the first device. Only built with the GPU backend.
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "plugin/gpu/gpu_backend.hpp"
+#include "plugin/gpu/runtime.hpp"
+#include "zgpu/error.hpp"
+
+namespace zgpu::gpu {
+
+namespace {
+
+// Lets `from` copy to and from `to` directly (NVLink or PCIe peer to peer) where the two can;
+// elsewhere copies between them go through host memory.
+void enable_peer_access(int from, int to)
+{
+    int can = 0;
+    check(cudaDeviceCanAccessPeer(&can, from, to), "asking whether two devices reach each other");
+    if (!can) return;
+    const DeviceGuard on(from);
+    const cudaError_t status = cudaDeviceEnablePeerAccess(to, 0);
+    if (status == cudaErrorPeerAccessAlreadyEnabled) cudaGetLastError();  // from an earlier list
+    else check(status, "enabling peer access from device " + std::to_string(from) + " to " + std::to_string(to));
+}
+
+}  // namespace
+
+// Every runtime made, and those in use.
+struct Runtimes {
+    std::mutex mutex;
+    std::vector<std::unique_ptr<Runtime>> made;  // never shrinks: leases may outlive a change of devices
+    std::vector<Runtime*> in_use;
+
+    // The runtime of the `ordinal`-th entry for `device` in a device list, made on first use.
+    Runtime& of(int device, int ordinal)
+    {
+        for (const auto& runtime : made)
+            if (runtime->device_ == device && ordinal-- == 0) return *runtime;
+        made.push_back(std::make_unique<Runtime>(device, made.size(), Runtime::Key()));
+        return *made.back();
+    }
+
+    void use(std::span<const int> devices)
+    {
+        if (devices.empty()) throw Error("the list of GPU devices is empty");
+        int count = 0;
+        check(cudaGetDeviceCount(&count), "counting CUDA devices");
+        for (const int device : devices)
+            if (device < 0 || device >= count)
+                throw Error("GPU device " + std::to_string(device) + " does not exist: the devices are 0 to " +
+                            std::to_string(count - 1));
+        for (const int from : devices)
+            for (const int to : devices)
+                if (from != to) enable_peer_access(from, to);
+        std::vector<Runtime*> runtimes;
+        for (std::size_t i = 0; i < devices.size(); ++i)
+            runtimes.push_back(&of(devices[i], int(std::count(devices.begin(), devices.begin() + i, devices[i]))));
+        in_use = std::move(runtimes);
+    }
+
+    static Runtimes& get()
+    {
+        static Runtimes runtimes;
+        return runtimes;
+    }
+};
+
+namespace {
+
+// ZGPU_DEVICES ("0,1": a comma-separated list), else ZGPU_DEVICE (one device), else every device.
+std::vector<int> devices_from_environment()
+{
+    if (!gpu_available()) throw Error("no CUDA device is available for the GPU backend");
+    std::vector<int> devices;
+    const char* list = std::getenv("ZGPU_DEVICES");
+    const char* one = std::getenv("ZGPU_DEVICE");
+    const std::string text = list && *list ? list : one && *one ? one : "";
+    if (text.empty()) {
+        int count = 0;
+        check(cudaGetDeviceCount(&count), "counting CUDA devices");
+        for (int d = 0; d < count; ++d) devices.push_back(d);
+        return devices;
+    }
+    const char* name = list && *list ? "ZGPU_DEVICES" : "ZGPU_DEVICE";
+    std::size_t at = 0;
+    while (at <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', at), text.size());
+        const std::string entry = text.substr(at, comma - at);
+        char* end = nullptr;
+        const long device = std::strtol(entry.c_str(), &end, 10);
+        if (entry.empty() || !std::isdigit(static_cast<unsigned char>(entry[0])) || *end != '\0' || device > 1 << 20)
+            throw Error(std::string(name) + "=" + text + ": expected device numbers separated by commas");
+        devices.push_back(int(device));
+        at = comma + 1;
+    }
+    if (std::string_view(name) == "ZGPU_DEVICE" && devices.size() != 1)
+        throw Error("ZGPU_DEVICE=" + text + ": expected one device number (ZGPU_DEVICES takes a list)");
+    return devices;
+}
+
+}  // namespace
+
+std::vector<Runtime*> Runtime::in_use()
+{
+    auto& runtimes = Runtimes::get();
+    const std::lock_guard lock(runtimes.mutex);
+    if (runtimes.in_use.empty()) runtimes.use(devices_from_environment());
+    return runtimes.in_use;
+}
+
+Runtime& Runtime::get() { return *in_use().front(); }
+
+void Runtime::use_devices(std::span<const int> devices)
+{
+    if (!gpu_available()) throw Error("no CUDA device is available for the GPU backend");
+    auto& runtimes = Runtimes::get();
+    const std::lock_guard lock(runtimes.mutex);
+    runtimes.use(devices);
+}
+
+ResidentLease::ResidentLease(std::initializer_list<const void*> resident) : runtime_(Runtime::get()), lease_(runtime_)
+{
+    for (const void* pointer : resident) {
+        if (!pointer) continue;
+        cudaPointerAttributes attributes{};
+        check(cudaPointerGetAttributes(&attributes, pointer), "finding the device of device-resident data");
+        if (attributes.type == cudaMemoryTypeDevice && attributes.device != runtime_.device())
+            throw Error("device-resident data on CUDA device " + std::to_string(attributes.device) +
+                        " used while zgpu's first device is " + std::to_string(runtime_.device()) +
+                        ": data stays on the device it was made on; make it again, or list that device first");
+    }
+}
+
+}  // namespace zgpu::gpu
+
+namespace zgpu {
+
+std::vector<int> gpu_devices()
+{
+    std::vector<int> devices;
+    for (const gpu::Runtime* runtime : gpu::Runtime::in_use()) devices.push_back(runtime->device());
+    return devices;
+}
+
+void set_gpu_devices(std::span<const int> devices) { gpu::Runtime::use_devices(devices); }
+
+}  // namespace zgpu
