@@ -5,7 +5,9 @@
 #include <cctype>
 #include <cstdlib>
 #include <memory>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "plugin/gpu/gpu_backend.hpp"
@@ -25,7 +27,7 @@ void enable_peer_access(int from, int to)
     if (!can) return;
     const DeviceGuard on(from);
     const cudaError_t status = cudaDeviceEnablePeerAccess(to, 0);
-    if (status == cudaErrorPeerAccessAlreadyEnabled) cudaGetLastError();  // from an earlier list
+    if (status == cudaErrorPeerAccessAlreadyEnabled) cudaGetLastError();  // by the caller's own code
     else check(status, "enabling peer access from device " + std::to_string(from) + " to " + std::to_string(to));
 }
 
@@ -36,6 +38,7 @@ struct Runtimes {
     std::mutex mutex;
     std::vector<std::unique_ptr<Runtime>> made;  // never shrinks: leases may outlive a change of devices
     std::vector<Runtime*> in_use;
+    std::set<std::pair<int, int>> peers;  // pairs of devices whose peer access was asked for
 
     // The runtime of the `ordinal`-th entry for `device` in a device list, made on first use.
     Runtime& of(int device, int ordinal)
@@ -57,7 +60,7 @@ struct Runtimes {
                             std::to_string(count - 1));
         for (const int from : devices)
             for (const int to : devices)
-                if (from != to) enable_peer_access(from, to);
+                if (from != to && peers.insert({from, to}).second) enable_peer_access(from, to);
         std::vector<Runtime*> runtimes;
         for (std::size_t i = 0; i < devices.size(); ++i)
             runtimes.push_back(&of(devices[i], int(std::count(devices.begin(), devices.begin() + i, devices[i]))));
