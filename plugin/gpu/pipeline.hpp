@@ -6,7 +6,7 @@
 // fewer devices. Each device used holds two chunks of operands and two of results (besides a
 // product's NTT workspace and addmul's products of a chunk), its pinned host memory two of
 // operands and three of results. ZGPU_TIMING=1 prints where the time went to stderr;
-// ZGPU_GPU_MEMORY_LIMIT=<bytes> caps the device memory of those slots (chunks shrink to fit,
+// ZGPU_GPU_MEMORY_LIMIT=<bytes> caps each device's memory for those slots (chunks shrink to fit,
 // down to one element), so that tests can run vectors larger than the device's memory would
 // allow. Only built with the GPU backend.
 #pragma once

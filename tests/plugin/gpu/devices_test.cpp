@@ -69,6 +69,14 @@ std::size_t devices_in(const std::string& log)
         most = std::max<std::size_t>(most, std::strtoull(log.c_str() + at + marker.size(), nullptr, 10));
     return most;
 }
+
+// The number in ZGPU_TIMING's line of a polynomial product over Z: "... primes on N devices".
+std::size_t product_devices(const std::string& log)
+{
+    const std::string marker = " primes on ";
+    const std::size_t at = log.find(marker);
+    return at == std::string::npos ? 0 : std::strtoull(log.c_str() + at + marker.size(), nullptr, 10);
+}
 #endif
 
 TEST(GpuDevices, BadListsAreRefusedAndChangeNothing)
@@ -185,32 +193,26 @@ TEST_F(DeviceLists, FlintVectorsMatchOnEveryList)
     for (const std::vector<int>& devices : splitting_lists()) {
         const DevicesInUse use(devices);
         const std::size_t d = devices.size();
+        // call() returns the C entry point's status, checked once stderr is no longer captured.
         const auto check_split = [&](const char* what, auto call) {
             ::testing::internal::CaptureStderr();
-            call();
+            const int status = call();
             const std::string log = ::testing::internal::GetCapturedStderr();
+            ASSERT_EQ(status, 0) << named(devices) << ", " << what << ": " << zgpu_last_error();
             EXPECT_EQ(devices_in(log), d) << named(devices) << ", " << what << ": " << log;
             EXPECT_STREQ(zgpu_last_backend(), "gpu") << named(devices) << ", " << what;
         };
-        check_split("product", [&] { ASSERT_EQ(zgpu_fmpz_vec_mul(got.v, a.v, b.v, kCount), 0) << zgpu_last_error(); });
+        check_split("product", [&] { return zgpu_fmpz_vec_mul(got.v, a.v, b.v, kCount); });
         EXPECT_TRUE(_fmpz_vec_equal(got.v, expected.v, kCount)) << named(devices);
-        check_split("fdiv_qr", [&] { ASSERT_EQ(zgpu_fmpz_vec_fdiv_qr(q.v, r.v, a.v, b.v, kCount), 0) << zgpu_last_error(); });
+        check_split("fdiv_qr", [&] { return zgpu_fmpz_vec_fdiv_qr(q.v, r.v, a.v, b.v, kCount); });
         EXPECT_TRUE(_fmpz_vec_equal(q.v, eq.v, kCount)) << named(devices);
         EXPECT_TRUE(_fmpz_vec_equal(r.v, er.v, kCount)) << named(devices);
-        check_split("reduction", [&] { ASSERT_EQ(zgpu_fmpz_vec_multi_mod_ui(rows.data(), a.v, kCount, set), 0) << zgpu_last_error(); });
-        check_split("CRT", [&] { ASSERT_EQ(zgpu_fmpz_vec_multi_CRT_ui(back.v, rows.data(), kCount, set, 1), 0) << zgpu_last_error(); });
+        check_split("reduction", [&] { return zgpu_fmpz_vec_multi_mod_ui(rows.data(), a.v, kCount, set); });
+        check_split("CRT", [&] { return zgpu_fmpz_vec_multi_CRT_ui(back.v, rows.data(), kCount, set, 1); });
         EXPECT_TRUE(_fmpz_vec_equal(back.v, a.v, kCount)) << named(devices) << ": the round trip";
     }
     zgpu_prime_set_clear(set);
 #endif
-}
-
-// The number in ZGPU_TIMING's line of a polynomial product over Z: "... primes on N devices".
-std::size_t product_devices(const std::string& log)
-{
-    const std::string marker = " primes on ";
-    const std::size_t at = log.find(marker);
-    return at == std::string::npos ? 0 : std::strtoull(log.c_str() + at + marker.size(), nullptr, 10);
 }
 
 // Products of polynomials over Z whose transforms are long enough to split their primes: a
@@ -248,8 +250,9 @@ TEST_F(DeviceLists, PolynomialProductsOverZMatchOnEveryList)
                                         std::to_string(c.b_length) + ", " + std::to_string(c.bits) + " bits";
             fmpz_poly_zero(got);
             ::testing::internal::CaptureStderr();
-            ASSERT_EQ(c.square ? zgpu_fmpz_poly_sqr(got, a) : zgpu_fmpz_poly_mul(got, a, b), 0) << zgpu_last_error();
+            const int status = c.square ? zgpu_fmpz_poly_sqr(got, a) : zgpu_fmpz_poly_mul(got, a, b);
             const std::string log = ::testing::internal::GetCapturedStderr();
+            ASSERT_EQ(status, 0) << zgpu_last_error();
             EXPECT_STREQ(zgpu_last_backend(), "gpu") << context;
             EXPECT_EQ(product_devices(log), std::min(devices.size(), c.primes)) << context << ": " << log;
             EXPECT_TRUE(fmpz_poly_equal(got, expected)) << context;
