@@ -21,13 +21,15 @@ void check(cudaError_t status, std::string_view operation)
 DeviceGuard::DeviceGuard(int device)
 {
     check(cudaGetDevice(&previous_), "querying the current CUDA device");
-    if (previous_ == device) previous_ = -1;
-    else check(cudaSetDevice(device), "selecting CUDA device " + std::to_string(device));
+    if (previous_ != device) check(cudaSetDevice(device), "selecting CUDA device " + std::to_string(device));
 }
 
 DeviceGuard::~DeviceGuard()
 {
-    if (previous_ >= 0) cudaSetDevice(previous_);  // back to the caller's device
+    // Back to the caller's device, whatever the guarded scope made current in between (the
+    // pipeline and the split products move from device to device).
+    int now = -1;
+    if (cudaGetDevice(&now) != cudaSuccess || now != previous_) cudaSetDevice(previous_);
 }
 
 DeviceMemory::DeviceMemory(std::size_t bytes) : size_(bytes)

@@ -22,7 +22,8 @@ namespace zgpu::gpu {
 void check(cudaError_t status, std::string_view operation);
 
 // Makes `device` current for the calling thread while it lives, then restores the caller's own
-// current device: zgpu never changes which device its caller's CUDA code runs on.
+// current device, even where the scope made other devices current: zgpu never changes which
+// device its caller's CUDA code runs on.
 class DeviceGuard {
 public:
     explicit DeviceGuard(int device);
@@ -31,7 +32,7 @@ public:
     DeviceGuard& operator=(const DeviceGuard&) = delete;
 
 private:
-    int previous_ = -1;
+    int previous_ = 0;
 };
 
 // Device memory that frees itself.

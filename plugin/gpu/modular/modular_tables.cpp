@@ -15,7 +15,6 @@ ModularTables::ModularTables(const kernels::ModularTables& host)
     offsets_ = {layout.add(host.moduli),       layout.add(host.powers),    layout.add(host.block_powers),
                 layout.add(host.crt_inverses), layout.add(host.cofactors), layout.add(host.product)};
     gathered_ = layout.gather();
-    view(Runtime::get());
 }
 
 const kernels::ModularTablesView& ModularTables::view(Runtime& runtime) const

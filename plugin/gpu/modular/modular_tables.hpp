@@ -16,12 +16,10 @@ namespace zgpu::gpu {
 
 class ModularTables {
 public:
-    // Uploads the tables to the first device in use (Runtime::get()).
     explicit ModularTables(const kernels::ModularTables& host);
-    // The tables on `runtime`'s device, uploaded there on first use.
+    // The tables on `runtime`'s device, uploaded there on first use; the caller holds the
+    // runtime's lease.
     const kernels::ModularTablesView& view(Runtime& runtime) const;
-    // On the first device in use, where residue batches live.
-    const kernels::ModularTablesView& view() const { return view(Runtime::get()); }
     // The moduli, on the host.
     std::span<const limb_t> moduli() const { return moduli_; }
     // Limbs of the product of the moduli.

@@ -57,14 +57,14 @@ void residues_multi_mod(ConstBatchView x, const ModularTables& tables, kernels::
 {
     const ResidentLease resident({x.limbs, out.data});
     Runtime& runtime = resident.runtime();
-    kernels::multi_mod(x, tables.view(), out, runtime.stream());
+    kernels::multi_mod(x, tables.view(runtime), out, runtime.stream());
 }
 
 void residues_multi_crt(kernels::ConstResidueView r, const ModularTables& tables, bool sign, BatchView out)
 {
     const ResidentLease resident({r.data, out.limbs});
     Runtime& runtime = resident.runtime();
-    kernels::multi_crt(r, tables.view(), sign, out, runtime.stream());
+    kernels::multi_crt(r, tables.view(runtime), sign, out, runtime.stream());
 }
 
 void residues_binary(ResidueOp op, kernels::ConstResidueView a, kernels::ConstResidueView b, const ModularTables& tables,
@@ -73,14 +73,14 @@ void residues_binary(ResidueOp op, kernels::ConstResidueView a, kernels::ConstRe
     const ResidentLease resident({a.data, b.data, r.data});
     Runtime& runtime = resident.runtime();
     const auto launch = op == ResidueOp::add ? kernels::residues_add : op == ResidueOp::sub ? kernels::residues_sub : kernels::residues_mul;
-    launch(a, b, tables.view(), r, runtime.stream());
+    launch(a, b, tables.view(runtime), r, runtime.stream());
 }
 
 void residues_neg(kernels::ConstResidueView a, const ModularTables& tables, kernels::ResidueView r)
 {
     const ResidentLease resident({a.data, r.data});
     Runtime& runtime = resident.runtime();
-    kernels::residues_neg(a, tables.view(), r, runtime.stream());
+    kernels::residues_neg(a, tables.view(runtime), r, runtime.stream());
 }
 
 void residues_scalar_mul(kernels::ConstResidueView a, const limb_t* scalars, bool addmul, const ModularTables& tables,
@@ -88,7 +88,7 @@ void residues_scalar_mul(kernels::ConstResidueView a, const limb_t* scalars, boo
 {
     const ResidentLease resident({a.data, scalars, r.data});
     Runtime& runtime = resident.runtime();
-    (addmul ? kernels::residues_scalar_addmul : kernels::residues_scalar_mul)(a, scalars, tables.view(), r, runtime.stream());
+    (addmul ? kernels::residues_scalar_addmul : kernels::residues_scalar_mul)(a, scalars, tables.view(runtime), r, runtime.stream());
 }
 
 }  // namespace zgpu::gpu

@@ -157,7 +157,7 @@ void fmpz_poly_product(const HostOperand& a, std::size_t a_length, const HostOpe
         const kernels::ConstResidueView part{c.data + first, count, k, c.prime_stride};
         const BatchView values{out.element(first), out.sizes + first, count, crt_stride};
         times.begin(kCrt, stream);
-        kernels::multi_crt(part, tables.view(), true, values, stream);
+        kernels::multi_crt(part, tables.view(runtime), true, values, stream);
         times.end(kCrt, stream);
         times.begin(kDownload, stream);
         const BatchView slot = slot_place.in(staging + (first / chunk % 2) * slot_layout.bytes());

@@ -118,6 +118,26 @@ TEST(GpuDevices, ChunksGoRoundTheDevicesInOrder)
 #endif
 }
 
+// A call split over two GPUs leaves the caller's current device as it found it, whichever it
+// was. Needs two GPUs.
+TEST(GpuDevices, TheCallersDeviceIsKept)
+{
+    ZGPU_SKIP_WITHOUT(Backend::gpu);
+#ifdef ZGPU_WITH_CUDA
+    if (device_count() < 2) GTEST_SKIP() << "needs two GPUs; this machine has one";
+    const DevicesInUse use({0, 1});
+    for (const int callers : {0, 1}) {
+        ASSERT_EQ(cudaSetDevice(callers), cudaSuccess);
+        const Outcome outcome = multiply_failing_at(100003, -1);
+        EXPECT_GE(std::set<const gpu::Runtime*>(outcome.runtimes.begin(), outcome.runtimes.end()).size(), 2u);
+        int now = -1;
+        ASSERT_EQ(cudaGetDevice(&now), cudaSuccess);
+        EXPECT_EQ(now, callers);
+    }
+    ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+#endif
+}
+
 // A failure on any device either throws with nothing given (before the first results: the first
 // 2 D chunks are under way before the first is given) or leaves the rest to the host.
 TEST(GpuDevices, AFailureOnAnyDeviceWritesNothingOrLeavesTheRestToTheHost)
