@@ -175,9 +175,18 @@ Backend run(std::span<const Operand> operands, std::size_t count, std::span<cons
     const std::size_t fewest = std::max({std::size_t(1), kMinChunkBytes / per_element, min_chunk});
     const std::size_t most = std::max({std::size_t(1), kMaxChunkBytes / per_element, min_chunk});
     const std::size_t fitting = elements_within(device_memory_limit(), per_element + result_per_element, shared);
+    const auto chunk_for = [&](std::size_t devices) {
+        const std::size_t quarter = (count + 4 * devices - 1) / (4 * devices);
+        return std::min({count, std::clamp(quarter, fewest, most), fitting});
+    };
+    // A device for every four chunks that one device would cut, up to all in use: a call of a
+    // few chunks stays on one device, where more devices would only add chunks, each with its
+    // fixed cost (2^16 values of 1024 bits reduced modulo 35 primes: 0.73 ms on one H100, 0.90
+    // on two).
     const std::vector<Runtime*> in_use = Runtime::in_use();
-    const std::size_t quarter = (count + 4 * in_use.size() - 1) / (4 * in_use.size());
-    const std::size_t chunk = std::min({count, std::clamp(quarter, fewest, most), fitting});
+    const std::size_t one_device_chunks = (count + chunk_for(1) - 1) / chunk_for(1);
+    const std::size_t wanted = std::clamp<std::size_t>(one_device_chunks / 4, 1, in_use.size());
+    const std::size_t chunk = chunk_for(wanted);
     const std::size_t chunks = (count + chunk - 1) / chunk;
     const ChunkLayout full(operands, strides, chunk);
 
@@ -188,7 +197,7 @@ Backend run(std::span<const Operand> operands, std::size_t count, std::span<cons
     // while the next ones download and chunk k is packed, so that it rarely waits for a chunk's
     // round trip. Each device's uploads, kernels and downloads run on its three streams.
     const std::size_t slot_bytes = full.inputs(), result_bytes = ResultLayout(result_strides, chunk).bytes;
-    const std::span<Runtime* const> runtimes(in_use.data(), std::min(in_use.size(), chunks));
+    const std::span<Runtime* const> runtimes(in_use.data(), std::min(wanted, chunks));
     const std::size_t devices = runtimes.size();
     const Runtime::Leases leases(runtimes);
     std::deque<DeviceSlots> slots;  // events are not movable

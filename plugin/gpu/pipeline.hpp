@@ -1,9 +1,9 @@
 // Operations on host data run on the GPU: in chunks of 1 to 8 MiB of operands, each packed
 // into pinned staging on the host threads while earlier chunks upload, run and download, and
 // unpacked while later ones do. A kernel writes one or more result batches a chunk (quotients
-// and remainders). The chunks go round the devices in use (Runtime::in_use), a quarter of the
-// call's elements a device at most within those bounds, so that a call of a few chunks stays on
-// fewer devices. Each device used holds two chunks of operands and two of results (besides a
+// and remainders). The chunks go round the devices in use (Runtime::in_use): a device for every
+// four chunks that one device would cut, so that a call of a few chunks stays on one device,
+// and a quarter of each device's share a chunk within those bounds. Each device used holds two chunks of operands and two of results (besides a
 // product's NTT workspace and addmul's products of a chunk), its pinned host memory two of
 // operands and three of results. ZGPU_TIMING=1 prints where the time went to stderr;
 // ZGPU_GPU_MEMORY_LIMIT=<bytes> caps each device's memory for those slots (chunks shrink to fit,

@@ -44,6 +44,17 @@ int device_count()
     return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
 }
 
+// Chunks of about 2000 of multiply_failing_at's products while it lives (ZGPU_GPU_MEMORY_LIMIT),
+// so that its 100003 products make some 50 chunks and go to every device of a list; cut as
+// one device would cut them by default, they make four, which stay on one device.
+class SmallChunks {
+public:
+    SmallChunks() { setenv("ZGPU_GPU_MEMORY_LIMIT", "2097152", 1); }
+    ~SmallChunks() { unsetenv("ZGPU_GPU_MEMORY_LIMIT"); }
+    SmallChunks(const SmallChunks&) = delete;
+    SmallChunks& operator=(const SmallChunks&) = delete;
+};
+
 // Lists that split the work: one GPU twice and three times and, where there are several,
 // distinct devices in both orders.
 std::vector<std::vector<int>> splitting_lists()
@@ -101,6 +112,7 @@ TEST(GpuDevices, ChunksGoRoundTheDevicesInOrder)
     const std::size_t count = 100003;
     for (const std::vector<int>& devices : splitting_lists()) {
         const DevicesInUse use(devices);
+        const SmallChunks small;
         EXPECT_EQ(gpu_devices(), devices);
         const Outcome outcome = multiply_failing_at(count, -1);
         const std::size_t d = devices.size();
@@ -118,6 +130,23 @@ TEST(GpuDevices, ChunksGoRoundTheDevicesInOrder)
 #endif
 }
 
+// A call that one device would cut into four chunks stays on the first device of any list.
+TEST(GpuDevices, ACallOfFewChunksStaysOnOneDevice)
+{
+    ZGPU_SKIP_WITHOUT(Backend::gpu);
+#ifdef ZGPU_WITH_CUDA
+    for (const std::vector<int>& devices : splitting_lists()) {
+        const DevicesInUse use(devices);
+        const Outcome outcome = multiply_failing_at(100003, -1);
+        EXPECT_EQ(outcome.correct, 100003u) << named(devices);
+        ASSERT_EQ(outcome.runtimes.size(), 4u) << named(devices);
+        EXPECT_EQ(std::set<const gpu::Runtime*>(outcome.runtimes.begin(), outcome.runtimes.end()).size(), 1u)
+            << named(devices);
+        EXPECT_EQ(outcome.runtimes[0]->device(), devices[0]) << named(devices);
+    }
+#endif
+}
+
 // A call split over two GPUs leaves the caller's current device as it found it, whichever it
 // was. Needs two GPUs.
 TEST(GpuDevices, TheCallersDeviceIsKept)
@@ -126,6 +155,7 @@ TEST(GpuDevices, TheCallersDeviceIsKept)
 #ifdef ZGPU_WITH_CUDA
     if (device_count() < 2) GTEST_SKIP() << "needs two GPUs; this machine has one";
     const DevicesInUse use({0, 1});
+    const SmallChunks small;
     for (const int callers : {0, 1}) {
         ASSERT_EQ(cudaSetDevice(callers), cudaSuccess);
         const Outcome outcome = multiply_failing_at(100003, -1);
@@ -147,6 +177,7 @@ TEST(GpuDevices, AFailureOnAnyDeviceWritesNothingOrLeavesTheRestToTheHost)
     const std::size_t count = 100003;
     for (const std::vector<int>& devices : splitting_lists()) {
         const DevicesInUse use(devices);
+        const SmallChunks small;
         const int d = int(devices.size());
         for (int failing_call = 0; failing_call <= 2 * d + 1; ++failing_call) {
             ::testing::internal::CaptureStderr();
