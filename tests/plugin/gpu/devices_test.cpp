@@ -157,8 +157,8 @@ class DeviceLists : public ::testing::Test {
 protected:
     void SetUp() override
     {
+        random_init(state);  // first: TearDown clears it, skipped or not
         ZGPU_SKIP_WITHOUT(Backend::gpu);
-        random_init(state);
         setenv("ZGPU_BACKEND", "gpu", 1);
         setenv("ZGPU_GPU_MEMORY_LIMIT", "262144", 1);
         setenv("ZGPU_TIMING", "1", 1);
