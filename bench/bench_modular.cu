@@ -43,30 +43,6 @@ void release(const kernels::ModularTablesView& v)
         cudaFree(const_cast<void*>(p));
 }
 
-// Median of 10 timings of op() by CUDA events, after two warm-up calls.
-double event_seconds(const std::function<void()>& op)
-{
-    cudaEvent_t start, stop;
-    check(cudaEventCreate(&start), "event");
-    check(cudaEventCreate(&stop), "event");
-    op();
-    op();
-    std::vector<double> times;
-    for (int r = 0; r < 10; ++r) {
-        check(cudaEventRecord(start), "record");
-        op();
-        check(cudaEventRecord(stop), "record");
-        check(cudaEventSynchronize(stop), "synchronize");
-        float ms = 0;
-        check(cudaEventElapsedTime(&ms, start, stop), "elapsed");
-        times.push_back(ms * 1e-3);
-    }
-    check(cudaGetLastError(), "kernels");
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    std::sort(times.begin(), times.end());
-    return times[times.size() / 2];
-}
 
 struct Case {
     std::uint32_t bits;

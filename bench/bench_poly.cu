@@ -32,6 +32,7 @@
 #include "kernels/modular/multi_crt.hpp"
 #include "kernels/modular/multi_mod.hpp"
 #include "kernels/modular/ntt_primes.hpp"
+#include "kernels/modular/word_mod.hpp"
 #include "kernels/ntt/ntt_field64.hpp"
 #include "kernels/poly/crt_to_moduli.hpp"
 #include "kernels/poly/poly_mul.hpp"
@@ -509,30 +510,6 @@ std::vector<T> download(const T* device, std::size_t count)
     return host;
 }
 
-// Median of 10 timings of op() by CUDA events, after two warm-up calls.
-double event_seconds(const std::function<void()>& op)
-{
-    cudaEvent_t start, stop;
-    check(cudaEventCreate(&start), "event");
-    check(cudaEventCreate(&stop), "event");
-    op();
-    op();
-    std::vector<double> times;
-    for (int r = 0; r < 10; ++r) {
-        check(cudaEventRecord(start), "record");
-        op();
-        check(cudaEventRecord(stop), "record");
-        check(cudaEventSynchronize(stop), "synchronize");
-        float t = 0;
-        check(cudaEventElapsedTime(&t, start, stop), "elapsed");
-        times.push_back(t * 1e-3);
-    }
-    check(cudaGetLastError(), "kernels");
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    std::sort(times.begin(), times.end());
-    return times[times.size() / 2];
-}
 
 kernels::ModularTablesView upload_modular(DeviceArena& arena, const kernels::ModularTables& t)
 {
@@ -666,16 +643,6 @@ DeviceRow fmpz_device(const FmpzData& d)
     return row;
 }
 
-// x y mod n, and x^e mod n, on the host.
-limb_t mul_mod(limb_t x, limb_t y, limb_t n) { return limb_t((unsigned __int128)x * y % n); }
-limb_t pow_mod(limb_t x, limb_t e, limb_t n)
-{
-    limb_t r = 1 % n;
-    for (; e; e >>= 1, x = mul_mod(x, x, n))
-        if (e & 1) r = mul_mod(r, x, n);
-    return r;
-}
-
 DeviceRow batch_device(const NmodBatch& d, const Timing& flint_all)
 {
     const std::vector<limb_t> primes = kernels::ntt_primes(3);
@@ -692,9 +659,9 @@ DeviceRow batch_device(const NmodBatch& d, const Timing& flint_all)
         limb_t prefix = 1;
         for (std::size_t l = 0; l < i; ++l) {
             below[i * k + l] = fields[i].to_montgomery(prefix);
-            prefix = mul_mod(prefix, primes[l] % primes[i], primes[i]);
+            prefix = kernels::mul_mod(prefix, primes[l] % primes[i], primes[i]);
         }
-        inverse[i] = fields[i].to_montgomery(pow_mod(prefix, primes[i] - 2, primes[i]));
+        inverse[i] = fields[i].to_montgomery(kernels::pow_mod(prefix, primes[i] - 2, primes[i]));
     }
     const kernels::GarnerView garner{k, arena.upload(fields), arena.upload(below), arena.upload(inverse)};
     std::vector<kernels::Modulus> moduli;
@@ -707,7 +674,7 @@ DeviceRow batch_device(const NmodBatch& d, const Timing& flint_all)
         limb_t prefix = 1;
         for (std::size_t l = 0; l < k; ++l) {
             radix[j * k + l] = prefix;
-            prefix = mul_mod(prefix, primes[l] % m, m);
+            prefix = kernels::mul_mod(prefix, primes[l] % m, m);
         }
         std::copy(d.a[j].coeffs, d.a[j].coeffs + length, a_words.begin() + std::ptrdiff_t(j * length));
         std::copy(d.b[j].coeffs, d.b[j].coeffs + length, b_words.begin() + std::ptrdiff_t(j * length));

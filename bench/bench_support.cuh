@@ -61,6 +61,31 @@ double median_seconds(int repeats, const std::function<void()>& op, const std::f
     return times[times.size() / 2];
 }
 
+// Median of 10 timings of op() by CUDA events, after two warm-up calls.
+double event_seconds(const std::function<void()>& op)
+{
+    cudaEvent_t start, stop;
+    check(cudaEventCreate(&start), "event");
+    check(cudaEventCreate(&stop), "event");
+    op();
+    op();
+    std::vector<double> times;
+    for (int r = 0; r < 10; ++r) {
+        check(cudaEventRecord(start), "record");
+        op();
+        check(cudaEventRecord(stop), "record");
+        check(cudaEventSynchronize(stop), "synchronize");
+        float t = 0;
+        check(cudaEventElapsedTime(&t, start, stop), "elapsed");
+        times.push_back(t * 1e-3);
+    }
+    check(cudaGetLastError(), "kernels");
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    std::sort(times.begin(), times.end());
+    return times[times.size() / 2];
+}
+
 __host__ __device__ std::uint64_t mix(std::uint64_t x)  // splitmix64: random-looking limbs
 {
     x += 0x9e3779b97f4a7c15ull;

@@ -2,22 +2,10 @@
 
 #include <string>
 
+#include "kernels/modular/word_mod.hpp"
 #include "zgpu/error.hpp"
 
 namespace zgpu::kernels {
-namespace {
-
-limb_t mul_mod(limb_t a, limb_t b, limb_t n) { return limb_t((unsigned __int128)a * b % n); }
-
-limb_t pow_mod(limb_t a, limb_t e, limb_t n)
-{
-    limb_t result = 1 % n;
-    for (a %= n; e; e >>= 1, a = mul_mod(a, a, n))
-        if (e & 1) result = mul_mod(result, a, n);
-    return result;
-}
-
-}  // namespace
 
 bool is_prime_word(limb_t n)
 {

@@ -23,7 +23,7 @@ TwiddlesOnDevice upload_twiddles(Runtime& runtime)
             kernels::fill_twiddles(kernels::make_field(kernels::kNttPrimes[q]), inverse,
                                    std::span(host).subspan((2 * q + inverse) * entries, entries));
     TwiddlesOnDevice uploaded{DeviceMemory(host.size() * sizeof(kernels::Twiddle))};
-    // On zgpu's stream, then waited for: from pageable memory a copy may return before the data
+    // On the runtime's stream, then waited for: from pageable memory a copy may return before the data
     // has arrived, and the stream is not ordered after the default one.
     check(cudaMemcpyAsync(uploaded.memory.data(), host.data(), uploaded.memory.size(), cudaMemcpyHostToDevice,
                           runtime.stream()),

@@ -23,12 +23,13 @@ void release(void* storage) noexcept;
 void copy_to_device(void* device, const void* host, std::size_t bytes);
 void copy_to_host(void* host, const void* device, std::size_t bytes);
 void fill_zero(void* device, std::size_t bytes);
-// Waits for all work queued on zgpu's stream; throws with the failure of any of it.
+// Waits for all work queued on the first device's stream; throws with the failure of any of it.
 void synchronize();
 
-// Batch operations on views in device memory, queued on zgpu's stream (batch_ops.cpp), with the
-// contracts of the kernels they launch: kernels/add_sub/add_sub.hpp, kernels/mul/mul.hpp
-// (through gpu/mul.hpp), kernels/div/divexact.hpp (through gpu/div.hpp), kernels/div/divrem.hpp.
+// Batch operations on views in device memory, queued on the first device's stream
+// (batch_ops.cpp), with the contracts of the kernels they launch: kernels/add_sub/add_sub.hpp,
+// kernels/mul/mul.hpp (through gpu/mul.hpp), kernels/div/divexact.hpp (through gpu/div.hpp),
+// kernels/div/divrem.hpp.
 void batch_add_sub(ConstBatchView a, ConstBatchView b, BatchView r, bool subtract);
 void batch_mul(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b);
 // Waits for the GPU.

@@ -29,7 +29,7 @@ std::uint32_t crt_limbs(const ModularTables& tables);
 // stream.
 void residues_multi_mod(ConstBatchView x, const ModularTables& tables, kernels::ResidueView out);
 // The values in [0, P) (sign: FLINT's symmetric range) with residues r (each below its
-// modulus), into `out` (device memory, out.stride >= crt_limbs). Queued on zgpu's stream.
+// modulus), into `out` (device memory, out.stride >= crt_limbs). Queued on the first device's stream.
 void residues_multi_crt(kernels::ConstResidueView r, const ModularTables& tables, bool sign, BatchView out);
 
 // Host residues into device residues `r` and back, with no copy on the host: one copy a

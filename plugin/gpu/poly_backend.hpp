@@ -53,7 +53,7 @@ void fmpz_poly_product(const HostOperand& a, std::size_t a_length, const HostOpe
 // Device-resident: r = a b modulo each prime of the set (residue arrays of a_length, b_length
 // and out_length coefficients, prime-major; out_length <= a_length + b_length - 1), every prime
 // p with 2 <= p < 2^62 and the transform length dividing p - 1 (else zgpu::Error). Queued on
-// zgpu's stream.
+// the first device's stream.
 void residues_poly_mul(kernels::ConstResidueView a, kernels::ConstResidueView b, std::span<const limb_t> primes,
                        kernels::ResidueView r);
 

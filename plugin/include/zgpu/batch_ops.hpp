@@ -9,7 +9,8 @@ namespace zgpu {
 // a and b must have the same count and live on the same backend; r may be a or b.
 // r gets stride size_class(max(a.stride(), b.stride()) + 1): the result can grow by one limb.
 // A result that already has that shape (and is neither operand) is overwritten in place.
-// On the GPU the work is queued on zgpu's stream: download() and synchronize() wait for it.
+// On the GPU the work is queued on the stream of zgpu's first device (zgpu/backend.hpp):
+// download() and synchronize() wait for it.
 // Throws zgpu::Error (r untouched) on mismatched shapes or backends, or when that stride
 // would exceed kMaxLimbs.
 void add(DeviceBatch& r, const DeviceBatch& a, const DeviceBatch& b);
