@@ -3,22 +3,13 @@
 #include <algorithm>
 #include <memory>
 
+#include "kernels/modular/word_mod.hpp"
 #include "plugin/gpu/upload_layout.hpp"
 
 namespace zgpu::gpu {
-namespace {
 
-limb_t mul_mod(limb_t x, limb_t y, limb_t n) { return limb_t((unsigned __int128)x * y % n); }
-
-limb_t pow_mod(limb_t x, limb_t e, limb_t n)
-{
-    limb_t result = 1 % n;
-    for (x %= n; e; e >>= 1, x = mul_mod(x, x, n))
-        if (e & 1) result = mul_mod(result, x, n);
-    return result;
-}
-
-}  // namespace
+using kernels::mul_mod;
+using kernels::pow_mod;
 
 GarnerTables::GarnerTables(std::span<const limb_t> primes, cudaStream_t stream) : primes_(primes.begin(), primes.end())
 {
