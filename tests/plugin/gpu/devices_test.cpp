@@ -30,6 +30,7 @@
 #include <cuda_runtime_api.h>
 
 #include "failing_products.hpp"
+#include "pipeline_chunks.hpp"
 #endif
 
 namespace zgpu::testing {
@@ -69,24 +70,6 @@ std::string named(const std::vector<int>& devices)
     std::string name = "devices";
     for (const int d : devices) name.append(" ").append(std::to_string(d));
     return name;
-}
-
-// The most devices a pipeline run reported over (ZGPU_TIMING's line), in the log of a call.
-std::size_t devices_in(const std::string& log)
-{
-    const std::string marker = " chunks over ";
-    std::size_t most = 0;
-    for (std::size_t at = log.find(marker); at != std::string::npos; at = log.find(marker, at + 1))
-        most = std::max<std::size_t>(most, std::strtoull(log.c_str() + at + marker.size(), nullptr, 10));
-    return most;
-}
-
-// The number in ZGPU_TIMING's line of a polynomial product over Z: "... primes on N devices".
-std::size_t product_devices(const std::string& log)
-{
-    const std::string marker = " primes on ";
-    const std::size_t at = log.find(marker);
-    return at == std::string::npos ? 0 : std::strtoull(log.c_str() + at + marker.size(), nullptr, 10);
 }
 #endif
 
@@ -250,7 +233,7 @@ TEST_F(DeviceLists, FlintVectorsMatchOnEveryList)
             const int status = call();
             const std::string log = ::testing::internal::GetCapturedStderr();
             ASSERT_EQ(status, 0) << named(devices) << ", " << what << ": " << zgpu_last_error();
-            EXPECT_EQ(devices_in(log), d) << named(devices) << ", " << what << ": " << log;
+            EXPECT_EQ(most_after(log, " chunks over "), d) << named(devices) << ", " << what << ": " << log;
             EXPECT_STREQ(zgpu_last_backend(), "gpu") << named(devices) << ", " << what;
         };
         check_split("product", [&] { return zgpu_fmpz_vec_mul(got.v, a.v, b.v, kCount); });
@@ -305,7 +288,7 @@ TEST_F(DeviceLists, PolynomialProductsOverZMatchOnEveryList)
             const std::string log = ::testing::internal::GetCapturedStderr();
             ASSERT_EQ(status, 0) << zgpu_last_error();
             EXPECT_STREQ(zgpu_last_backend(), "gpu") << context;
-            EXPECT_EQ(product_devices(log), std::min(devices.size(), c.primes)) << context << ": " << log;
+            EXPECT_EQ(most_after(log, " primes on "), std::min(devices.size(), c.primes)) << context << ": " << log;
             EXPECT_TRUE(fmpz_poly_equal(got, expected)) << context;
         }
     }
