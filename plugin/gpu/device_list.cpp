@@ -2,6 +2,7 @@
 // a runtime for each entry, peer access between the listed devices, and the check that
 // device-resident data is on the first device. Only built with the GPU backend.
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstdlib>
 #include <memory>
@@ -32,51 +33,6 @@ void enable_peer_access(int from, int to)
     const DeviceGuard on(from);
     if (cudaDeviceEnablePeerAccess(to, 0) != cudaSuccess) cudaGetLastError();
 }
-
-}  // namespace
-
-// Every runtime made, and those in use.
-struct Runtimes {
-    std::mutex mutex;
-    std::vector<std::unique_ptr<Runtime>> made;  // never shrinks: leases may outlive a change of devices
-    std::vector<Runtime*> in_use;
-    std::set<std::pair<int, int>> peers;  // pairs of devices whose peer access was asked for
-
-    // The runtime of the `ordinal`-th entry for `device` in a device list, made on first use.
-    Runtime& of(int device, int ordinal)
-    {
-        for (const auto& runtime : made)
-            if (runtime->device_ == device && ordinal-- == 0) return *runtime;
-        made.push_back(std::make_unique<Runtime>(device, made.size(), Runtime::Key()));
-        return *made.back();
-    }
-
-    void use(std::span<const int> devices)
-    {
-        if (devices.empty()) throw Error("the list of GPU devices is empty");
-        int count = 0;
-        check(cudaGetDeviceCount(&count), "counting CUDA devices");
-        for (const int device : devices)
-            if (device < 0 || device >= count)
-                throw Error("GPU device " + std::to_string(device) + " does not exist: the devices are 0 to " +
-                            std::to_string(count - 1));
-        for (const int from : devices)
-            for (const int to : devices)
-                if (from != to && peers.insert({from, to}).second) enable_peer_access(from, to);
-        std::vector<Runtime*> runtimes;
-        for (std::size_t i = 0; i < devices.size(); ++i)
-            runtimes.push_back(&of(devices[i], int(std::count(devices.begin(), devices.begin() + i, devices[i]))));
-        in_use = std::move(runtimes);
-    }
-
-    static Runtimes& get()
-    {
-        static Runtimes runtimes;
-        return runtimes;
-    }
-};
-
-namespace {
 
 // ZGPU_DEVICES ("0,1": a comma-separated list), else ZGPU_DEVICE (one device), else every device.
 std::vector<int> devices_from_environment()
@@ -111,15 +67,72 @@ std::vector<int> devices_from_environment()
 
 }  // namespace
 
+// Every runtime made, and those in use.
+struct Runtimes {
+    std::mutex mutex;
+    std::vector<std::unique_ptr<Runtime>> made;  // never shrinks: leases may outlive a change of devices
+    std::vector<Runtime*> in_use;
+    std::set<std::pair<int, int>> peers;  // pairs of devices whose peer access was asked for
+    // Whether a list has ever started with another device than the first list did: until then
+    // all device-resident data is on the first device, and ResidentLease need not look.
+    std::atomic<bool> first_device_moved = false;
+
+    // The runtime of the `ordinal`-th entry for `device` in a device list, made on first use.
+    Runtime& of(int device, int ordinal)
+    {
+        for (const auto& runtime : made)
+            if (runtime->device_ == device && ordinal-- == 0) return *runtime;
+        made.push_back(std::make_unique<Runtime>(device, made.size(), Runtime::Key()));
+        return *made.back();
+    }
+
+    void use(std::span<const int> devices)
+    {
+        if (devices.empty()) throw Error("the list of GPU devices is empty");
+        int count = 0;
+        check(cudaGetDeviceCount(&count), "counting CUDA devices");
+        for (const int device : devices)
+            if (device < 0 || device >= count)
+                throw Error("GPU device " + std::to_string(device) + " does not exist: the devices are 0 to " +
+                            std::to_string(count - 1));
+        for (const int from : devices)
+            for (const int to : devices)
+                if (from != to && peers.insert({from, to}).second) enable_peer_access(from, to);
+        std::vector<Runtime*> runtimes;
+        for (std::size_t i = 0; i < devices.size(); ++i)
+            runtimes.push_back(&of(devices[i], int(std::count(devices.begin(), devices.begin() + i, devices[i]))));
+        if (!in_use.empty() && runtimes.front()->device_ != in_use.front()->device_) first_device_moved = true;
+        in_use = std::move(runtimes);
+    }
+
+    // The runtimes in use, chosen from the environment on first use; the caller holds `mutex`.
+    const std::vector<Runtime*>& chosen()
+    {
+        if (in_use.empty()) use(devices_from_environment());
+        return in_use;
+    }
+
+    static Runtimes& get()
+    {
+        static Runtimes runtimes;
+        return runtimes;
+    }
+};
+
+
 std::vector<Runtime*> Runtime::in_use()
 {
     auto& runtimes = Runtimes::get();
     const std::lock_guard lock(runtimes.mutex);
-    if (runtimes.in_use.empty()) runtimes.use(devices_from_environment());
-    return runtimes.in_use;
+    return runtimes.chosen();
 }
 
-Runtime& Runtime::get() { return *in_use().front(); }
+Runtime& Runtime::get()
+{
+    auto& runtimes = Runtimes::get();
+    const std::lock_guard lock(runtimes.mutex);
+    return *runtimes.chosen().front();
+}
 
 void Runtime::use_devices(std::span<const int> devices)
 {
@@ -131,6 +144,7 @@ void Runtime::use_devices(std::span<const int> devices)
 
 ResidentLease::ResidentLease(std::initializer_list<const void*> resident) : runtime_(Runtime::get()), lease_(runtime_)
 {
+    if (!Runtimes::get().first_device_moved) return;
     for (const void* pointer : resident) {
         if (!pointer) continue;
         cudaPointerAttributes attributes{};

@@ -24,12 +24,19 @@ private:
 
 // Waits for the streams on every exit, so that no transfer still reads or writes the staging
 // memory when the next call packs into it (errors are reported by the calls themselves).
-struct DrainOnExit {
-    cudaStream_t streams[3];
+class DrainOnExit {
+public:
+    DrainOnExit(cudaStream_t a, cudaStream_t b, cudaStream_t c) : streams_{a, b, c} {}
     ~DrainOnExit()
     {
-        for (cudaStream_t s : streams) cudaStreamSynchronize(s);
+        for (cudaStream_t s : streams_) cudaStreamSynchronize(s);
     }
+    // Not copied: a copy's end would wait for the streams too early.
+    DrainOnExit(const DrainOnExit&) = delete;
+    DrainOnExit& operator=(const DrainOnExit&) = delete;
+
+private:
+    cudaStream_t streams_[3];
 };
 
 }  // namespace zgpu::gpu

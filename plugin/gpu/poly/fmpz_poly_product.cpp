@@ -116,7 +116,7 @@ void fmpz_poly_product(const HostOperand& a, std::size_t a_length, const HostOpe
         Runtime& on = *runtimes[d];
         on.make_current();
         const cudaStream_t s = on.stream();
-        drains.push_back({{s, s, s}});
+        drains.emplace_back(s, s, s);
         device[d] = on.scratch(layout.bytes());
         if (d == 0) times.begin(kUpload, s);
         check(cudaMemcpyAsync(device[d], staging, upload_bytes, cudaMemcpyHostToDevice, s), "uploading polynomials");

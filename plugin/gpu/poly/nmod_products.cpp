@@ -202,7 +202,7 @@ void run_group(std::span<const NmodProduct* const> group, const Route& route)
     const auto down_slot = [&](std::size_t c) { return staging + 2 * up_bytes + c % 2 * down_bytes; };
     const auto device_slot = [&](std::size_t c) { return device + c % 2 * device_bytes; };
     Event uploaded[2], computed[2], downloaded[2];
-    const DrainOnExit drain{{stream, upload, download}};
+    const DrainOnExit drain{stream, upload, download};
     const Clock::time_point start = Clock::now();
     Clock::duration gathering{}, waiting{}, scattering{};
     enum Phase { kUpload, kProducts, kDownload };
