@@ -4,22 +4,49 @@
 // part and scaled; polynomial products: FLINT's own threads, one call on one thread).
 //   bench_devices [scale] [reverse|forward] [poly]
 //   (counts times 2^scale, default 0; reverse: every device first; poly: the polynomial products alone)
-// Bound: PCIe, operands up and results down, at the 55 GB/s a direction that pinned copies reach
-// on the H200 host (bench/NOTES-mul.md), each GPU on its own link: D GPUs move D times as much.
+// Bounds: PCIe, operands up and results down, at the 55 GB/s a direction that pinned copies reach
+// on the H200 host (bench/NOTES-mul.md), each GPU on its own link: D GPUs move D times as much;
+// and the host's memory, which copies every operand into pinned memory and every result out of
+// it, however many GPUs there are: the host threads' copy rate between pageable and pinned
+// memory, measured here.
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include <flint/flint.h>
 #include <flint/fmpz_poly.h>
 #include <flint/fmpz_vec.h>
+#include <flint/nmod_poly.h>
 
 #include "bench_support.cuh"
 #include "flint_comb_timing.cuh"
+#include "host_threads.cuh"
+#include "nmod_batch.cuh"
 #include "zgpu/backend.hpp"
 
 namespace {
 
 constexpr double kPcieBytesPerSecond = 55e9;
+
+// The host threads' memcpy rate from pageable to pinned memory and back (256 MiB, median of 5),
+// in bytes a second: the most the host's packing and unpacking could reach.
+double host_copy_rate(unsigned threads)
+{
+    constexpr slong kBytes = slong(256) << 20;
+    std::vector<std::byte> pageable(kBytes);  // value-initialised: every page touched
+    std::byte* pinned = nullptr;
+    check(cudaMallocHost(&pinned, kBytes), "cudaMallocHost");
+    const auto copy = [&](std::byte* to, const std::byte* from) {
+        return median_seconds(5, [&] {
+            on_threads(kBytes, threads, [&](slong begin, slong end) { std::memcpy(to + begin, from + begin, end - begin); });
+        }, [] {});
+    };
+    const double seconds = copy(pinned, pageable.data()) + copy(pageable.data(), pinned);
+    check(cudaFreeHost(pinned), "cudaFreeHost");
+    return 2 * kBytes / seconds;
+}
+
+double host_rate = 0;  // host_copy_rate, set by main
 
 struct Timing {
     double one, all;  // seconds on the first device, on every device
@@ -51,9 +78,10 @@ void print_row(const char* call, slong n, std::uint32_t bits, slong k, std::size
                double flint_one, double flint_all)
 {
     const double d = double(devices);
-    std::printf("| %s | %ld | %u | %ld | %.2f | %.2f | %.2f | %.0f %% | %.0f %% | %.1f | %.1f | %.1f |\n", call, long(n), bits,
-                long(k), 1e3 * t.one, 1e3 * t.all, t.one / t.all, 100 * bytes / kPcieBytesPerSecond / t.one,
-                100 * bytes / (d * kPcieBytesPerSecond) / t.all, 1e3 * flint_one, 1e3 * flint_all, flint_all / t.all);
+    std::printf("| %s | %ld | %u | %ld | %.2f | %.2f | %.2f | %.0f %% | %.0f %% | %.0f %% | %.1f | %.1f | %.1f |\n", call, long(n),
+                bits, long(k), 1e3 * t.one, 1e3 * t.all, t.one / t.all, 100 * bytes / kPcieBytesPerSecond / t.one,
+                100 * bytes / (d * kPcieBytesPerSecond) / t.all, 100 * bytes / host_rate / t.all, 1e3 * flint_one,
+                1e3 * flint_all, flint_all / t.all);
     std::fflush(stdout);
 }
 
@@ -101,6 +129,34 @@ void polynomial_products(const std::vector<int>& devices, slong length, std::uin
     for (fmpz_poly_struct* p : {a, b, r, kept}) fmpz_poly_clear(p);
 }
 
+// 10^4 products of length 1024, each modulo its own 62-bit prime, in one zgpu_nmod_poly_mul_many
+// call; FLINT's loop on one thread and split over threads kept for the run (a part, scaled).
+void batched_nmod_products(const std::vector<int>& devices, unsigned threads)
+{
+    constexpr slong kCount = 10000, kLength = 1024, kFlintPart = 2000;
+    NmodBatch d(kCount, kLength);
+    const auto same = [&] {
+        for (slong i = 0; i < kCount; ++i)
+            if (!nmod_poly_equal(d.r.get() + i, d.flint.get() + i)) return false;
+        return true;
+    };
+    const Timing t = on_one_and_all(
+        devices, [&] { return zgpu_nmod_poly_mul_many(d.r.get(), d.a.get(), d.b.get(), kCount); },
+        [&] {
+            for (slong i = 0; i < kCount; ++i) nmod_poly_set(d.flint.get() + i, d.r.get() + i);
+        },
+        same);
+    HostThreads pool(threads);
+    const auto loop = [&](slong begin, slong end) {
+        for (slong i = begin; i < end; ++i) nmod_poly_mul(d.flint.get() + i, d.a.get() + i, d.b.get() + i);
+    };
+    const double scale = double(kCount) / kFlintPart;
+    const double flint_one = scale * median_seconds(3, [&] { loop(0, kFlintPart); }, [] {});
+    const double flint_all = scale * median_seconds(3, [&] { pool.run(kFlintPart, loop); }, [] {});
+    // Operands up, products of 2 length - 1 coefficients down.
+    print_row("nmod_poly_mul_many", kCount, 62, 3, devices.size(), t, 8.0 * kCount * (4 * kLength - 1), flint_one, flint_all);
+}
+
 void reduction_and_crt(const std::vector<int>& devices, slong n, std::uint32_t bits, slong k, unsigned threads)
 {
     const std::uint32_t limbs = bits / 64;
@@ -143,14 +199,19 @@ int main(int argc, char** argv)
     check(cudaGetDeviceProperties(&prop, devices[0]), "cudaGetDeviceProperties");
     std::printf("## zgpu operations on host vectors on one GPU and split over %zu\n\ndevices: %zu x %s; host threads: %u\n\n",
                 devices.size(), devices.size(), prop.name, threads);
+    host_rate = host_copy_rate(threads);
     std::printf("End to end, FLINT values in and out, ZGPU_BACKEND=gpu; median of 5, ms. The split call's output is checked "
-                "equal to the one-device call's. PCIe share: operands and results over %.0f GB/s a GPU. FLINT columns: "
+                "equal to the one-device call's. PCIe share: operands and results over %.0f GB/s a GPU. Host copy share: the "
+                "same bytes at the %.1f GB/s that the host threads' memcpy reaches between pageable and pinned memory "
+                "(measured here), with every GPU. FLINT columns: "
                 "fmpz_mul or the comb's loops, on a part of the values, scaled; fmpz_poly_mul with flint_set_num_threads, one call on one "
-                "thread. k = 0: the call picks its primes.\n\n",
-                kPcieBytesPerSecond / 1e9);
-    std::printf("| call | n | bits | k | 1 GPU ms | %zu GPUs ms | scaling | PCIe share, 1 | PCIe share, %zu | FLINT 1 thread ms | "
-                "FLINT %u threads ms | %zu GPUs / FLINT-%u |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-                devices.size(), devices.size(), threads, devices.size(), threads);
+                "thread; nmod_poly_mul_many: FLINT's loop on one thread and split over the host threads. k = 0: the call picks its primes; "
+                "nmod_poly_mul_many: n pairs of length 1024, each modulo its own 62-bit prime, k = 3 NTT primes.\n\n",
+                kPcieBytesPerSecond / 1e9, host_rate / 1e9);
+    std::printf("| call | n | bits | k | 1 GPU ms | %zu GPUs ms | scaling | PCIe share, 1 | PCIe share, %zu | host copy share, %zu | "
+                "FLINT 1 thread ms | FLINT %u threads ms | %zu GPUs / FLINT-%u |\n"
+                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+                devices.size(), devices.size(), devices.size(), threads, devices.size(), threads);
     const slong s = slong(1) << scale;
     if (!polynomials_only) {
         products(devices, s << 21, 1024, threads);
@@ -162,6 +223,7 @@ int main(int argc, char** argv)
     polynomial_products(devices, s << 16, 4096, threads);
     polynomial_products(devices, s << 18, 256, threads);
     polynomial_products(devices, s << 12, 16384, threads);
+    batched_nmod_products(devices, threads);
     if (!polynomials_only) {
         reduction_and_crt(devices, s << 16, 1024, 35, threads);
         reduction_and_crt(devices, s << 16, 4096, 134, threads);

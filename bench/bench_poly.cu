@@ -27,6 +27,8 @@
 #include <flint/ulong_extras.h>
 
 #include "bench_support.cuh"
+#include "host_threads.cuh"
+#include "nmod_batch.cuh"
 #include "kernels/modular/modular_tables.hpp"
 #include "kernels/modular/modulus.hpp"
 #include "kernels/modular/multi_crt.hpp"
@@ -133,77 +135,6 @@ ZgpuTiming zgpu_time(const char* backend, const std::function<int()>& call)
     return result;
 }
 
-// Host threads that live for the whole run, for FLINT's batch loop: FLINT keeps per-thread state
-// (its small-prime FFT's tables), made once a thread, as in a program that keeps its threads.
-class HostThreads {
-public:
-    explicit HostThreads(unsigned n)
-    {
-        for (unsigned t = 0; t < n; ++t) threads_.emplace_back([this, t, n] { work(t, n); });
-    }
-    ~HostThreads()
-    {
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            stopping_ = true;
-        }
-        wake_.notify_all();
-        for (auto& th : threads_) th.join();
-    }
-    HostThreads(const HostThreads&) = delete;
-    HostThreads& operator=(const HostThreads&) = delete;
-
-    // body(begin, end) on each thread, the ranges splitting [0, count) evenly; returns when all
-    // are done.
-    void run(slong count, const std::function<void(slong, slong)>& body)
-    {
-        std::unique_lock<std::mutex> lock(mutex_);
-        body_ = &body;
-        count_ = count;
-        pending_ = unsigned(threads_.size());
-        ++generation_;
-        wake_.notify_all();
-        done_.wait(lock, [this] { return pending_ == 0; });
-    }
-
-private:
-    void work(unsigned t, unsigned n)
-    {
-        unsigned seen = 0;
-        for (;;) {
-            std::unique_lock<std::mutex> lock(mutex_);
-            wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
-            if (stopping_) break;
-            seen = generation_;
-            const auto* body = body_;
-            const slong count = count_;
-            lock.unlock();
-            (*body)(count * t / n, count * (t + 1) / n);
-            lock.lock();
-            if (--pending_ == 0) done_.notify_one();
-        }
-        flint_cleanup();
-    }
-
-    std::mutex mutex_;
-    std::condition_variable wake_, done_;
-    const std::function<void(slong, slong)>* body_ = nullptr;
-    slong count_ = 0;
-    unsigned generation_ = 0, pending_ = 0;
-    bool stopping_ = false;
-    std::vector<std::thread> threads_;
-};
-
-// A random 62-bit prime p with 2^16 not dividing p - 1: no NTT prime, so the GPU takes the
-// three-prime path.
-ulong random_prime62(std::uint64_t seed)
-{
-    for (;; ++seed) {
-        const ulong p = n_nextprime((mix(seed) >> 2) | (ulong(1) << 61), 1);
-        if (p >> 62 == 0 && ((p - 1) & 0xffff) != 0) return p;
-    }
-}
-
 struct FmpzPoly {
     fmpz_poly_t p;
     FmpzPoly() { fmpz_poly_init(p); }
@@ -227,39 +158,6 @@ void random_fmpz_poly(fmpz_poly_t p, slong length, unsigned bits, std::uint64_t 
     fill_fmpz(p->coeffs, length, bits / 64, seed);
     _fmpz_poly_set_length(p, length);
 }
-
-// `length` random coefficients below p's modulus, the top one nonzero.
-void random_nmod_poly(nmod_poly_t p, slong length, std::uint64_t seed)
-{
-    nmod_poly_fit_length(p, length);
-    for (slong i = 0; i < length; ++i) p->coeffs[i] = mix(seed * 0x100000000ull + std::uint64_t(i)) % p->mod.n;
-    if (p->coeffs[length - 1] == 0) p->coeffs[length - 1] = 1;
-    _nmod_poly_set_length(p, length);
-}
-
-// The batch: kBatchCount pairs of length kBatchLength, pair i modulo its own 62-bit prime. (Plain
-// arrays: nvcc 13's front end fails on std::vector of an unnamed struct, as nmod_poly_struct is.)
-struct NmodBatch {
-    std::unique_ptr<nmod_poly_struct[]> a, b, flint, r;
-    NmodBatch()
-        : a(new nmod_poly_struct[kBatchCount]), b(new nmod_poly_struct[kBatchCount]), flint(new nmod_poly_struct[kBatchCount]),
-          r(new nmod_poly_struct[kBatchCount])
-    {
-        for (slong i = 0; i < kBatchCount; ++i) {
-            const ulong p = random_prime62(1000 + 7919 * std::uint64_t(i));
-            for (nmod_poly_struct* v : {a.get(), b.get(), flint.get(), r.get()}) nmod_poly_init(v + i, p);
-            random_nmod_poly(a.get() + i, kBatchLength, 3 * std::uint64_t(i) + 1);
-            random_nmod_poly(b.get() + i, kBatchLength, 3 * std::uint64_t(i) + 2);
-        }
-    }
-    ~NmodBatch()
-    {
-        for (nmod_poly_struct* v : {a.get(), b.get(), flint.get(), r.get()})
-            for (slong i = 0; i < kBatchCount; ++i) nmod_poly_clear(v + i);
-    }
-    NmodBatch(const NmodBatch&) = delete;
-    NmodBatch& operator=(const NmodBatch&) = delete;
-};
 
 int ceil_log2(std::uint64_t x)
 {
@@ -879,7 +777,7 @@ int run()
     }
     rows.push_back(nmod_end_to_end(slong(1) << 20, false, threads, skip_big));
     rows.push_back(nmod_end_to_end(slong(1) << 22, true, threads, skip_big));
-    NmodBatch batch;
+    NmodBatch batch(kBatchCount, kBatchLength);
     Timing batch_flint_all;
     {
         HostThreads pool(threads);

@@ -1,12 +1,14 @@
 // Products of nmod polynomials from host arrays (poly_backend.hpp): grouped by transform length
 // and route (one prime, or three and a reduction mod n), each group in chunks of about 16 MiB
 // of operands gathered into pinned memory, copied up, multiplied (kernels/poly/poly_mul.hpp),
-// reduced mod each n (crt_to_moduli.hpp) and copied back, the chunks overlapping. ZGPU_TIMING=1
+// reduced mod each n (crt_to_moduli.hpp) and copied back, the chunks overlapping and going round
+// the devices in use. ZGPU_TIMING=1
 // prints each group's host time (gathering, waiting, scattering) and device time a phase.
 #include <algorithm>
 #include <bit>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <string>
 #include <tuple>
@@ -178,9 +180,30 @@ std::vector<Chunk> chunks_of(std::span<const NmodProduct* const> group, const Ro
     return chunks;
 }
 
-// The group's chunks through two slots each of pinned memory (up and down) and device memory:
-// chunk c's operands are gathered while c - 1 computes and c - 2's results are scattered. The
-// upload, kernel and download streams are ordered by events.
+// A device's part of a group: its runtime and tables, two slots each of pinned memory (up and
+// down) and device memory, and the events that order its streams (made with the device current).
+struct DeviceLane {
+    Runtime& runtime;
+    const PolyNttTables& tables;
+    const GarnerTables* garner;
+    std::byte *staging, *device;
+    Event uploaded[2], computed[2], downloaded[2];
+    // Waits for the device's streams on every exit, before the staging is used again.
+    DrainOnExit drain;
+
+    DeviceLane(Runtime& runtime, const Route& route, std::span<const limb_t> primes, std::size_t staging_bytes,
+               std::size_t device_bytes)
+        : runtime(runtime), tables(poly_ntt_tables(runtime, primes, std::uint32_t(route.length))),
+          garner(route.prime ? nullptr : &garner_tables(runtime, primes)), staging(runtime.staging(staging_bytes)),
+          device(runtime.scratch(device_bytes)), drain{runtime.stream(), runtime.upload_stream(), runtime.download_stream()}
+    {
+    }
+};
+
+// The group's chunks round the devices in use, chunk c on device c mod D as that device's chunk
+// j = c / D, through its slots j mod 2: chunk c's operands are gathered while the chunks before
+// it compute, and chunk c - D's results (the same device's previous chunk) are scattered after.
+// Each device's upload, kernel and download streams are ordered by its events.
 void run_group(std::span<const NmodProduct* const> group, const Route& route)
 {
     const std::span<const limb_t> primes = route.prime ? std::span<const limb_t>(&route.prime, 1) : three_primes();
@@ -191,62 +214,71 @@ void run_group(std::span<const NmodProduct* const> group, const Route& route)
         down_bytes = std::max(down_bytes, (c.download_bytes() + 255) / 256 * 256);
         device_bytes = std::max(device_bytes, c.layout.bytes());
     }
-    auto& runtime = Runtime::get();
-    const Runtime::Lease lease(runtime);
-    const cudaStream_t stream = runtime.stream(), upload = runtime.upload_stream(), download = runtime.download_stream();
-    const PolyNttTables& tables = poly_ntt_tables(runtime, primes, std::uint32_t(route.length));
-    const GarnerTables* garner = route.prime ? nullptr : &garner_tables(runtime, primes);
-    std::byte* staging = runtime.staging(2 * (up_bytes + down_bytes));
-    std::byte* device = runtime.scratch(2 * device_bytes);
-    const auto up_slot = [&](std::size_t c) { return staging + c % 2 * up_bytes; };
-    const auto down_slot = [&](std::size_t c) { return staging + 2 * up_bytes + c % 2 * down_bytes; };
-    const auto device_slot = [&](std::size_t c) { return device + c % 2 * device_bytes; };
-    Event uploaded[2], computed[2], downloaded[2];
-    const DrainOnExit drain{stream, upload, download};
+    const std::vector<Runtime*> in_use = Runtime::in_use();
+    const std::span<Runtime* const> runtimes(in_use.data(), std::min(in_use.size(), chunks.size()));
+    const std::size_t devices = runtimes.size();
+    const Runtime::Leases leases(runtimes);
+    std::deque<DeviceLane> lanes;  // events are not movable
+    for (Runtime* runtime : runtimes) {
+        runtime->make_current();
+        lanes.emplace_back(*runtime, route, primes, 2 * (up_bytes + down_bytes), 2 * device_bytes);
+    }
+    const auto up_slot = [&](const DeviceLane& lane, std::size_t j) { return lane.staging + j % 2 * up_bytes; };
+    const auto down_slot = [&](const DeviceLane& lane, std::size_t j) { return lane.staging + 2 * up_bytes + j % 2 * down_bytes; };
+    const auto device_slot = [&](const DeviceLane& lane, std::size_t j) { return lane.device + j % 2 * device_bytes; };
     const Clock::time_point start = Clock::now();
     Clock::duration gathering{}, waiting{}, scattering{};
     enum Phase { kUpload, kProducts, kDownload };
-    PhaseTimes times(3);
+    PhaseTimes times(3);  // the first device's
     const auto timed = [](Clock::duration& total, const auto& work) {
         const Clock::time_point from = Clock::now();
         work();
         total += Clock::now() - from;
     };
-    for (std::size_t c = 0; c <= chunks.size(); ++c) {
-        const std::size_t s = c % 2;
-        if (c < chunks.size()) {
-            const Chunk& chunk = chunks[c];
-            if (c >= 2) timed(waiting, [&] { uploaded[s].wait(); });  // the pinned slot has left for the device
-            timed(gathering, [&] { chunk.gather(up_slot(c)); });
-            if (c >= 2) computed[s].wait_on(upload);  // chunk c - 2's kernels are done with the device slot
-            times.begin(kUpload, upload);
-            check(cudaMemcpyAsync(device_slot(c), up_slot(c), chunk.upload_bytes, cudaMemcpyHostToDevice, upload), "uploading polynomials");
-            times.end(kUpload, upload);
-            uploaded[s].record(upload);
-            uploaded[s].wait_on(stream);
-            if (c >= 2) downloaded[s].wait_on(stream);  // and its results have left it
-            times.begin(kProducts, stream);
-            chunk.multiply(device_slot(c), route, tables, garner, primes.size(), stream);
-            times.end(kProducts, stream);
-            computed[s].record(stream);
-            computed[s].wait_on(download);
-            times.begin(kDownload, download);
-            check(cudaMemcpyAsync(down_slot(c), device_slot(c) + chunk.out_at, chunk.download_bytes(), cudaMemcpyDeviceToHost, download),
-                  "downloading products");
-            times.end(kDownload, download);
-            downloaded[s].record(download);
-        }
-        if (c >= 1) {
-            timed(waiting, [&] { downloaded[(c - 1) % 2].wait(); });
-            timed(scattering, [&] { chunks[c - 1].scatter(down_slot(c - 1)); });
-        }
+    const auto scatter = [&](std::size_t c) {
+        const DeviceLane& lane = lanes[c % devices];
+        const std::size_t j = c / devices;
+        timed(waiting, [&] { lane.downloaded[j % 2].wait(); });
+        timed(scattering, [&] { chunks[c].scatter(down_slot(lane, j)); });
+    };
+    for (std::size_t c = 0; c < chunks.size(); ++c) {
+        DeviceLane& lane = lanes[c % devices];
+        const std::size_t j = c / devices, s = j % 2;
+        const Chunk& chunk = chunks[c];
+        const bool timing = times.on() && c % devices == 0;
+        if (j >= 2) timed(waiting, [&] { lane.uploaded[s].wait(); });  // the pinned slot has left for the device
+        timed(gathering, [&] { chunk.gather(up_slot(lane, j)); });
+        lane.runtime.make_current();
+        const cudaStream_t stream = lane.runtime.stream(), upload = lane.runtime.upload_stream(),
+                           download = lane.runtime.download_stream();
+        if (j >= 2) lane.computed[s].wait_on(upload);  // chunk j - 2's kernels are done with the device slot
+        if (timing) times.begin(kUpload, upload);
+        check(cudaMemcpyAsync(device_slot(lane, j), up_slot(lane, j), chunk.upload_bytes, cudaMemcpyHostToDevice, upload),
+              "uploading polynomials");
+        if (timing) times.end(kUpload, upload);
+        lane.uploaded[s].record(upload);
+        lane.uploaded[s].wait_on(stream);
+        if (j >= 2) lane.downloaded[s].wait_on(stream);  // and its results have left it
+        if (timing) times.begin(kProducts, stream);
+        chunk.multiply(device_slot(lane, j), route, lane.tables, lane.garner, primes.size(), stream);
+        if (timing) times.end(kProducts, stream);
+        lane.computed[s].record(stream);
+        lane.computed[s].wait_on(download);
+        if (timing) times.begin(kDownload, download);
+        check(cudaMemcpyAsync(down_slot(lane, j), device_slot(lane, j) + chunk.out_at, chunk.download_bytes(),
+                              cudaMemcpyDeviceToHost, download),
+              "downloading products");
+        if (timing) times.end(kDownload, download);
+        lane.downloaded[s].record(download);
+        if (c >= devices) scatter(c - devices);
     }
+    for (std::size_t c = chunks.size() >= devices ? chunks.size() - devices : 0; c < chunks.size(); ++c) scatter(c);
     if (times.on())
         std::fprintf(stderr,
-                     "zgpu: %zu nmod products of transform length %llu on %zu primes, %zu chunks: gathering %.2f ms, waiting "
-                     "for the GPU %.2f ms, scattering %.2f ms, total %.2f ms; device time, overlapping: uploads %.2f ms, "
-                     "products %.2f ms, downloads %.2f ms\n",
-                     group.size(), static_cast<unsigned long long>(route.length), primes.size(), chunks.size(),
+                     "zgpu: %zu nmod products of transform length %llu on %zu primes, %zu chunks over %zu devices: gathering "
+                     "%.2f ms, waiting for the GPU %.2f ms, scattering %.2f ms, total %.2f ms; the first device's time, "
+                     "overlapping: uploads %.2f ms, products %.2f ms, downloads %.2f ms\n",
+                     group.size(), static_cast<unsigned long long>(route.length), primes.size(), chunks.size(), devices,
                      milliseconds(gathering), milliseconds(waiting), milliseconds(scattering), milliseconds(Clock::now() - start),
                      times.milliseconds(kUpload), times.milliseconds(kProducts), times.milliseconds(kDownload));
 }

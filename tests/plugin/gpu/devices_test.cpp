@@ -11,6 +11,7 @@
 #include <flint/fmpz.h>
 #include <flint/fmpz_poly.h>
 #include <flint/fmpz_vec.h>
+#include <flint/nmod_poly.h>
 #include <gtest/gtest.h>
 
 #include "backend_param.hpp"
@@ -30,6 +31,7 @@
 #include <cuda_runtime_api.h>
 
 #include "failing_products.hpp"
+#include "kernels/modular/ntt_primes.hpp"
 #include "pipeline_chunks.hpp"
 #endif
 
@@ -294,6 +296,46 @@ TEST_F(DeviceLists, PolynomialProductsOverZMatchOnEveryList)
     }
     for (fmpz_poly_struct* p : {a, b, expected, got}) fmpz_poly_clear(p);
     fmpz_clear(top);
+#endif
+}
+
+// Batched nmod products in several chunks of 16 MiB, which go round the devices: 3500 pairs of
+// length 1024 modulo an NTT prime (one transform each) and 2100 of length 1000 modulo
+// 2^64 - 59 (three primes and a reduction), against FLINT.
+TEST_F(DeviceLists, BatchedNmodProductsMatchOnEveryList)
+{
+#ifdef ZGPU_WITH_CUDA
+    struct Group {
+        ulong n;
+        slong count, length;
+    };
+    for (const Group g : {Group{kernels::ntt_primes(1)[0], 3500, 1024}, Group{~ulong(0) - 58, 2100, 1000}}) {
+        std::vector<nmod_poly_struct> a(g.count), b(g.count), expected(g.count), got(g.count);
+        for (auto* polys : {&a, &b, &expected, &got})
+            for (nmod_poly_struct& p : *polys) nmod_poly_init(&p, g.n);
+        for (slong i = 0; i < g.count; ++i) {
+            nmod_poly_randtest(&a[i], state, g.length);
+            nmod_poly_randtest(&b[i], state, g.length);
+            nmod_poly_mul(&expected[i], &a[i], &b[i]);
+        }
+        for (const std::vector<int>& devices : splitting_lists()) {
+            const DevicesInUse use(devices);
+            const std::string context = named(devices) + ", modulus " + std::to_string(g.n);
+            ::testing::internal::CaptureStderr();
+            const int status = zgpu_nmod_poly_mul_many(got.data(), a.data(), b.data(), g.count);
+            const std::string log = ::testing::internal::GetCapturedStderr();
+            ASSERT_EQ(status, 0) << zgpu_last_error();
+            EXPECT_STREQ(zgpu_last_backend(), "gpu") << context;
+            const std::size_t chunks = most_after(log, " primes, ");
+            EXPECT_GE(chunks, 2u) << context << ": " << log;
+            EXPECT_EQ(most_after(log, " chunks over "), std::min(devices.size(), chunks)) << context << ": " << log;
+            for (slong i = 0; i < g.count; ++i)
+                ASSERT_TRUE(nmod_poly_equal(&got[i], &expected[i])) << context << ", pair " << i;
+            for (nmod_poly_struct& p : got) nmod_poly_zero(&p);
+        }
+        for (auto* polys : {&a, &b, &expected, &got})
+            for (nmod_poly_struct& p : *polys) nmod_poly_clear(&p);
+    }
 #endif
 }
 
