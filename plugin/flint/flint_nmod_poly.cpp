@@ -9,26 +9,30 @@
 namespace zgpu {
 namespace {
 
-std::string index_name(const char* array, slong i) { return std::string(array) + "[" + std::to_string(i) + "]"; }
-
-// The checks FLINT leaves to its caller: no NULL, one modulus for operands and result.
-void check_product(const char* function, const nmod_poly_struct* res, const nmod_poly_struct* a,
-                   const nmod_poly_struct* b, const std::string& res_name, const std::string& a_name,
-                   const std::string& b_name)
+// "res", or "res[i]" for entry i of an array (i >= 0).
+std::string name_of(const char* argument, slong i)
 {
-    const std::string f = std::string(function) + ": ";
-    if (!res) throw Error(f + res_name + " is NULL");
-    if (!a) throw Error(f + a_name + " is NULL");
-    if (!b) throw Error(f + b_name + " is NULL");
+    return i < 0 ? std::string(argument) : std::string(argument) + "[" + std::to_string(i) + "]";
+}
+
+// The checks FLINT leaves to its caller: no NULL, one modulus for operands and result. Names
+// are made only for the message: a batch checks every entry.
+void check_product(const char* function, const nmod_poly_struct* res, const nmod_poly_struct* a,
+                   const nmod_poly_struct* b, slong i = -1)
+{
+    const auto fail = [&](const std::string& why) { throw Error(std::string(function) + ": " + why); };
+    if (!res) fail(name_of("res", i) + " is NULL");
+    if (!a) fail(name_of("a", i) + " is NULL");
+    if (!b) fail(name_of("b", i) + " is NULL");
     if (a->mod.n != b->mod.n || a->mod.n != res->mod.n)
-        throw Error(f + "different moduli: " + a_name + " mod " + std::to_string(a->mod.n) + ", " + b_name + " mod " +
-                    std::to_string(b->mod.n) + ", " + res_name + " mod " + std::to_string(res->mod.n));
+        fail("different moduli: " + name_of("a", i) + " mod " + std::to_string(a->mod.n) + ", " + name_of("b", i) + " mod " +
+             std::to_string(b->mod.n) + ", " + name_of("res", i) + " mod " + std::to_string(res->mod.n));
 }
 
 void one_product(const char* function, nmod_poly_struct* res, const nmod_poly_struct* a, const nmod_poly_struct* b,
                  slong trunc)
 {
-    check_product(function, res, a, b, "res", "a", "b");
+    check_product(function, res, a, b);
     const poly::PolyProduct product{res, a, b, trunc};
     poly::nmod_poly_products({&product, 1});
 }
@@ -53,7 +57,7 @@ void nmod_poly_mul_many(nmod_poly_struct* res, const nmod_poly_struct* a, const 
     std::vector<poly::PolyProduct> products;
     products.reserve(std::size_t(count));
     for (slong i = 0; i < count; ++i) {
-        check_product(f, res + i, a + i, b + i, index_name("res", i), index_name("a", i), index_name("b", i));
+        check_product(f, res + i, a + i, b + i, i);
         products.push_back({res + i, a + i, b + i, -1});
     }
     poly::nmod_poly_products(products);

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
+#include <cstdlib>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -17,6 +20,10 @@
 namespace zgpu::poly {
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
+double milliseconds(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
 // Products split over the host threads pay for waking them from about this much work.
 constexpr double kParallelFromSeconds = 50e-6;
 
@@ -26,6 +33,10 @@ class Results {
 public:
     explicit Results(std::span<const PolyProduct> products) : targets_(products.size())
     {
+        if (!any_operand_among_results(products)) {
+            for (std::size_t i = 0; i < products.size(); ++i) targets_[i] = products[i].res;
+            return;
+        }
         std::vector<const nmod_poly_struct*> operands;
         for (const PolyProduct& p : products) operands.insert(operands.end(), {p.a, p.b});
         std::sort(operands.begin(), operands.end());
@@ -58,6 +69,17 @@ public:
     }
 
 private:
+    // False where no operand lies between the lowest and the highest res (the usual batch: res,
+    // a and b in separate arrays), without sorting; true where some operand may be a res.
+    static bool any_operand_among_results(std::span<const PolyProduct> products)
+    {
+        const auto [low, high] = std::minmax_element(products.begin(), products.end(), [](const PolyProduct& x, const PolyProduct& y) {
+            return std::less<>()(x.res, y.res);
+        });
+        const auto among = [&](const nmod_poly_struct* p) { return !std::less<>()(p, low->res) && !std::less<>()(high->res, p); };
+        return std::any_of(products.begin(), products.end(), [&](const PolyProduct& p) { return among(p.a) || among(p.b); });
+    }
+
     std::vector<nmod_poly_struct*> targets_;
     std::vector<nmod_poly_struct> temporaries_;
     std::vector<std::pair<nmod_poly_struct*, nmod_poly_struct*>> swaps_;
@@ -71,13 +93,19 @@ void flint_product(nmod_poly_struct* res, const PolyProduct& p)
 }
 
 // The coefficients of p that a product mod x^cut reads: the first min(length, cut), without
-// the zeros on top.
+// the zeros on top. A whole polynomial has none (FLINT keeps them normalised): its coefficients
+// are not read here, which for a batch would be a cache miss an operand.
 std::size_t used_length(const nmod_poly_struct& p, std::size_t cut)
 {
-    std::size_t length = std::min(std::size_t(p.length), cut);
+    if (std::size_t(p.length) <= cut) return std::size_t(p.length);
+    std::size_t length = cut;
     while (length > 0 && p.coeffs[length - 1] == 0) --length;
     return length;
 }
+
+// Products of a batch are planned and their results sized on all host threads from this many:
+// each touches the polynomials' structs and arrays, a few cache misses a product.
+constexpr std::size_t kParallelFromProducts = 512;
 
 // The product as the GPU takes it, its output not yet given; out_length 0 for a zero product.
 // a == b keeps the same pointer and length, which the GPU squares.
@@ -99,9 +127,11 @@ PolyShape shape_of(const gpu::NmodProduct& plan, std::uint64_t transform_length)
 // One call's products: their plans, which of them the GPU takes, and the results.
 class NmodCall {
 public:
-    explicit NmodCall(std::span<const PolyProduct> products) : products_(products), results_(products)
+    explicit NmodCall(std::span<const PolyProduct> products) : products_(products), plans_(products.size()), results_(products)
     {
-        for (const PolyProduct& p : products) plans_.push_back(plan_of(p));
+        parallel_for(products.size(), kParallelFromProducts, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) plans_[i] = plan_of(products[i]);
+        });
     }
 
     // The GPU's products: nonzero, their transform within its limit.
@@ -122,16 +152,23 @@ public:
     {
         if (on_gpu_.empty()) backend = Backend::cpu;  // FLINT computes every product
         const std::vector<std::size_t> nonzero = nonzero_except({});
-        Progress progress(progress_title(), flint_seconds(nonzero), nonzero.size() > 1 ? nonzero.size() : 0);
+        // The cost model's estimate only where progress is asked for: it visits every product.
+        Progress progress(progress_title(), progress_asked() ? flint_seconds(nonzero) : 0, nonzero.size() > 1 ? nonzero.size() : 0);
         progress_ = &progress;
         Backend ran = backend;
+        const Clock::time_point started = Clock::now();
         run_on(
             backend, [&] { return ran = on_the_gpu(gpu, on_cpu); }, [&] { on_the_cpu(on_cpu); });
         progress.ran_on(ran);
         if (ran == Backend::cpu && on_cpu) return ran;
+        const Clock::time_point ran_at = Clock::now();
         for (std::size_t i = 0; i < products_.size(); ++i)
             if (!plans_[i].out_length) nmod_poly_zero(results_[i]);
         results_.swap_in();
+        if (std::getenv("ZGPU_TIMING"))
+            std::fprintf(stderr, "zgpu: %zu nmod polynomial products on the %s: planning %.2f ms, products %.2f ms, finishing %.2f ms\n",
+                         products_.size(), backend_name(ran).data(), milliseconds(started - made_), milliseconds(ran_at - started),
+                         milliseconds(Clock::now() - ran_at));
         return ran;
     }
 
@@ -160,12 +197,16 @@ private:
 
     Backend on_the_gpu(const NmodGpu& gpu, const std::function<void()>& on_cpu)
     {
-        std::vector<gpu::NmodProduct> batch;
-        for (const std::size_t i : on_gpu_) {
-            nmod_poly_fit_length(results_[i], slong(plans_[i].out_length));
-            batch.push_back(plans_[i]);
-            batch.back().out = results_[i]->coeffs;
-        }
+        const KeepWorkersAwake awake;  // for the sizing, each chunk's gathering and scattering, and the lengths
+        std::vector<gpu::NmodProduct> batch(on_gpu_.size());
+        parallel_for(on_gpu_.size(), kParallelFromProducts, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t k = begin; k < end; ++k) {
+                const std::size_t i = on_gpu_[k];
+                nmod_poly_fit_length(results_[i], slong(plans_[i].out_length));
+                batch[k] = plans_[i];
+                batch[k].out = results_[i]->coeffs;
+            }
+        });
         try {
             gpu.multiply(batch);
         } catch (const Error& e) {
@@ -176,10 +217,13 @@ private:
             on_the_cpu(on_cpu);
             return Backend::cpu;
         }
-        for (const std::size_t i : on_gpu_) {
-            _nmod_poly_set_length(results_[i], slong(plans_[i].out_length));
-            _nmod_poly_normalise(results_[i]);
-        }
+        parallel_for(on_gpu_.size(), kParallelFromProducts, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t k = begin; k < end; ++k) {
+                const std::size_t i = on_gpu_[k];
+                _nmod_poly_set_length(results_[i], slong(plans_[i].out_length));
+                _nmod_poly_normalise(results_[i]);
+            }
+        });
         progress_->advance(on_gpu_.size());
         flint_products(nonzero_except(on_gpu_));
         return Backend::gpu;
@@ -212,6 +256,7 @@ private:
         });
     }
 
+    Clock::time_point made_ = Clock::now();  // for ZGPU_TIMING: planning starts
     std::span<const PolyProduct> products_;
     std::vector<gpu::NmodProduct> plans_;
     std::vector<std::size_t> on_gpu_;

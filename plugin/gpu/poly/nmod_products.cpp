@@ -107,11 +107,18 @@ struct Chunk {
             out_lengths.push_back(std::uint32_t(p->out_length));
             a_total += a_lengths.back(), b_total += b_lengths.back(), out_total += out_lengths.back();
             max_out = std::max(max_out, out_lengths.back());
-            if (!route.prime) {
-                moduli.push_back(kernels::make_modulus(p->n));
-                const std::vector<limb_t> r = garner_radix(primes, p->n);
-                radix.insert(radix.end(), r.begin(), r.end());
-            }
+        }
+        if (!route.prime) {
+            // Each modulus's constants take a few word divisions: on all host threads.
+            moduli.resize(chunk.size());
+            radix.resize(chunk.size() * primes.size());
+            parallel_for(chunk.size(), 64, [&](std::size_t begin, std::size_t end) {
+                for (std::size_t i = begin; i < end; ++i) {
+                    moduli[i] = kernels::make_modulus(chunk[i]->n);
+                    const std::vector<limb_t> r = garner_radix(primes, chunk[i]->n);
+                    std::copy(r.begin(), r.end(), radix.begin() + std::ptrdiff_t(i * primes.size()));
+                }
+            });
         }
         a_at = layout.reserve(a_total * sizeof(limb_t));
         b_at = layout.reserve(b_total * sizeof(limb_t));
@@ -180,14 +187,17 @@ std::vector<Chunk> chunks_of(std::span<const NmodProduct* const> group, const Ro
     return chunks;
 }
 
-// A device's part of a group: its runtime and tables, two slots each of pinned memory (up and
-// down) and device memory, and the events that order its streams (made with the device current).
+// A device's part of a group: its runtime and tables, two slots of pinned operands, three of
+// pinned results and two of device memory, and the events that order its streams (made with the
+// device current).
 struct DeviceLane {
     Runtime& runtime;
     const PolyNttTables& tables;
     const GarnerTables* garner;
     std::byte *staging, *device;
-    Event uploaded[2], computed[2], downloaded[2];
+    // Operand slot s uploaded; the kernels done with device slot s; the device's chunk j
+    // downloaded into pinned result slot j mod 3.
+    Event uploaded[2], computed[2], downloaded[3];
     // Waits for the device's streams on every exit, before the staging is used again.
     DrainOnExit drain;
 
@@ -201,11 +211,13 @@ struct DeviceLane {
 };
 
 // The group's chunks round the devices in use, chunk c on device c mod D as that device's chunk
-// j = c / D, through its slots j mod 2: chunk c's operands are gathered while the chunks before
-// it compute, and chunk c - D's results (the same device's previous chunk) are scattered after.
-// Each device's upload, kernel and download streams are ordered by its events.
+// j = c / D, through its operand and device slots j mod 2 and pinned result slot j mod 3: chunk
+// c's operands are gathered while the chunks before it compute, and the results of chunk c - 2D
+// (two chunks back on the same device) are scattered after, so that the host rarely waits for a
+// chunk's round trip. Each device's upload, kernel and download streams are ordered by its events.
 void run_group(std::span<const NmodProduct* const> group, const Route& route)
 {
+    const Clock::time_point start = Clock::now();
     const std::span<const limb_t> primes = route.prime ? std::span<const limb_t>(&route.prime, 1) : three_primes();
     const std::vector<Chunk> chunks = chunks_of(group, route, primes);
     std::size_t up_bytes = 0, down_bytes = 0, device_bytes = 0;
@@ -221,12 +233,12 @@ void run_group(std::span<const NmodProduct* const> group, const Route& route)
     std::deque<DeviceLane> lanes;  // events are not movable
     for (Runtime* runtime : runtimes) {
         runtime->make_current();
-        lanes.emplace_back(*runtime, route, primes, 2 * (up_bytes + down_bytes), 2 * device_bytes);
+        lanes.emplace_back(*runtime, route, primes, 2 * up_bytes + 3 * down_bytes, 2 * device_bytes);
     }
     const auto up_slot = [&](const DeviceLane& lane, std::size_t j) { return lane.staging + j % 2 * up_bytes; };
-    const auto down_slot = [&](const DeviceLane& lane, std::size_t j) { return lane.staging + 2 * up_bytes + j % 2 * down_bytes; };
+    const auto down_slot = [&](const DeviceLane& lane, std::size_t j) { return lane.staging + 2 * up_bytes + j % 3 * down_bytes; };
     const auto device_slot = [&](const DeviceLane& lane, std::size_t j) { return lane.device + j % 2 * device_bytes; };
-    const Clock::time_point start = Clock::now();
+    const Clock::duration planning = Clock::now() - start;  // the chunks' layouts, the devices' slots and tables
     Clock::duration gathering{}, waiting{}, scattering{};
     enum Phase { kUpload, kProducts, kDownload };
     PhaseTimes times(3);  // the first device's
@@ -235,10 +247,11 @@ void run_group(std::span<const NmodProduct* const> group, const Route& route)
         work();
         total += Clock::now() - from;
     };
+    const std::size_t lag = 2 * devices;  // chunks enqueued before the first is scattered
     const auto scatter = [&](std::size_t c) {
         const DeviceLane& lane = lanes[c % devices];
         const std::size_t j = c / devices;
-        timed(waiting, [&] { lane.downloaded[j % 2].wait(); });
+        timed(waiting, [&] { lane.downloaded[j % 3].wait(); });
         timed(scattering, [&] { chunks[c].scatter(down_slot(lane, j)); });
     };
     for (std::size_t c = 0; c < chunks.size(); ++c) {
@@ -258,7 +271,7 @@ void run_group(std::span<const NmodProduct* const> group, const Route& route)
         if (timing) times.end(kUpload, upload);
         lane.uploaded[s].record(upload);
         lane.uploaded[s].wait_on(stream);
-        if (j >= 2) lane.downloaded[s].wait_on(stream);  // and its results have left it
+        if (j >= 2) lane.downloaded[(j - 2) % 3].wait_on(stream);  // and its results have left it
         if (timing) times.begin(kProducts, stream);
         chunk.multiply(device_slot(lane, j), route, lane.tables, lane.garner, primes.size(), stream);
         if (timing) times.end(kProducts, stream);
@@ -269,17 +282,18 @@ void run_group(std::span<const NmodProduct* const> group, const Route& route)
                               cudaMemcpyDeviceToHost, download),
               "downloading products");
         if (timing) times.end(kDownload, download);
-        lane.downloaded[s].record(download);
-        if (c >= devices) scatter(c - devices);
+        // Pinned result slot j mod 3 held the device's chunk j - 3, scattered by now.
+        lane.downloaded[j % 3].record(download);
+        if (c >= lag) scatter(c - lag);
     }
-    for (std::size_t c = chunks.size() >= devices ? chunks.size() - devices : 0; c < chunks.size(); ++c) scatter(c);
+    for (std::size_t c = chunks.size() >= lag ? chunks.size() - lag : 0; c < chunks.size(); ++c) scatter(c);
     if (times.on())
         std::fprintf(stderr,
-                     "zgpu: %zu nmod products of transform length %llu on %zu primes, %zu chunks over %zu devices: gathering "
-                     "%.2f ms, waiting for the GPU %.2f ms, scattering %.2f ms, total %.2f ms; the first device's time, "
+                     "zgpu: %zu nmod products of transform length %llu on %zu primes, %zu chunks over %zu devices: planning "
+                     "%.2f ms, gathering %.2f ms, waiting for the GPU %.2f ms, scattering %.2f ms, total %.2f ms; the first device's time, "
                      "overlapping: uploads %.2f ms, products %.2f ms, downloads %.2f ms\n",
                      group.size(), static_cast<unsigned long long>(route.length), primes.size(), chunks.size(), devices,
-                     milliseconds(gathering), milliseconds(waiting), milliseconds(scattering), milliseconds(Clock::now() - start),
+                     milliseconds(planning), milliseconds(gathering), milliseconds(waiting), milliseconds(scattering), milliseconds(Clock::now() - start),
                      times.milliseconds(kUpload), times.milliseconds(kProducts), times.milliseconds(kDownload));
 }
 }  // namespace
