@@ -1,6 +1,7 @@
 // The GPU backend of a build without CUDA: no device is ever present, so the plugin never
 // chooses the GPU and nothing below runs; each still fails clearly should it be called.
 #include "plugin/gpu/gpu_backend.hpp"
+#include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/gpu/modular_backend.hpp"
 #include "plugin/gpu/poly_backend.hpp"
 #include "zgpu/error.hpp"
@@ -99,6 +100,12 @@ void fmpz_poly_product(const HostOperand&, std::size_t, const HostOperand&, std:
     unavailable();
 }
 void residues_poly_mul(kernels::ConstResidueView, kernels::ConstResidueView, std::span<const limb_t>, kernels::ResidueView)
+{
+    unavailable();
+}
+
+void nmod_mat_mul(std::span<const limb_t* const>, std::span<const limb_t* const>, std::span<limb_t* const>, std::size_t,
+                  std::size_t, limb_t)
 {
     unavailable();
 }

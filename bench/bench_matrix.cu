@@ -1,0 +1,161 @@
+// Matrix products mod n: the kernel on device-resident matrices (one product, and a batch of
+// the same shapes modulo many primes, as a multi-modular product over Z does) against the IMAD
+// peak, and zgpu_nmod_mat_mul end to end (FLINT matrices in and out) on the GPU, the CPU backend
+// and the automatic choice, next to FLINT 3's nmod_mat_mul on one and on all host threads.
+// Bounds: the kernel counts 8 IMADs a multiply-add (four 32 x 32-bit products, low and high
+// halves) against 64 IMADs a clock an SM; end to end, the three matrices over PCIe at 55 GB/s a
+// direction.
+#include <bit>
+#include <cstdlib>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include <flint/flint.h>
+#include <flint/nmod_mat.h>
+
+#include "bench_support.cuh"
+#include "kernels/matrix/mat_mul_mod.hpp"
+#include "kernels/modular/ntt_primes.hpp"
+#include "zgpu/zgpu.h"
+#include "zgpu/zgpu_matrix.h"
+
+namespace {
+
+using zgpu::limb_t;
+
+constexpr double kPcieBytesPerSecond = 55e9;
+
+// Device-resident: `count` products of n x n matrices of random residues, modulo the `count`
+// largest NTT primes, timed by CUDA events.
+void device_row(std::size_t n, std::size_t count, double imad_peak)
+{
+    const std::vector<limb_t> primes = zgpu::kernels::ntt_primes(count);
+    std::vector<zgpu::kernels::Modulus> moduli;
+    for (const limb_t p : primes) moduli.push_back(zgpu::kernels::make_modulus(p));
+    const std::size_t words = n * n;
+    std::vector<limb_t> host(words * count);
+    for (std::size_t i = 0; i < host.size(); ++i) host[i] = mix(i) % primes[i / words];
+    limb_t *a = nullptr, *b = nullptr, *c = nullptr;
+    zgpu::kernels::Modulus* m = nullptr;
+    for (limb_t** p : {&a, &b, &c}) check(cudaMalloc(p, words * count * sizeof(limb_t)), "cudaMalloc");
+    check(cudaMalloc(&m, count * sizeof *m), "cudaMalloc");
+    check(cudaMemcpy(a, host.data(), words * count * sizeof(limb_t), cudaMemcpyHostToDevice), "upload");
+    check(cudaMemcpy(b, host.data(), words * count * sizeof(limb_t), cudaMemcpyHostToDevice), "upload");
+    check(cudaMemcpy(m, moduli.data(), count * sizeof *m, cudaMemcpyHostToDevice), "upload");
+    const zgpu::kernels::ConstMatricesView av{a, n, n, n, words, count}, bv{b, n, n, n, words, count};
+    const zgpu::kernels::MatricesView cv{c, n, n, n, words, count};
+    const double t = event_seconds([&] { zgpu::kernels::mat_mul_mod(av, bv, m, cv, nullptr); });
+    // Spot check against the host: entry (i, j) of the last product.
+    std::vector<limb_t> got(words);
+    check(cudaMemcpy(got.data(), c + (count - 1) * words, words * sizeof(limb_t), cudaMemcpyDeviceToHost), "download");
+    const limb_t p = primes[count - 1];
+    const limb_t* h = host.data() + (count - 1) * words;
+    for (const std::size_t e : {std::size_t(0), words / 2 + 7, words - 1}) {
+        const std::size_t i = e / n, j = e % n;
+        unsigned __int128 s = 0;
+        for (std::size_t k = 0; k < n; ++k) s = (s + (unsigned __int128)h[i * n + k] * h[k * n + j] % p) % p;
+        if (limb_t(s) != got[e]) {
+            std::fprintf(stderr, "device-resident %zu x %zu product %zu: entry %zu differs from the host's\n", n, n, count - 1, e);
+            std::exit(1);
+        }
+    }
+    const double imads = 8 * zgpu::kernels::mat_mul_mod_terms(n, n, n, count);
+    std::printf("| %zu | %zu | %.3f | %.1f %% | %.1f |\n", n, count, 1e3 * t, 100 * imads / t / imad_peak,
+                1e-9 * double(n) * n * n * count / t);
+    for (limb_t* p_ : {a, b, c}) cudaFree(p_);
+    cudaFree(m);
+}
+
+struct Mat {
+    Mat(slong r, slong c, ulong n) { nmod_mat_init(m, r, c, n); }
+    ~Mat() { nmod_mat_clear(m); }
+    Mat(const Mat&) = delete;
+    Mat& operator=(const Mat&) = delete;
+    nmod_mat_t m;
+};
+
+double zgpu_mat_seconds(const char* backend, nmod_mat_t c, const nmod_mat_t a, const nmod_mat_t b, std::string* ran = nullptr)
+{
+    const double t = zgpu_seconds(backend, [&] { return zgpu_nmod_mat_mul(c, a, b); });
+    if (ran) *ran = zgpu_last_backend();
+    return t;
+}
+
+// End to end at n x n modulo `modulus`: zgpu's backends and FLINT's threads, every result
+// checked against FLINT's.
+void end_to_end_row(slong n, ulong modulus, unsigned threads, bool flint_one_thread)
+{
+    Mat a(n, n, modulus), b(n, n, modulus), ours(n, n, modulus), theirs(n, n, modulus);
+    for (slong i = 0; i < n; ++i)
+        for (slong j = 0; j < n; ++j) {
+            nmod_mat_entry(a.m, i, j) = mix(std::uint64_t(i * n + j)) % modulus;
+            nmod_mat_entry(b.m, i, j) = mix(std::uint64_t(i * n + j) + (1ull << 40)) % modulus;
+        }
+    flint_set_num_threads(int(threads));
+    const double flint_all = median_seconds(3, [&] { nmod_mat_mul(theirs.m, a.m, b.m); }, [] {});
+    flint_set_num_threads(1);
+    double flint_one = 0;
+    if (flint_one_thread) {
+        const double start = now();
+        nmod_mat_mul(theirs.m, a.m, b.m);
+        flint_one = now() - start;
+    }
+    const double gpu = zgpu_mat_seconds("gpu", ours.m, a.m, b.m);
+    if (!nmod_mat_equal(ours.m, theirs.m)) {
+        std::fprintf(stderr, "nmod_mat_mul %ld x %ld mod %lu: the GPU's product differs from FLINT's\n", long(n), long(n), modulus);
+        std::exit(1);
+    }
+    const double cpu = zgpu_mat_seconds("cpu", ours.m, a.m, b.m);
+    std::string picked;
+    const double automatic = zgpu_mat_seconds("auto", ours.m, a.m, b.m, &picked);
+    if (!nmod_mat_equal(ours.m, theirs.m)) {
+        std::fprintf(stderr, "nmod_mat_mul %ld x %ld mod %lu: a product differs from FLINT's\n", long(n), long(n), modulus);
+        std::exit(1);
+    }
+    const double bytes = 8.0 * 3 * double(n) * double(n);
+    const double best = std::min(gpu, cpu);
+    std::printf("| %ld | %u | %.3f | %.3f | %.3f (%s) | %.2f | %s | %.3f | %.1f | %s | %.0f %% |\n", long(n), unsigned(std::bit_width(modulus)),
+                1e3 * gpu, 1e3 * cpu, 1e3 * automatic, picked.c_str(), automatic / best,
+                flint_one_thread ? std::to_string(1e3 * flint_one).c_str() : "-", 1e3 * flint_all, flint_all / gpu,
+                flint_one_thread ? std::to_string(flint_one / gpu).substr(0, 6).c_str() : "-", 100 * bytes / kPcieBytesPerSecond / gpu);
+}
+
+}  // namespace
+
+int main()
+{
+    const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    cudaDeviceProp prop;
+    check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+    int clock_khz = 0;
+    check(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0), "clock rate");
+    const double imad_peak = 64.0 * prop.multiProcessorCount * clock_khz * 1e3;
+    char date[64];
+    const std::time_t t = std::time(nullptr);
+    std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&t));
+    std::printf("## zgpu matrix products mod n\n\ndevice: %s, %d SMs, %.2f GHz; IMAD peak %.3g a second; host threads: %u; FLINT %s; %s\n\n",
+                prop.name, prop.multiProcessorCount, clock_khz / 1e6, imad_peak, threads, flint_version, date);
+    std::printf("### Device-resident: kernels::mat_mul_mod, n x n times n x n, modulo `count` NTT primes (one product a prime)\n\n"
+                "CUDA events, median of 10. IMAD share: 8 IMADs a multiply-add over the padded tiles, over the peak. Gterm/s: "
+                "multiply-adds mod p a second (10^9).\n\n| n | count | ms | IMAD share | Gterm/s |\n|---:|---:|---:|---:|---:|\n");
+    device_row(2048, 1, imad_peak);
+    device_row(4096, 1, imad_peak);
+    device_row(1024, 34, imad_peak);
+    device_row(512, 9, imad_peak);
+    device_row(64, 441, imad_peak);
+    std::printf("\n### End to end: zgpu_nmod_mat_mul, n x n times n x n, FLINT matrices in and out\n\n"
+                "gpu / cpu / auto: ZGPU_BACKEND; cpu is FLINT's nmod_mat_mul on all %u threads; auto's backend in brackets; auto / "
+                "best: auto over the faster forced backend. FLINT 1 / %u: nmod_mat_mul with flint_set_num_threads(1) / (%u), in "
+                "this process. ms, median of 5 (FLINT 1 thread: one call). PCIe share: the three matrices at 55 GB/s over the "
+                "gpu time. Every product is checked against FLINT's.\n\n"
+                "| n | bits | gpu ms | cpu ms | auto ms | auto / best | FLINT 1 ms | FLINT %u ms | x FLINT-%u | x FLINT-1 | PCIe share |\n"
+                "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+                threads, threads, threads, threads, threads);
+    const ulong prime62 = (ulong(1) << 62) - 57;  // a prime, not an NTT prime
+    for (const slong n : {32, 64, 128, 256, 512, 1024}) end_to_end_row(n, prime62, threads, true);
+    end_to_end_row(2048, prime62, threads, true);
+    for (const slong n : {64, 128, 256, 1024}) end_to_end_row(n, 1048573, threads, n <= 256);
+    flint_cleanup_master();
+    return 0;
+}

@@ -1,0 +1,96 @@
+// Products of matrices mod n as a tiled GEMM on the integer units: a block computes a BM x BN
+// tile of one product of the batch. Stages of J inner terms go through shared memory (J columns
+// of the tile's rows of a, transposed, and J rows of its columns of b), and each of the 128
+// threads adds MM x MN products a term into exact sums in 32-bit digits (DigitSum: 4
+// IMAD.WIDE.U32 and about 1.5 IADD3 a term, exact below 2^31 terms), reduced mod n once an
+// entry at the end: no reduction in the inner loop, and any words as entries.
+//
+// Cost a term: 8 IMADs as the other kernels count them (four 32 x 32-bit products, low and
+// high halves); shared memory (MM + MN) / (MM MN) = 1/2 word loaded a term.
+#include "kernels/matrix/mat_mul_mod.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "kernels/common/cuda_check.hpp"
+#include "zgpu/error.hpp"
+
+namespace zgpu::kernels {
+namespace {
+
+constexpr int kThreads = 128, TM = 8, TN = 16, MM = 4, MN = 4, J = 16;
+constexpr int BM = TM * MM, BN = TN * MN;
+static_assert(TM * TN == kThreads);
+// Matrices of a batch a grid row each, the grid's y dimension at most this (more loop).
+constexpr unsigned kMaxGridY = 65535;
+
+__global__ void __launch_bounds__(kThreads, 2)
+    mat_mul_mod_kernel(const ConstMatricesView a, const ConstMatricesView b, const Modulus* moduli, const MatricesView c)
+{
+    __shared__ limb_t as[J][BM + 1];  // as[j][i] = a(row0 + i, k0 + j); +1: the transposing stores spread over banks
+    __shared__ limb_t bs[J][BN];      // bs[j][i] = b(k0 + j, col0 + i)
+    const int tid = threadIdx.x, tn = tid % TN, tm = tid / TN;
+    const std::size_t col_tiles = (c.cols + BN - 1) / BN, inner = a.cols;
+    const std::size_t row0 = blockIdx.x / col_tiles * BM, col0 = blockIdx.x % col_tiles * BN;
+    for (std::size_t m = blockIdx.y; m < c.count; m += gridDim.y) {
+        const limb_t *am = a.matrix(m), *bm = b.matrix(m);
+        DigitSum acc[MM][MN];
+        for (std::size_t k0 = 0; k0 < inner; k0 += J) {
+            // Consecutive threads read consecutive words of a row of a, and of b.
+            for (int e = tid; e < BM * J; e += kThreads) {
+                const int i = e / J, j = e % J;
+                const std::size_t row = row0 + i, k = k0 + j;
+                as[j][i] = row < a.rows && k < inner ? am[row * a.row_stride + k] : 0;
+            }
+            for (int e = tid; e < J * BN; e += kThreads) {
+                const int j = e / BN, i = e % BN;
+                const std::size_t k = k0 + j, col = col0 + i;
+                bs[j][i] = k < inner && col < b.cols ? bm[k * b.row_stride + col] : 0;
+            }
+            __syncthreads();
+#pragma unroll 1
+            for (int j = 0; j < J; ++j) {
+                limb_t x[MM], y[MN];
+#pragma unroll
+                for (int i = 0; i < MM; ++i) x[i] = as[j][tm + TM * i];
+#pragma unroll
+                for (int q = 0; q < MN; ++q) y[q] = bs[j][tn + TN * q];
+#pragma unroll
+                for (int i = 0; i < MM; ++i)
+#pragma unroll
+                    for (int q = 0; q < MN; ++q) acc[i][q].add_product(x[i], y[q]);
+            }
+            __syncthreads();
+        }
+        const Modulus n = moduli[m];
+        limb_t* cm = c.matrix(m);
+#pragma unroll
+        for (int i = 0; i < MM; ++i)
+#pragma unroll
+            for (int q = 0; q < MN; ++q) {
+                const std::size_t row = row0 + tm + TM * i, col = col0 + tn + TN * q;
+                if (row < c.rows && col < c.cols) cm[row * c.row_stride + col] = n.reduce(acc[i][q].words());
+            }
+    }
+}
+
+std::size_t round_up(std::size_t x, std::size_t to) { return (x + to - 1) / to * to; }
+
+}  // namespace
+
+void mat_mul_mod(ConstMatricesView a, ConstMatricesView b, const Modulus* moduli, MatricesView c, cudaStream_t stream)
+{
+    if (c.count == 0 || c.rows == 0 || c.cols == 0) return;
+    const std::size_t tiles = (c.rows + BM - 1) / BM * ((c.cols + BN - 1) / BN);
+    if (tiles > 0x7fffffffu) throw Error("mat_mul_mod: " + std::to_string(c.rows) + " x " + std::to_string(c.cols) + " is too large");
+    const dim3 grid(unsigned(tiles), unsigned(std::min<std::size_t>(c.count, kMaxGridY)));
+    mat_mul_mod_kernel<<<grid, kThreads, 0, stream>>>(a, b, moduli, c);
+    check_launch("mat_mul_mod");
+}
+
+double mat_mul_mod_terms(std::size_t rows, std::size_t inner, std::size_t cols, std::size_t count)
+{
+    return double(round_up(rows, BM)) * double(round_up(inner, J)) * double(round_up(cols, BN)) * double(count);
+}
+
+}  // namespace zgpu::kernels

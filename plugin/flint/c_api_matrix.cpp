@@ -1,0 +1,15 @@
+// The C entry points of zgpu_matrix.h: the C++ ones (matrix.hpp) with errors turned into return
+// codes.
+#include "plugin/flint/c_report.hpp"
+#include "zgpu/matrix.hpp"
+#include "zgpu/zgpu_matrix.h"
+
+using zgpu::report;
+
+extern "C" {
+
+int zgpu_nmod_mat_mul(nmod_mat_t c, const nmod_mat_t a, const nmod_mat_t b)
+{
+    return report(__func__, [&] { zgpu::nmod_mat_mul(c, a, b); });
+}
+}

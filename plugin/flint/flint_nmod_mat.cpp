@@ -1,0 +1,34 @@
+// FLINT-style products of nmod matrices: the argument checks, then plugin/matrix.
+#include <string>
+
+#include "plugin/matrix/nmod_mat_mul.hpp"
+#include "zgpu/error.hpp"
+#include "zgpu/matrix.hpp"
+
+namespace zgpu {
+namespace {
+
+std::string shape(const nmod_mat_struct* m) { return std::to_string(m->r) + " x " + std::to_string(m->c); }
+
+// The checks FLINT leaves to its caller (it aborts or reads out of bounds): no NULL, shapes that
+// multiply, one modulus.
+void check_product(const char* function, const nmod_mat_struct* c, const nmod_mat_struct* a, const nmod_mat_struct* b)
+{
+    const std::string f = std::string(function) + ": ";
+    if (!c || !a || !b) throw Error(f + (!c ? "c" : !a ? "a" : "b") + " is NULL");
+    if (a->c != b->r || c->r != a->r || c->c != b->c)
+        throw Error(f + "shapes do not match: a " + shape(a) + ", b " + shape(b) + ", c " + shape(c));
+    if (a->mod.n != b->mod.n || a->mod.n != c->mod.n)
+        throw Error(f + "different moduli: a mod " + std::to_string(a->mod.n) + ", b mod " + std::to_string(b->mod.n) +
+                    ", c mod " + std::to_string(c->mod.n));
+}
+
+}  // namespace
+
+void nmod_mat_mul(nmod_mat_t c, const nmod_mat_t a, const nmod_mat_t b)
+{
+    check_product("nmod_mat_mul", c, a, b);
+    matrix::nmod_mat_product(c, a, b);
+}
+
+}  // namespace zgpu

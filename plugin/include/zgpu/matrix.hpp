@@ -1,0 +1,13 @@
+// C++ forms of the entry points of zgpu_matrix.h: same semantics, errors thrown as zgpu::Error
+// (nothing written) instead of returned.
+#pragma once
+
+#include <flint/nmod_mat.h>
+
+#include "zgpu/error.hpp"
+
+namespace zgpu {
+
+void nmod_mat_mul(nmod_mat_t c, const nmod_mat_t a, const nmod_mat_t b);
+
+}  // namespace zgpu

@@ -1,0 +1,98 @@
+// Matrix products mod n on the GPU (kernels/matrix/mat_mul_mod.hpp) against a plain reference
+// (128-bit products reduced a term at a time): any words as entries (all ones included), every
+// modulus size, the tiles' edges, row strides wider than the rows, and a batch with a modulus a
+// matrix, more matrices than the grid's rows.
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "../modular/device_modular.hpp"
+#include "backend_param.hpp"
+#include "kernels/matrix/mat_mul_mod.hpp"
+#include "kernels/modular/ntt_primes.hpp"
+
+namespace zgpu::testing {
+namespace {
+
+struct Shape {
+    std::size_t rows, inner, cols, count;
+};
+
+// Matrix b of a batch of `count`, rows x cols with row stride cols + pad, then reduced (or not).
+std::vector<limb_t> random_words(std::size_t size, std::mt19937_64& random, bool all_ones)
+{
+    std::vector<limb_t> w(size);
+    for (limb_t& x : w) x = all_ones ? ~limb_t(0) : random();
+    return w;
+}
+
+limb_t reference_entry(const limb_t* a, const limb_t* b, std::size_t i, std::size_t j, const Shape& s, std::size_t a_stride,
+                       std::size_t b_stride, limb_t n)
+{
+    unsigned __int128 sum = 0;
+    for (std::size_t k = 0; k < s.inner; ++k)
+        sum = (sum + (unsigned __int128)a[i * a_stride + k] * b[k * b_stride + j] % n) % n;
+    return limb_t(sum);
+}
+
+void check_products(const Shape& s, const std::vector<limb_t>& moduli, bool all_ones, std::uint64_t seed)
+{
+    std::mt19937_64 random(seed);
+    const std::size_t a_stride = s.inner + 3, b_stride = s.cols + 1, c_stride = s.cols + 2;
+    const std::size_t a_size = s.rows * a_stride, b_size = s.inner * b_stride, c_size = s.rows * c_stride;
+    const std::vector<limb_t> a = random_words(a_size * s.count, random, all_ones), b = random_words(b_size * s.count, random, all_ones);
+    std::vector<kernels::Modulus> m;
+    for (std::size_t t = 0; t < s.count; ++t) m.push_back(kernels::make_modulus(moduli[t % moduli.size()]));
+    DeviceArray<limb_t> da(a), db(b), dc(std::vector<limb_t>(c_size * s.count, 0x5a5a5a5a5a5a5a5aull));
+    DeviceArray<kernels::Modulus> dm(m);
+    kernels::mat_mul_mod({da.data(), s.rows, s.inner, a_stride, a_size, s.count}, {db.data(), s.inner, s.cols, b_stride, b_size, s.count},
+                         dm.data(), {dc.data(), s.rows, s.cols, c_stride, c_size, s.count}, nullptr);
+    const std::vector<limb_t> c = dc.download();
+    for (std::size_t t = 0; t < s.count; ++t)
+        for (std::size_t i = 0; i < s.rows; ++i) {
+            for (std::size_t j = 0; j < s.cols; ++j)
+                ASSERT_EQ(c[t * c_size + i * c_stride + j],
+                          reference_entry(a.data() + t * a_size, b.data() + t * b_size, i, j, s, a_stride, b_stride, m[t].n))
+                    << "matrix " << t << " entry (" << i << ", " << j << "), shape " << s.rows << " x " << s.inner << " x "
+                    << s.cols << " mod " << m[t].n;
+            for (std::size_t j = s.cols; j < c_stride; ++j)
+                ASSERT_EQ(c[t * c_size + i * c_stride + j], 0x5a5a5a5a5a5a5a5aull) << "written past a row";
+        }
+}
+
+class MatMulMod : public ::testing::Test {
+protected:
+    void SetUp() override { ZGPU_SKIP_WITHOUT(Backend::gpu); }
+};
+
+TEST_F(MatMulMod, AnyWordsModuloEveryModulusSize)
+{
+    const std::vector<limb_t> moduli = {2, 3, 1000003, kernels::ntt_primes(1)[0], (limb_t(1) << 63) + 29, ~limb_t(0) - 58, ~limb_t(0)};
+    for (const limb_t n : moduli)
+        for (const bool all_ones : {false, true}) check_products({33, 40, 65, 1}, {n}, all_ones, n);
+}
+
+TEST_F(MatMulMod, TileEdges)
+{
+    for (const std::size_t rows : {1, 31, 32, 33})
+        for (const std::size_t inner : {1, 15, 16, 17})
+            for (const std::size_t cols : {1, 63, 64, 65}) check_products({rows, inner, cols, 1}, {kernels::ntt_primes(1)[0]}, false, rows * inner + cols);
+}
+
+TEST_F(MatMulMod, LongInnerSumsOfAllOnes)
+{
+    // 5000 terms of (2^64 - 1)^2: the digit sums' top digits carry thousands.
+    check_products({3, 5000, 70, 1}, {~limb_t(0) - 58}, true, 1);
+}
+
+TEST_F(MatMulMod, BatchesWithAModulusAMatrix)
+{
+    check_products({17, 20, 30, 7}, kernels::ntt_primes(7), false, 2);
+    // More matrices than the grid has rows (65535).
+    check_products({1, 2, 1, 70000}, {2, 3, 5, ~limb_t(0)}, false, 3);
+}
+
+}  // namespace
+}  // namespace zgpu::testing
