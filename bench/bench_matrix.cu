@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <flint/flint.h>
+#include <flint/fmpz_mat.h>
 #include <flint/nmod_mat.h>
 
 #include "bench_support.cuh"
@@ -121,6 +122,43 @@ void end_to_end_row(slong n, ulong modulus, unsigned threads, bool flint_one_thr
                 flint_one_thread ? std::to_string(flint_one / gpu).substr(0, 6).c_str() : "-", 100 * bytes / kPcieBytesPerSecond / gpu);
 }
 
+// End to end over Z at n x n, entries of exactly `bits` bits (full limbs, random signs): zgpu's
+// GPU and the automatic choice, and FLINT's fmpz_mat_mul on all threads (and on one where
+// asked), every result checked against FLINT's.
+void fmpz_row(slong n, unsigned bits, unsigned threads, bool flint_one_thread)
+{
+    fmpz_mat_t a, b, ours, theirs;
+    for (fmpz_mat_struct* m : {a, b, ours, theirs}) fmpz_mat_init(m, n, n);
+    fill_fmpz(fmpz_mat_entry(a, 0, 0), n * n, bits / 64, 31);
+    fill_fmpz(fmpz_mat_entry(b, 0, 0), n * n, bits / 64, 32);
+    flint_set_num_threads(int(threads));
+    double start = now();
+    fmpz_mat_mul(theirs, a, b);
+    const double flint_all = now() - start;
+    flint_set_num_threads(1);
+    double flint_one = 0;
+    if (flint_one_thread) {
+        start = now();
+        fmpz_mat_mul(theirs, a, b);
+        flint_one = now() - start;
+    }
+    const double gpu = zgpu_seconds("gpu", [&] { return zgpu_fmpz_mat_mul(ours, a, b); });
+    if (!fmpz_mat_equal(ours, theirs)) {
+        std::fprintf(stderr, "fmpz_mat_mul %ld x %ld, %u bits: the GPU's product differs from FLINT's\n", long(n), long(n), bits);
+        std::exit(1);
+    }
+    const double automatic = zgpu_seconds("auto", [&] { return zgpu_fmpz_mat_mul(ours, a, b); });
+    const std::string picked = zgpu_last_backend();
+    if (!fmpz_mat_equal(ours, theirs)) {
+        std::fprintf(stderr, "fmpz_mat_mul %ld x %ld, %u bits: the automatic product differs from FLINT's\n", long(n), long(n), bits);
+        std::exit(1);
+    }
+    std::printf("| %ld | %u | %.2f | %.2f (%s) | %s | %.1f | %.1f | %s |\n", long(n), bits, 1e3 * gpu, 1e3 * automatic, picked.c_str(),
+                flint_one_thread ? std::to_string(1e3 * flint_one).c_str() : "-", 1e3 * flint_all, flint_all / gpu,
+                flint_one_thread ? std::to_string(flint_one / gpu).substr(0, 6).c_str() : "-");
+    for (fmpz_mat_struct* m : {a, b, ours, theirs}) fmpz_mat_clear(m);
+}
+
 }  // namespace
 
 int main()
@@ -156,6 +194,17 @@ int main()
     for (const slong n : {32, 64, 128, 256, 512, 1024}) end_to_end_row(n, prime62, threads, true);
     end_to_end_row(2048, prime62, threads, true);
     for (const slong n : {64, 128, 256, 1024}) end_to_end_row(n, 1048573, threads, n <= 256);
+    std::printf("\n### End to end over Z: zgpu_fmpz_mat_mul, n x n times n x n, entries of `bits` bits with random signs\n\n"
+                "gpu / auto: ZGPU_BACKEND, median of 5 after two calls; FLINT: fmpz_mat_mul with flint_set_num_threads(%u) "
+                "(and 1), one call. ms. Every product is checked against FLINT's. ZGPU_TIMING's split is on stderr.\n\n"
+                "| n | bits | gpu ms | auto ms | FLINT 1 ms | FLINT %u ms | x FLINT-%u | x FLINT-1 |\n"
+                "|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+                threads, threads, threads);
+    fmpz_row(64, 64, threads, true);
+    fmpz_row(128, 256, threads, true);
+    fmpz_row(512, 256, threads, true);
+    fmpz_row(1024, 64, threads, true);
+    fmpz_row(1024, 1024, threads, false);
     flint_cleanup_master();
     return 0;
 }

@@ -12,4 +12,9 @@ int zgpu_nmod_mat_mul(nmod_mat_t c, const nmod_mat_t a, const nmod_mat_t b)
 {
     return report(__func__, [&] { zgpu::nmod_mat_mul(c, a, b); });
 }
+
+int zgpu_fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b)
+{
+    return report(__func__, [&] { zgpu::fmpz_mat_mul(c, a, b); });
+}
 }

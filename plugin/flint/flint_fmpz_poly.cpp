@@ -2,16 +2,12 @@
 // with FLINT's own functions as the CPU backend. Where res is an operand the product goes to a
 // temporary, swapped in at the end; else it is written in place.
 #include <algorithm>
-#include <atomic>
 #include <cstdlib>
 #include <functional>
 #include <limits>
 #include <string>
 
-#include <flint/fmpz_vec.h>
-
-#include "adapters/packing.hpp"
-#include "base/parallel.hpp"
+#include "plugin/flint/fmpz_array.hpp"
 #include "plugin/poly/product_over_z.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/fmpz_adapter.hpp"
@@ -21,8 +17,6 @@ namespace zgpu {
 namespace {
 
 constexpr std::size_t kUntruncated = std::numeric_limits<std::size_t>::max();
-// Coefficients from which their bits are counted on all host threads.
-constexpr std::size_t kMaxBitsMinParallel = 4096;
 
 // An fmpz_poly that frees itself.
 class FmpzPolyTemp {
@@ -36,18 +30,6 @@ public:
 private:
     fmpz_poly_t poly_;
 };
-
-// The most bits of coeffs[0 .. n) in absolute value, on all host threads: each coefficient
-// larger than a word is a record and limbs elsewhere in memory, so reading them is latency bound.
-std::uint64_t max_bits(const fmpz* coeffs, std::size_t n)
-{
-    std::atomic<std::uint64_t> most{0};
-    parallel_for(n, kMaxBitsMinParallel, [&](std::size_t begin, std::size_t end) {
-        const std::uint64_t bits = std::uint64_t(std::labs(_fmpz_vec_max_bits(coeffs + begin, slong(end - begin))));
-        adapters::keep_better(most, bits, std::greater<>());
-    });
-    return most.load();
-}
 
 // coeffs[0 .. length) as a product mod x^cut reads them: the first min(length, cut), without
 // the zeros on top.

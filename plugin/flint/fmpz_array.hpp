@@ -6,8 +6,16 @@
 #include <cstdint>
 #include <string>
 
+#include <atomic>
+#include <cstdlib>
+#include <functional>
+
 #include <flint/fmpz.h>
 #include <flint/fmpz_poly.h>
+#include <flint/fmpz_vec.h>
+
+#include "adapters/packing.hpp"
+#include "base/parallel.hpp"
 
 #include "zgpu/fmpz_adapter.hpp"
 #include "zgpu/error.hpp"
@@ -28,6 +36,19 @@ struct FmpzArray {
     void prefetch(std::size_t i, std::size_t count) const { adapters::FmpzReader(*start).prefetch(i, std::min(count, length)); }
     const fmpz* at(std::size_t i, const fmpz* zero) const { return i < length ? *start + i : zero; }
 };
+
+// The most bits of values[0 .. n) in absolute value, on all host threads (from 4096 values):
+// each value larger than a word is a record and limbs elsewhere in memory, so reading them is
+// latency bound.
+inline std::uint64_t max_bits(const fmpz* values, std::size_t n)
+{
+    std::atomic<std::uint64_t> most{0};
+    parallel_for(n, 4096, [&](std::size_t begin, std::size_t end) {
+        const std::uint64_t bits = std::uint64_t(std::labs(_fmpz_vec_max_bits(values + begin, slong(end - begin))));
+        adapters::keep_better(most, bits, std::greater<>());
+    });
+    return most.load();
+}
 
 // A copy of one fmpz that frees itself: a scalar read once, before the output changes (it may
 // be an entry of the output).

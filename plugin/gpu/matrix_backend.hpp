@@ -6,9 +6,12 @@
 #include <cstddef>
 #include <span>
 
+#include "plugin/gpu/host_operand.hpp"
 #include "zgpu/limb_batch.hpp"
 
 namespace zgpu::gpu {
+
+class ModularTables;
 
 // c = a b mod n: a of a_rows.size() rows of `inner` words, b of inner rows of `cols` words, c
 // of a_rows.size() rows of `cols` words, entries of a and b in [0, n), 2 <= n. c's rows are
@@ -16,5 +19,14 @@ namespace zgpu::gpu {
 // on an error (zgpu::Error: device memory too small, a device failure) nothing is written.
 void nmod_mat_mul(std::span<const limb_t* const> a_rows, std::span<const limb_t* const> b_rows, std::span<limb_t* const> c_rows,
                   std::size_t inner, std::size_t cols, limb_t n);
+
+// c = a b over Z: a of rows x inner entries and b of inner x cols, row-major, signed values of
+// at most kMaxLimbs limbs that the operands pack; every entry of c of absolute value below half
+// the product of the set's primes, whose device tables `tables` are. The entries reduced modulo
+// each prime, multiplied modulo each (kernels/matrix/mat_mul_mod.hpp, one batch), and
+// reconstructed by one CRT, all on the first device; result(first, values) receives c's entries
+// in row-major order, chunk by chunk, of stride crt_limbs(tables).
+void fmpz_mat_product(const HostOperand& a, const HostOperand& b, std::size_t rows, std::size_t inner, std::size_t cols,
+                      const ModularTables& tables, const HostResult& result);
 
 }  // namespace zgpu::gpu

@@ -104,6 +104,11 @@ void residues_poly_mul(kernels::ConstResidueView, kernels::ConstResidueView, std
     unavailable();
 }
 
+void fmpz_mat_product(const HostOperand&, const HostOperand&, std::size_t, std::size_t, std::size_t, const ModularTables&,
+                      const HostResult&)
+{
+    unavailable();
+}
 void nmod_mat_mul(std::span<const limb_t* const>, std::span<const limb_t* const>, std::span<limb_t* const>, std::size_t,
                   std::size_t, limb_t)
 {

@@ -11,11 +11,9 @@
 #include <deque>
 #include <vector>
 
-#include "adapters/packing.hpp"
-#include "base/parallel.hpp"
-#include "kernels/modular/multi_crt.hpp"
 #include "kernels/modular/multi_mod.hpp"
 #include "kernels/poly/poly_mul.hpp"
+#include "plugin/gpu/modular/crt_to_host.hpp"
 #include "plugin/gpu/modular/modular_tables.hpp"
 #include "plugin/gpu/phase_times.hpp"
 #include "plugin/gpu/poly/ntt_tables.hpp"
@@ -26,39 +24,10 @@
 namespace zgpu::gpu {
 namespace {
 
-// Coefficients a CRT chunk: enough for the whole GPU (the kernel takes 32 values a block), few
-// enough that copying one down overlaps the next.
-constexpr std::size_t kCrtChunkBytes = std::size_t(32) << 20;
-constexpr std::size_t kMinCrtChunk = 8192;
-
 // Residue words of a product's transforms (transform length times primes) from which its primes
 // are split over several devices: each extra device costs an upload of the coefficients, their
 // reduction modulo every prime, and a copy of its rows to the first device.
 constexpr std::size_t kMinSplitWords = std::size_t(1) << 21;
-
-// Where a batch of `count` elements of `stride` limbs lies in a layout: limbs, then sizes.
-struct BatchPlace {
-    std::size_t limbs, sizes, count;
-    std::uint32_t stride;
-
-    static BatchPlace reserve(UploadLayout& layout, std::size_t count, std::uint32_t stride)
-    {
-        const std::size_t limbs = layout.reserve(count * stride * sizeof(limb_t));
-        return {limbs, layout.reserve(count * sizeof(std::int32_t)), count, stride};
-    }
-    BatchView in(std::byte* base) const
-    {
-        return {reinterpret_cast<limb_t*>(base + limbs), reinterpret_cast<std::int32_t*>(base + sizes), count, stride};
-    }
-};
-
-// Writes the operand's elements into `out` on all host threads.
-void pack(const HostOperand& x, BatchView out)
-{
-    parallel_for(out.count, adapters::min_parallel_elements(out.stride), [&](std::size_t begin, std::size_t end) {
-        x.pack(begin, {out.element(begin), out.sizes + begin, end - begin, out.stride});
-    });
-}
 
 }  // namespace
 
@@ -74,19 +43,16 @@ void fmpz_poly_product(const HostOperand& a, std::size_t a_length, const HostOpe
     const std::size_t la = std::min(a_length, out_length), lb = square ? la : std::min(b_length, out_length);
     const std::span<const limb_t> primes = tables.moduli();
     const std::size_t k = primes.size();
-    const std::uint32_t length = kernels::poly_ntt_length(la, lb), crt_stride = size_class(crt_limbs(tables));
+    const std::uint32_t length = kernels::poly_ntt_length(la, lb);
 
     UploadLayout layout;
-    const BatchPlace a_place = BatchPlace::reserve(layout, la, size_class(std::uint32_t(std::max<std::uint64_t>(a.max_limbs, 1))));
-    const BatchPlace b_place = square ? a_place : BatchPlace::reserve(layout, lb, size_class(std::uint32_t(std::max<std::uint64_t>(b.max_limbs, 1))));
+    const BatchPlace a_place = operand_place(layout, a, la);
+    const BatchPlace b_place = square ? a_place : operand_place(layout, b, lb);
     const std::size_t upload_bytes = layout.bytes();
     const std::size_t a_residues = layout.reserve(k * la * sizeof(limb_t));
     const std::size_t b_residues = square ? a_residues : layout.reserve(k * lb * sizeof(limb_t));
     const std::size_t c_residues = layout.reserve(k * out_length * sizeof(limb_t));
-    const std::size_t chunk = std::min(out_length, std::max(kMinCrtChunk, kCrtChunkBytes / (crt_stride * sizeof(limb_t))));
-    const BatchPlace out_place = BatchPlace::reserve(layout, out_length, crt_stride);
-    UploadLayout slot_layout;  // one chunk of results in pinned memory
-    const BatchPlace slot_place = BatchPlace::reserve(slot_layout, chunk, crt_stride);
+    const CrtToHost crt(layout, out_length, tables);
 
     // The primes split over the devices in use, rows r_d = k d / D to r_(d+1) of the residues
     // on device d, where the transforms are long enough to repay the extra uploads.
@@ -98,7 +64,7 @@ void fmpz_poly_product(const HostOperand& a, std::size_t a_length, const HostOpe
     Runtime& runtime = *runtimes[0];
     runtime.make_current();
     const cudaStream_t stream = runtime.stream();
-    std::byte* staging = runtime.staging(std::max(upload_bytes, 2 * slot_layout.bytes()));
+    std::byte* staging = runtime.staging(std::max(upload_bytes, crt.staging_bytes()));
 
     pack(a, a_place.in(staging));
     if (!square) pack(b, b_place.in(staging));
@@ -147,35 +113,8 @@ void fmpz_poly_product(const HostOperand& a, std::size_t a_length, const HostOpe
     }
     times.end(kGather, stream);
 
-    // CRT chunk by chunk, each copied into one of two pinned slots, unpacked while the next runs.
-    const BatchView out = out_place.in(device[0]);
-    const kernels::ConstResidueView c = residues(device[0], c_residues, out_length);
-    Event ready[2];
-    Clock::duration unpacking{};
-    const auto enqueue = [&](std::size_t first) {
-        const std::size_t count = std::min(chunk, out_length - first);
-        const kernels::ConstResidueView part{c.data + first, count, k, c.prime_stride};
-        const BatchView values{out.element(first), out.sizes + first, count, crt_stride};
-        times.begin(kCrt, stream);
-        kernels::multi_crt(part, tables.view(runtime), true, values, stream);
-        times.end(kCrt, stream);
-        times.begin(kDownload, stream);
-        const BatchView slot = slot_place.in(staging + (first / chunk % 2) * slot_layout.bytes());
-        check(cudaMemcpyAsync(slot.limbs, values.limbs, count * crt_stride * sizeof(limb_t), cudaMemcpyDeviceToHost, stream), "downloading products");
-        check(cudaMemcpyAsync(slot.sizes, values.sizes, count * sizeof(std::int32_t), cudaMemcpyDeviceToHost, stream), "downloading products");
-        times.end(kDownload, stream);
-        ready[first / chunk % 2].record(stream);
-    };
-    enqueue(0);
-    for (std::size_t first = 0; first < out_length; first += chunk) {
-        if (first + chunk < out_length) enqueue(first + chunk);
-        ready[first / chunk % 2].wait();
-        const Clock::time_point unpack_start = Clock::now();
-        BatchView slot = slot_place.in(staging + (first / chunk % 2) * slot_layout.bytes());
-        slot.count = std::min(chunk, out_length - first);
-        result(first, slot);
-        unpacking += Clock::now() - unpack_start;
-    }
+    const Clock::duration unpacking =
+        crt.run(residues(device[0], c_residues, out_length), runtime, device[0], staging, result, times, kCrt, kDownload);
     if (times.on())
         std::fprintf(stderr,
                      "zgpu: fmpz_poly product %zu x %zu, %zu primes on %zu devices, transform %u: packing %.2f ms, upload "

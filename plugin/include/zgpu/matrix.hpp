@@ -2,6 +2,7 @@
 // (nothing written) instead of returned.
 #pragma once
 
+#include <flint/fmpz_mat.h>
 #include <flint/nmod_mat.h>
 
 #include "zgpu/error.hpp"
@@ -9,5 +10,6 @@
 namespace zgpu {
 
 void nmod_mat_mul(nmod_mat_t c, const nmod_mat_t a, const nmod_mat_t b);
+void fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b);
 
 }  // namespace zgpu

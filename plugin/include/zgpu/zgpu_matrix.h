@@ -1,12 +1,15 @@
-/* Matrix products with FLINT's semantics, modulo a word-size n (2 <= n < 2^64, prime or not).
-   c may be a or b; empty shapes allowed. On the GPU a tiled product whose inner sums are exact
-   before one reduction an entry; on the CPU backend FLINT's own nmod_mat_mul on all host
-   threads, so the results are FLINT's either way. Each returns 0, or -1 with nothing written
+/* Matrix products with FLINT's semantics, modulo a word-size n (2 <= n < 2^64, prime or not)
+   and over Z. c may be a or b; empty shapes allowed. On the GPU a tiled product whose inner sums
+   are exact before one reduction an entry; over Z the entries reduced modulo as many 62-bit
+   primes as the product's bound needs (bits of a + bits of b + log2 of the inner dimension +
+   sign), one such product a prime, one CRT. On the CPU backend FLINT's own functions, so the
+   results are FLINT's either way. Each returns 0, or -1 with nothing written
    and zgpu_last_error() saying why (a NULL argument, shapes that do not match, different
    moduli). */
 #ifndef ZGPU_ZGPU_MATRIX_H
 #define ZGPU_ZGPU_MATRIX_H
 
+#include <flint/fmpz_mat.h>
 #include <flint/nmod_mat.h>
 
 #ifdef __cplusplus
@@ -15,6 +18,9 @@ extern "C" {
 
 /* c = a * b, as nmod_mat_mul: a is m x k, b is k x n, c is m x n. */
 int zgpu_nmod_mat_mul(nmod_mat_t c, const nmod_mat_t a, const nmod_mat_t b);
+
+/* c = a * b over Z, as fmpz_mat_mul. */
+int zgpu_fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,87 @@
+// FLINT-style products of fmpz matrices: the argument checks, then plugin/matrix with FLINT's
+// own function as the CPU backend. The GPU reads the entries as one row-major array and writes
+// the product into a matrix of its own, swapped into c at the end (c may be a or b, or a window).
+#include <string>
+
+#include <flint/fmpz_mat.h>
+
+#include "plugin/flint/fmpz_array.hpp"
+#include "plugin/matrix/fmpz_mat_mul.hpp"
+#include "zgpu/error.hpp"
+#include "zgpu/fmpz_adapter.hpp"
+#include "zgpu/matrix.hpp"
+
+namespace zgpu {
+namespace {
+
+// An fmpz matrix that frees itself.
+class FmpzMatTemp {
+public:
+    FmpzMatTemp(slong rows, slong cols) { fmpz_mat_init(m_, rows, cols); }
+    ~FmpzMatTemp() { fmpz_mat_clear(m_); }
+    FmpzMatTemp(const FmpzMatTemp&) = delete;
+    FmpzMatTemp& operator=(const FmpzMatTemp&) = delete;
+    fmpz_mat_struct* get() { return m_; }
+
+private:
+    fmpz_mat_t m_;
+};
+
+std::string shape(const fmpz_mat_struct* m) { return std::to_string(m->r) + " x " + std::to_string(m->c); }
+
+// Whether the entries lie one row after another from entry (0, 0): FLINT's matrices, not its
+// windows into wider ones.
+bool contiguous(const fmpz_mat_struct* m)
+{
+    for (slong i = 1; i < m->r; ++i)
+        if (fmpz_mat_entry(m, i, 0) != fmpz_mat_entry(m, 0, 0) + i * m->c) return false;
+    return true;
+}
+
+// The operand's entries as one row-major array: the matrix's own, or a copy of a window's.
+class RowMajor {
+public:
+    explicit RowMajor(const fmpz_mat_struct* m) : copy_(contiguous(m) ? 0 : m->r, contiguous(m) ? 0 : m->c)
+    {
+        if (contiguous(m) || m->r == 0 || m->c == 0) {
+            entries_ = m->r && m->c ? fmpz_mat_entry(m, 0, 0) : nullptr;
+            return;
+        }
+        fmpz_mat_set(copy_.get(), m);
+        entries_ = fmpz_mat_entry(copy_.get(), 0, 0);
+    }
+    const fmpz* entries() const { return entries_; }
+
+private:
+    FmpzMatTemp copy_;
+    const fmpz* entries_ = nullptr;
+};
+
+matrix::ZMatrix operand(const RowMajor& m, const fmpz_mat_struct* shape_of, const char* name)
+{
+    const std::size_t count = std::size_t(shape_of->r) * std::size_t(shape_of->c);
+    return {host_operand(adapters::FmpzReader(m.entries()), count, name), std::size_t(shape_of->r), std::size_t(shape_of->c),
+            max_bits(m.entries(), count)};
+}
+
+}  // namespace
+
+void fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b)
+{
+    const std::string f = "fmpz_mat_mul: ";
+    if (!c || !a || !b) throw Error(f + (!c ? "c" : !a ? "a" : "b") + " is NULL");
+    if (a->c != b->r || c->r != a->r || c->c != b->c)
+        throw Error(f + "shapes do not match: a " + shape(a) + ", b " + shape(b) + ", c " + shape(c));
+    if (c->r == 0 || c->c == 0) return;
+    if (a->c == 0) return fmpz_mat_zero(c);
+    const RowMajor a_entries(a), b_entries(b);
+    const matrix::ZMatrix za = operand(a_entries, a, "a"), zb = operand(b_entries, b, "b");
+    FmpzMatTemp product(c->r, c->c);
+    matrix::fmpz_mat_product(
+        za, zb, [&] { ::fmpz_mat_mul(product.get(), a, b); },
+        [&](std::size_t from, ConstBatchView values) { adapters::unpack_fmpz_vec(values, fmpz_mat_entry(product.get(), 0, 0) + from); });
+    for (slong i = 0; i < c->r; ++i)
+        for (slong j = 0; j < c->c; ++j) fmpz_swap(fmpz_mat_entry(c, i, j), fmpz_mat_entry(product.get(), i, j));
+}
+
+}  // namespace zgpu
