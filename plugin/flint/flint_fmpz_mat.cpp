@@ -1,6 +1,9 @@
 // FLINT-style products of fmpz matrices: the argument checks, then plugin/matrix with FLINT's
-// own function as the CPU backend. The GPU reads the entries as one row-major array and writes
-// the product into a matrix of its own, swapped into c at the end (c may be a or b, or a window).
+// own function as the CPU backend. The GPU reads the entries as one row-major array. The product
+// goes straight into c's entries, reusing their memory as FLINT does, where c is a whole matrix
+// apart from a and b; else (c is a or b, or a window) into a matrix of its own, swapped in at
+// the end.
+#include <functional>
 #include <string>
 
 #include <flint/fmpz_mat.h>
@@ -57,6 +60,16 @@ private:
     const fmpz* entries_ = nullptr;
 };
 
+// Whether two matrices' entries may share memory: their address ranges meet.
+bool overlap(const fmpz_mat_struct* x, const fmpz_mat_struct* y)
+{
+    if (!x->r || !x->c || !y->r || !y->c) return false;
+    const std::less<const fmpz*> below;
+    const fmpz *x_first = fmpz_mat_entry(x, 0, 0), *x_last = fmpz_mat_entry(x, x->r - 1, x->c - 1);
+    const fmpz *y_first = fmpz_mat_entry(y, 0, 0), *y_last = fmpz_mat_entry(y, y->r - 1, y->c - 1);
+    return !below(x_last, y_first) && !below(y_last, x_first);
+}
+
 matrix::ZMatrix operand(const RowMajor& m, const fmpz_mat_struct* shape_of, const char* name)
 {
     const std::size_t count = std::size_t(shape_of->r) * std::size_t(shape_of->c);
@@ -76,12 +89,15 @@ void fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b)
     if (a->c == 0) return fmpz_mat_zero(c);
     const RowMajor a_entries(a), b_entries(b);
     const matrix::ZMatrix za = operand(a_entries, a, "a"), zb = operand(b_entries, b, "b");
-    FmpzMatTemp product(c->r, c->c);
+    const bool in_place = contiguous(c) && !overlap(c, a) && !overlap(c, b);
+    FmpzMatTemp own(in_place ? 0 : c->r, in_place ? 0 : c->c);
+    fmpz_mat_struct* product = in_place ? c : own.get();
     matrix::fmpz_mat_product(
-        za, zb, [&] { ::fmpz_mat_mul(product.get(), a, b); },
-        [&](std::size_t from, ConstBatchView values) { adapters::unpack_fmpz_vec(values, fmpz_mat_entry(product.get(), 0, 0) + from); });
+        za, zb, [&] { ::fmpz_mat_mul(product, a, b); },
+        [&](std::size_t from, ConstBatchView values) { adapters::unpack_fmpz_vec(values, fmpz_mat_entry(product, 0, 0) + from); });
+    if (in_place) return;
     for (slong i = 0; i < c->r; ++i)
-        for (slong j = 0; j < c->c; ++j) fmpz_swap(fmpz_mat_entry(c, i, j), fmpz_mat_entry(product.get(), i, j));
+        for (slong j = 0; j < c->c; ++j) fmpz_swap(fmpz_mat_entry(c, i, j), fmpz_mat_entry(product, i, j));
 }
 
 }  // namespace zgpu

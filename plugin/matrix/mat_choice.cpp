@@ -8,12 +8,12 @@ namespace {
 // FLINT 3.6's nmod_mat_mul on the H200 host (bench/results/2026-11-26-h200-matrix-first.md): on one
 // thread about 8e-10 s a multiply-add modulo a 62-bit prime from 64 x 64 to 1024 x 1024 (5e-10
 // at 2048, where Strassen starts), and 1.4 times less for a 20-bit modulus; on 32 threads 14 to
-// 20 times faster from 256 x 256, but slower than one thread below about 2 ms of work (the
-// threads' start costs 0.2 to 0.3 ms).
+// 20 times faster from 256 x 256 and 4 times at 128 x 128 (1.6 ms on one), but slower than one
+// thread at 64 x 64 (0.25 ms): the threads' start costs 0.2 to 0.3 ms.
 constexpr double kFlintSecondsPerTerm = 8e-10;
 constexpr double kFlintSmallModulusSpeedup = 1.4;
 constexpr double kFlintThreadShare = 0.55;
-constexpr double kFlintThreadedFromSeconds = 2e-3;
+constexpr double kFlintThreadedFromSeconds = 1e-3;
 constexpr double kFlintThreadedAtLeastSeconds = 0.3e-3;
 
 // The GPU path on the H200: about 0.1 ms a call (launch, synchronisation, host copies), the

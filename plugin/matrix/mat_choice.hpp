@@ -15,7 +15,7 @@ struct MatShape {
 // FLINT's nmod_mat_mul on one thread, in seconds, by the model.
 double flint_nmod_mat_seconds(const MatShape& s);
 
-// Whether the CPU backend runs FLINT on all host threads (else on one): from about 2 ms of work,
+// Whether the CPU backend runs FLINT on all host threads (else on one): from about 1 ms of work,
 // below which FLINT's threads cost more than they save.
 bool cpu_uses_threads(const MatShape& s);
 
