@@ -61,27 +61,31 @@ double median_seconds(int repeats, const std::function<void()>& op, const std::f
     return times[times.size() / 2];
 }
 
-// Median of 10 timings of op() by CUDA events, after two warm-up calls.
-double event_seconds(const std::function<void()>& op)
+// One timing of op() by CUDA events on the default stream.
+double event_seconds_once(const std::function<void()>& op)
 {
     cudaEvent_t start, stop;
     check(cudaEventCreate(&start), "event");
     check(cudaEventCreate(&stop), "event");
+    check(cudaEventRecord(start), "record");
     op();
-    op();
-    std::vector<double> times;
-    for (int r = 0; r < 10; ++r) {
-        check(cudaEventRecord(start), "record");
-        op();
-        check(cudaEventRecord(stop), "record");
-        check(cudaEventSynchronize(stop), "synchronize");
-        float t = 0;
-        check(cudaEventElapsedTime(&t, start, stop), "elapsed");
-        times.push_back(t * 1e-3);
-    }
+    check(cudaEventRecord(stop), "record");
+    check(cudaEventSynchronize(stop), "synchronize");
+    float t = 0;
+    check(cudaEventElapsedTime(&t, start, stop), "elapsed");
     check(cudaGetLastError(), "kernels");
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
+    return t * 1e-3;
+}
+
+// Median of 10 timings of op() by CUDA events, after two warm-up calls.
+double event_seconds(const std::function<void()>& op)
+{
+    op();
+    op();
+    std::vector<double> times;
+    for (int r = 0; r < 10; ++r) times.push_back(event_seconds_once(op));
     std::sort(times.begin(), times.end());
     return times[times.size() / 2];
 }

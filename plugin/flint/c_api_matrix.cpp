@@ -17,4 +17,9 @@ int zgpu_fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b)
 {
     return report(__func__, [&] { zgpu::fmpz_mat_mul(c, a, b); });
 }
+
+int zgpu_fmpz_mat_det(fmpz_t det, const fmpz_mat_t a)
+{
+    return report(__func__, [&] { zgpu::fmpz_mat_det(det, a); });
+}
 }

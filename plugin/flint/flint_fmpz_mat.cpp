@@ -1,14 +1,16 @@
-// FLINT-style products of fmpz matrices: the argument checks, then plugin/matrix with FLINT's
-// own function as the CPU backend. The GPU reads the entries as one row-major array. The product
+// FLINT-style products and determinants of fmpz matrices: the argument checks, then
+// plugin/matrix with FLINT's own functions as the CPU backend. The GPU reads the entries as one row-major array. The product
 // goes straight into c's entries, reusing their memory as FLINT does, where c is a whole matrix
 // apart from a and b; else (c is a or b, or a window) into a matrix of its own, swapped in at
 // the end.
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <flint/fmpz_mat.h>
 
 #include "plugin/flint/fmpz_array.hpp"
+#include "plugin/matrix/fmpz_mat_det.hpp"
 #include "plugin/matrix/fmpz_mat_mul.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/fmpz_adapter.hpp"
@@ -16,6 +18,19 @@
 
 namespace zgpu {
 namespace {
+
+// An fmpz that frees itself.
+class FmpzTemp {
+public:
+    FmpzTemp() { fmpz_init(value_); }
+    ~FmpzTemp() { fmpz_clear(value_); }
+    FmpzTemp(const FmpzTemp&) = delete;
+    FmpzTemp& operator=(const FmpzTemp&) = delete;
+    fmpz* get() { return value_; }
+
+private:
+    fmpz_t value_;
+};
 
 // An fmpz matrix that frees itself.
 class FmpzMatTemp {
@@ -77,7 +92,49 @@ matrix::ZMatrix operand(const RowMajor& m, const fmpz_mat_struct* shape_of, cons
             max_bits(m.entries(), count)};
 }
 
+// The squared norm of each row, on all host threads.
+class SquaredNorms {
+public:
+    explicit SquaredNorms(const fmpz_mat_struct* m) : norms_(std::size_t(m->r)), pointers_(std::size_t(m->r))
+    {
+        parallel_for(std::size_t(m->r), 16, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) {
+                fmpz_init(&norms_[i]);
+                for (slong j = 0; j < m->c; ++j) fmpz_addmul(&norms_[i], fmpz_mat_entry(m, slong(i), j), fmpz_mat_entry(m, slong(i), j));
+                pointers_[i] = &norms_[i];
+            }
+        });
+    }
+    ~SquaredNorms()
+    {
+        for (fmpz& x : norms_) fmpz_clear(&x);
+    }
+    SquaredNorms(const SquaredNorms&) = delete;
+    SquaredNorms& operator=(const SquaredNorms&) = delete;
+    std::span<const fmpz* const> get() const { return pointers_; }
+
+private:
+    std::vector<fmpz> norms_;
+    std::vector<const fmpz*> pointers_;
+};
+
 }  // namespace
+
+void fmpz_mat_det(fmpz_t det, const fmpz_mat_t a)
+{
+    if (!det || !a) throw Error(std::string("fmpz_mat_det: ") + (!det ? "det" : "a") + " is NULL");
+    if (a->r != a->c) throw Error("fmpz_mat_det: a is " + shape(a) + ", not square");
+    if (a->r == 0) return fmpz_one(det);
+    // Hadamard's bound, from the rows' norms: 0 where a row is zero, and then so is det.
+    const std::uint64_t bound = matrix::hadamard_bits(SquaredNorms(a).get());
+    if (bound == 0) return fmpz_zero(det);
+    const RowMajor entries(a);
+    const matrix::ZMatrix za = operand(entries, a, "a");
+    // det is written once, at the end (it may be an entry of a).
+    FmpzTemp value;
+    matrix::fmpz_mat_determinant(value.get(), za, bound, [&] { ::fmpz_mat_det(value.get(), a); });
+    fmpz_swap(det, value.get());
+}
 
 void fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b)
 {

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <span>
+#include <vector>
 
 #include "plugin/gpu/host_operand.hpp"
 #include "zgpu/limb_batch.hpp"
@@ -28,5 +29,11 @@ void nmod_mat_mul(std::span<const limb_t* const> a_rows, std::span<const limb_t*
 // in row-major order, chunk by chunk, of stride crt_limbs(tables).
 void fmpz_mat_product(const HostOperand& a, const HostOperand& b, std::size_t rows, std::size_t inner, std::size_t cols,
                       const ModularTables& tables, const HostResult& result);
+
+// det(a) modulo each prime of the set (all primes), a of n x n entries, row-major, signed values
+// of at most kMaxLimbs limbs that the operand packs: the entries reduced modulo every prime
+// (multi_mod), eliminated modulo each (kernels/matrix/det_mod.hpp), on the first device. One
+// residue a prime, in the set's order.
+std::vector<limb_t> fmpz_mat_det_residues(const HostOperand& a, std::size_t n, const ModularTables& tables);
 
 }  // namespace zgpu::gpu

@@ -109,6 +109,7 @@ void fmpz_mat_product(const HostOperand&, const HostOperand&, std::size_t, std::
 {
     unavailable();
 }
+std::vector<limb_t> fmpz_mat_det_residues(const HostOperand&, std::size_t, const ModularTables&) { unavailable(); }
 void nmod_mat_mul(std::span<const limb_t* const>, std::span<const limb_t* const>, std::span<limb_t* const>, std::size_t,
                   std::size_t, limb_t)
 {

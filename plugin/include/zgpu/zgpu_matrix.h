@@ -22,6 +22,11 @@ int zgpu_nmod_mat_mul(nmod_mat_t c, const nmod_mat_t a, const nmod_mat_t b);
 /* c = a * b over Z, as fmpz_mat_mul. */
 int zgpu_fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b);
 
+/* det = det(a), as fmpz_mat_det: a square (0 x 0 gives 1). On the GPU by elimination modulo as
+   many primes as Hadamard's bound on |det| needs, a block a prime, and one CRT: exact on every
+   input, singular matrices included. */
+int zgpu_fmpz_mat_det(fmpz_t det, const fmpz_mat_t a);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,183 @@
+// zgpu_fmpz_mat_det against FLINT's fmpz_mat_det on each backend: 0 x 0 to 100 x 100, entries of
+// 1 to 300 bits with signs, singular and rank-deficient matrices, determinants +-1 and given
+// ones, Hadamard matrices (the bound at its tightest), det an entry of a; bad input; the GPU's
+// failures; Hadamard's bound and the choice.
+#include <gmp.h>
+
+#include <string>
+#include <vector>
+
+#include <flint/fmpz_mat.h>
+#include <gtest/gtest.h>
+
+#include "flint_fixture.hpp"
+#include "plugin/matrix/fmpz_mat_det.hpp"
+#include "zgpu/error.hpp"
+#include "zgpu/fmpz_adapter.hpp"
+#include "zgpu/matrix.hpp"
+#include "zgpu/zgpu.h"
+#include "zgpu/zgpu_matrix.h"
+
+namespace zgpu::testing {
+namespace {
+
+struct ZMat {
+    explicit ZMat(slong n) { fmpz_mat_init(m, n, n); }
+    ~ZMat() { fmpz_mat_clear(m); }
+    ZMat(const ZMat&) = delete;
+    ZMat& operator=(const ZMat&) = delete;
+    fmpz_mat_t m;
+};
+
+struct Z {
+    Z() { fmpz_init(v); }
+    ~Z() { fmpz_clear(v); }
+    Z(const Z&) = delete;
+    Z& operator=(const Z&) = delete;
+    fmpz_t v;
+};
+
+// Sylvester's Hadamard matrix of order n (a power of two), times c: rows orthogonal, of equal
+// norms, so |det| = (c^2 n)^(n / 2) is exactly the product of the rows' norms.
+void hadamard(fmpz_mat_t m, const fmpz_t c)
+{
+    const slong n = m->r;
+    for (slong i = 0; i < n; ++i)
+        for (slong j = 0; j < n; ++j) {
+            fmpz_set(fmpz_mat_entry(m, i, j), c);
+            if (__builtin_popcountll(std::uint64_t(i & j)) % 2) fmpz_neg(fmpz_mat_entry(m, i, j), fmpz_mat_entry(m, i, j));
+        }
+}
+
+class FmpzMatDet : public OnBackendWithFlint {
+protected:
+    void expect_flints(const fmpz_mat_t a, const std::string& what)
+    {
+        Z ours, theirs;
+        fmpz_set_si(ours.v, 12345);  // overwritten
+        ::fmpz_mat_det(theirs.v, a);
+        ASSERT_EQ(zgpu_fmpz_mat_det(ours.v, a), 0) << zgpu_last_error();
+        EXPECT_TRUE(fmpz_equal(ours.v, theirs.v)) << what << ": n = " << a->r;
+    }
+};
+
+TEST_P(FmpzMatDet, RandomMatricesMatchFlint)
+{
+    for (const slong n : {0, 1, 2, 3, 17, 33, 64})
+        for (const flint_bitcnt_t bits : {1, 10, 64, 65, 300}) {
+            ZMat a(n);
+            fmpz_mat_randtest(a.m, state_, bits);
+            expect_flints(a.m, std::to_string(bits) + " bits");
+        }
+    ZMat big(100);
+    fmpz_mat_randtest(big.m, state_, 64);
+    expect_flints(big.m, "64 bits");
+}
+
+TEST_P(FmpzMatDet, SingularAndGivenDeterminants)
+{
+    for (const slong n : {2, 5, 40}) {
+        ZMat a(n);
+        fmpz_mat_randrank(a.m, state_, n - 1, 100);  // rank n - 1
+        expect_flints(a.m, "rank n - 1");
+        fmpz_mat_randtest(a.m, state_, 80);
+        for (slong j = 0; j < n; ++j) fmpz_set(fmpz_mat_entry(a.m, n - 1, j), fmpz_mat_entry(a.m, 0, j));  // a repeated row
+        expect_flints(a.m, "two equal rows");
+        fmpz_mat_zero(a.m);
+        expect_flints(a.m, "zero");
+        for (const slong d : {1, -1}) {
+            Z det;
+            fmpz_set_si(det.v, d);
+            fmpz_mat_randdet(a.m, state_, det.v);
+            expect_flints(a.m, "det " + std::to_string(d));
+        }
+        Z det;
+        fmpz_set_ui(det.v, 1000003);
+        fmpz_mul_ui(det.v, det.v, 999983);
+        fmpz_mat_randdet(a.m, state_, det.v);
+        expect_flints(a.m, "det 1000003 * 999983");
+    }
+}
+
+TEST_P(FmpzMatDet, HadamardMatricesMeetTheBound)
+{
+    for (const slong n : {4, 16, 64})
+        for (const flint_bitcnt_t bits : {1, 64, 200}) {
+            ZMat a(n);
+            Z c;
+            fmpz_one(c.v);
+            fmpz_mul_2exp(c.v, c.v, bits);
+            fmpz_sub_ui(c.v, c.v, 1);
+            hadamard(a.m, c.v);
+            expect_flints(a.m, "Hadamard, entries +-(2^" + std::to_string(bits) + " - 1)");
+        }
+}
+
+TEST_P(FmpzMatDet, DeterminantIntoAnEntryOfTheMatrix)
+{
+    ZMat a(20);
+    fmpz_mat_randtest(a.m, state_, 50);
+    Z expected;
+    ::fmpz_mat_det(expected.v, a.m);
+    ASSERT_EQ(zgpu_fmpz_mat_det(fmpz_mat_entry(a.m, 3, 4), a.m), 0) << zgpu_last_error();
+    EXPECT_TRUE(fmpz_equal(fmpz_mat_entry(a.m, 3, 4), expected.v));
+}
+
+TEST_P(FmpzMatDet, BadInputIsReportedAndNothingIsWritten)
+{
+    fmpz_mat_t a;
+    fmpz_mat_init(a, 3, 4);
+    Z det;
+    fmpz_set_si(det.v, 77);
+    EXPECT_EQ(zgpu_fmpz_mat_det(det.v, a), -1);
+    EXPECT_STREQ(zgpu_last_error(), "zgpu_fmpz_mat_det: a is 3 x 4, not square");
+    EXPECT_EQ(zgpu_fmpz_mat_det(det.v, nullptr), -1);
+    EXPECT_EQ(fmpz_get_si(det.v), 77);
+    fmpz_mat_clear(a);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, FmpzMatDet, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
+
+TEST(FmpzMatDetRules, HadamardBitsAndTheChoice)
+{
+    Z four, zero, big;
+    fmpz_set_ui(four.v, 4);  // 3 bits: a norm below 2^2
+    fmpz_set_ui(big.v, 1);
+    fmpz_mul_2exp(big.v, big.v, 100);  // 101 bits: below 2^51
+    const std::vector<const fmpz*> rows = {four.v, four.v, big.v}, with_zero = {four.v, zero.v};
+    EXPECT_EQ(matrix::hadamard_bits(rows), 2u + 2u + 51u);
+    EXPECT_EQ(matrix::hadamard_bits(with_zero), 0u);
+    EXPECT_FALSE(matrix::gpu_pays_for_fmpz_mat_det(10, 12, 16));
+    EXPECT_TRUE(matrix::gpu_pays_for_fmpz_mat_det(400, 441, 16));
+    EXPECT_TRUE(matrix::gpu_pays_for_fmpz_mat_det(300, 4975, 16));
+}
+
+// A GPU that fails: automatic, the host computes the determinant with a warning; forced, the
+// error stands and det is untouched. Runs without a GPU (the failure is a stand-in).
+TEST(FmpzMatDetGpuPath, AFailureIsFinishedByTheHostUnlessTheGpuWasForced)
+{
+    flint_rand_t state;
+    random_init(state);
+    ZMat a(12);
+    fmpz_mat_randtest(a.m, state, 90);
+    Z expected, det;
+    ::fmpz_mat_det(expected.v, a.m);
+    const matrix::ZMatrix za{host_operand(adapters::FmpzReader(fmpz_mat_entry(a.m, 0, 0)), 144, "a"), 12, 12, 90};
+    const matrix::DetResiduesOnGpu failing = [](const matrix::ZMatrix&, const PrimeSet&) -> std::vector<limb_t> {
+        throw Error("a stand-in failure");
+    };
+    const auto on_cpu = [&] { ::fmpz_mat_det(det.v, a.m); };
+    ::testing::internal::CaptureStderr();
+    EXPECT_EQ(matrix::fmpz_mat_determinant_on(Backend::gpu, det.v, za, 12 * 94, on_cpu, failing), Backend::cpu);
+    EXPECT_NE(::testing::internal::GetCapturedStderr().find("the GPU failed on a determinant"), std::string::npos);
+    EXPECT_TRUE(fmpz_equal(det.v, expected.v));
+    fmpz_set_si(det.v, 5);
+    setenv("ZGPU_BACKEND", "cpu", 1);  // forced (to cpu, so that no GPU is needed here)
+    EXPECT_THROW(matrix::fmpz_mat_determinant_on(Backend::gpu, det.v, za, 12 * 94, on_cpu, failing), Error);
+    unsetenv("ZGPU_BACKEND");
+    EXPECT_EQ(fmpz_get_si(det.v), 5);
+    random_clear(state);
+}
+
+}  // namespace
+}  // namespace zgpu::testing
