@@ -1,5 +1,7 @@
 #include "plugin/matrix/fmpz_mat_det.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "plugin/gpu/matrix_backend.hpp"
@@ -12,15 +14,19 @@
 namespace zgpu::matrix {
 namespace {
 
-// FLINT 3.6's fmpz_mat_det on one thread (issue #21's table; it uses one thread whatever it is
-// given): 400 x 400 of 64-bit entries (441 primes of the bound) 1.08 s, about 4e-11 s an
-// elimination step n^3 a prime; 300 x 300 of 1024 bits far slower (118 s). The GPU: about 0.3 ms
-// a call, the residues written and read (8 bytes each) at about 100 GB/s, and 3e-12 s a step
-// n^3 / 3 a prime (a block a prime, the matrix in device memory).
-constexpr double kFlintSecondsPerStepPrime = 4e-11;
+// FLINT 3.6's fmpz_mat_det (one thread whatever it is given) on the H200 host
+// (bench/results/2026-11-26-h200-matrix-det-3eca5f2.md): 20 x 20 of 64-bit entries 0.49 ms, and
+// about (n / 20)^2.4 times that at n x n (4.6 ms at 50, 121 ms at 200, 892 ms at 400); about
+// (b / 64)^1.6 times more for b bits an entry of the bound (100 x 100 of 1024 bits: 1.54 s).
+constexpr double kFlintSeconds20x64 = 0.49e-3;
+constexpr double kFlintSizeExponent = 2.4, kFlintBitsExponent = 1.6;
+// The GPU: about 0.3 ms a call, 15 microseconds a column (the pivot's search, inversion and four
+// synchronisations of each block), and 8e-12 s an elimination step n^3 / 3 a prime (400 x 400
+// modulo 439 primes: 72 ms).
 constexpr double kGpuSecondsPerCall = 0.3e-3;
-constexpr double kGpuResidueBytesPerSecond = 100e9;
-constexpr double kGpuSecondsPerStepPrime = 3e-12;
+constexpr double kGpuSecondsPerColumn = 15e-6;
+constexpr double kGpuSecondsPerStepPrime = 8e-12;
+constexpr double kPrimeBits = 62;
 
 std::vector<limb_t> gpu_residues(const ZMatrix& a, const PrimeSet& set)
 {
@@ -39,19 +45,18 @@ std::uint64_t hadamard_bits(std::span<const fmpz* const> squared_norms)
     return bits;
 }
 
-bool gpu_pays_for_fmpz_mat_det(std::size_t n, std::size_t primes, unsigned)
+bool gpu_pays_for_fmpz_mat_det(std::size_t n, std::uint64_t bound_bits)
 {
-    const double cube = double(n) * double(n) * double(n), k = double(primes);
-    const double cpu = cube * k * kFlintSecondsPerStepPrime;
-    const double gpu = kGpuSecondsPerCall + 16.0 * double(n) * double(n) * k / kGpuResidueBytesPerSecond +
-                       cube / 3 * k * kGpuSecondsPerStepPrime;
+    const double size = double(n), bits_per_row = std::max(1.0, double(bound_bits) / size);
+    const double cpu = kFlintSeconds20x64 * std::pow(size / 20, kFlintSizeExponent) * std::pow(bits_per_row / 64, kFlintBitsExponent);
+    const double primes = double(bound_bits + 1) / kPrimeBits + 1;
+    const double gpu = kGpuSecondsPerCall + size * kGpuSecondsPerColumn + size * size * size / 3 * primes * kGpuSecondsPerStepPrime;
     return gpu < cpu;
 }
 
 Backend fmpz_mat_determinant(fmpz_t det, const ZMatrix& a, std::uint64_t bound_bits, const std::function<void()>& on_cpu)
 {
-    const std::size_t primes = std::size_t((bound_bits + 1) / 62 + 1);
-    const bool gpu_pays = a.entries.too_large.empty() && gpu_pays_for_fmpz_mat_det(a.rows, primes, host_threads());
+    const bool gpu_pays = a.entries.too_large.empty() && gpu_pays_for_fmpz_mat_det(a.rows, bound_bits);
     return fmpz_mat_determinant_on(choose(gpu_pays), det, a, bound_bits, on_cpu, gpu_residues);
 }
 

@@ -30,7 +30,8 @@ Backend fmpz_mat_determinant(fmpz_t det, const ZMatrix& a, std::uint64_t bound_b
 Backend fmpz_mat_determinant_on(Backend backend, fmpz_t det, const ZMatrix& a, std::uint64_t bound_bits,
                                 const std::function<void()>& on_cpu, const DetResiduesOnGpu& residues);
 
-// Whether the GPU pays for a determinant of n x n entries modulo `primes` primes.
-bool gpu_pays_for_fmpz_mat_det(std::size_t n, std::size_t primes, unsigned threads);
+// Whether the GPU pays for the determinant of an n x n matrix whose Hadamard bound has
+// `bound_bits` bits (FLINT's function runs on one thread).
+bool gpu_pays_for_fmpz_mat_det(std::size_t n, std::uint64_t bound_bits);
 
 }  // namespace zgpu::matrix

@@ -147,9 +147,12 @@ TEST(FmpzMatDetRules, HadamardBitsAndTheChoice)
     const std::vector<const fmpz*> rows = {four.v, four.v, big.v}, with_zero = {four.v, zero.v};
     EXPECT_EQ(matrix::hadamard_bits(rows), 2u + 2u + 51u);
     EXPECT_EQ(matrix::hadamard_bits(with_zero), 0u);
-    EXPECT_FALSE(matrix::gpu_pays_for_fmpz_mat_det(10, 12, 16));
-    EXPECT_TRUE(matrix::gpu_pays_for_fmpz_mat_det(400, 441, 16));
-    EXPECT_TRUE(matrix::gpu_pays_for_fmpz_mat_det(300, 4975, 16));
+    // Measured on the H200 (64-bit entries): FLINT faster at 20 x 20, the GPU from 50 x 50.
+    EXPECT_FALSE(matrix::gpu_pays_for_fmpz_mat_det(10, 700));
+    EXPECT_FALSE(matrix::gpu_pays_for_fmpz_mat_det(20, 1304));
+    EXPECT_TRUE(matrix::gpu_pays_for_fmpz_mat_det(50, 3285));
+    EXPECT_TRUE(matrix::gpu_pays_for_fmpz_mat_det(400, 26885));
+    EXPECT_TRUE(matrix::gpu_pays_for_fmpz_mat_det(300, 308100));
 }
 
 // A GPU that fails: automatic, the host computes the determinant with a warning; forced, the
