@@ -36,6 +36,16 @@ inline void random_clear(flint_rand_t state)
 #endif
 }
 
+// Seeds FLINT's random state (3.1 renamed flint_randseed).
+inline void random_seed(flint_rand_t state, ulong seed)
+{
+#if __FLINT_RELEASE >= 30100
+    flint_rand_set_seed(state, seed, seed + 1);
+#else
+    flint_randseed(state, seed, seed + 1);
+#endif
+}
+
 inline double ms_since(Clock::time_point start)
 {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -59,7 +69,7 @@ inline std::optional<Arguments> parse_arguments(int argc, char** argv, slong def
 }
 
 // Times ours() (a zgpu call returning its status) and theirs() (FLINT's), then prints the
-// backend, both times, what() was computed and whether same() holds.
+// backend, both times, the speed-up, what() was computed and whether same() holds.
 template <class Ours, class Theirs, class Same, class What>
 bool time_and_check(const char* name, Ours ours, Theirs theirs, Same same, What what)
 {
@@ -75,8 +85,8 @@ bool time_and_check(const char* name, Ours ours, Theirs theirs, Same same, What 
     theirs();
     const double flint_ms = ms_since(flint_start);
     const bool agree = same();
-    std::printf("%s: backend %s, %s in %.2f ms (FLINT on one thread: %.2f ms), %s\n", name, backend, what().c_str(),
-                ours_ms, flint_ms, agree ? "matches FLINT" : "MISMATCH");
+    std::printf("%s: backend %s, %s in %.2f ms (FLINT on one thread: %.2f ms, %.1f times as long), %s\n", name, backend,
+                what().c_str(), ours_ms, flint_ms, flint_ms / ours_ms, agree ? "matches FLINT" : "MISMATCH");
     return agree;
 }
 

@@ -124,10 +124,13 @@ void fmpz_mat_det(fmpz_t det, const fmpz_mat_t a)
 {
     if (!det || !a) throw Error(std::string("fmpz_mat_det: ") + (!det ? "det" : "a") + " is NULL");
     if (a->r != a->c) throw Error("fmpz_mat_det: a is " + shape(a) + ", not square");
-    if (a->r == 0) return fmpz_one(det);
-    // Hadamard's bound, from the rows' norms: 0 where a row is zero, and then so is det.
-    const std::uint64_t bound = matrix::hadamard_bits(SquaredNorms(a).get());
-    if (bound == 0) return fmpz_zero(det);
+    // The empty matrix's determinant is 1; a matrix with a zero row (Hadamard's bound 0) has 0:
+    // the host's answers, without either backend's function.
+    const std::uint64_t bound = a->r == 0 ? 1 : matrix::hadamard_bits(SquaredNorms(a).get());
+    if (a->r == 0 || bound == 0) {
+        set_last_backend(Backend::cpu);
+        return a->r == 0 ? fmpz_one(det) : fmpz_zero(det);
+    }
     const RowMajor entries(a);
     const matrix::ZMatrix za = operand(entries, a, "a");
     // det is written once, at the end (it may be an entry of a).
