@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstdlib>
-#include <ctime>
 #include <string>
 #include <vector>
 
@@ -231,16 +230,10 @@ void det_row(slong n, unsigned bits, bool flint)
 int main()
 {
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-    cudaDeviceProp prop;
-    check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-    int clock_khz = 0;
-    check(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0), "clock rate");
-    const double imad_peak = 64.0 * prop.multiProcessorCount * clock_khz * 1e3;
-    char date[64];
-    const std::time_t t = std::time(nullptr);
-    std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&t));
+    const DeviceInfo device = device_info();
+    const double imad_peak = device.imad_peak;
     std::printf("## zgpu matrix products mod n\n\ndevice: %s, %d SMs, %.2f GHz; IMAD peak %.3g a second; host threads: %u; FLINT %s; %s\n\n",
-                prop.name, prop.multiProcessorCount, clock_khz / 1e6, imad_peak, threads, flint_version, date);
+                device.prop.name, device.prop.multiProcessorCount, device.clock_ghz, imad_peak, threads, flint_version, device.date);
     std::printf("### Device-resident: kernels::mat_mul_mod, n x n times n x n, modulo `count` NTT primes (one product a prime)\n\n"
                 "CUDA events, median of 10. IMAD share: 8 IMADs a multiply-add over the padded tiles, over the peak. Gterm/s: "
                 "multiply-adds mod p a second (10^9).\n\n| n | count | ms | IMAD share | Gterm/s |\n|---:|---:|---:|---:|---:|\n");

@@ -744,19 +744,14 @@ int run()
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
     const char* skip_env = std::getenv("ZGPU_BENCH_SKIP_FLINT1");
     const bool skip_big = skip_env && std::string(skip_env) != "0";
-    cudaDeviceProp prop;
-    check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-    int clock_khz = 0;
-    check(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0), "clock rate");
-    const double imad_peak = 64.0 * prop.multiProcessorCount * clock_khz * 1e3;
-    char date[64];
-    const std::time_t t = std::time(nullptr);
-    std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&t));
+    const DeviceInfo device = device_info();
+    const cudaDeviceProp& prop = device.prop;
+    const double imad_peak = device.imad_peak;
     const std::pair<double, double> pcie = measure_pcie();
     const double pcie_up = pcie.first, pcie_down = pcie.second;
     std::printf("## zgpu polynomial products benchmark\n\n");
     std::printf("device: %s, %d SMs, %.2f GHz; IMAD peak %.3g a second (64 a clock an SM); host threads: %u; FLINT %s; %s\n\n",
-                prop.name, prop.multiProcessorCount, clock_khz / 1e6, imad_peak, threads, flint_version, date);
+                prop.name, prop.multiProcessorCount, device.clock_ghz, imad_peak, threads, flint_version, device.date);
     std::printf("PCIe bound: %.0f GB/s a direction assumed (pinned copies on the H200 hosts); measured in this run, pinned 256 MiB "
                 "copies: up %.1f GB/s, down %.1f GB/s.%s\n\n",
                 kPcieBytesPerSecond / 1e9, pcie_up / 1e9, pcie_down / 1e9,

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <ctime>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -59,6 +60,27 @@ double median_seconds(int repeats, const std::function<void()>& op, const std::f
     }
     std::sort(times.begin(), times.end());
     return times[times.size() / 2];
+}
+
+// Device 0 as the benchmarks' headers describe it: its properties, its IMAD peak (64 a clock an
+// SM) and the time of the run.
+struct DeviceInfo {
+    cudaDeviceProp prop;
+    double clock_ghz, imad_peak;
+    char date[64];
+};
+
+inline DeviceInfo device_info()
+{
+    DeviceInfo d{};
+    check(cudaGetDeviceProperties(&d.prop, 0), "cudaGetDeviceProperties");
+    int clock_khz = 0;
+    check(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0), "clock rate");
+    d.clock_ghz = clock_khz / 1e6;
+    d.imad_peak = 64.0 * d.prop.multiProcessorCount * clock_khz * 1e3;
+    const std::time_t t = std::time(nullptr);
+    std::strftime(d.date, sizeof d.date, "%Y-%m-%d %H:%M UTC", std::gmtime(&t));
+    return d;
 }
 
 // One timing of op() by CUDA events on the default stream.

@@ -12,25 +12,13 @@
 #include "plugin/flint/fmpz_array.hpp"
 #include "plugin/matrix/fmpz_mat_det.hpp"
 #include "plugin/matrix/fmpz_mat_mul.hpp"
+#include "plugin/modular/fmpz_temp.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/fmpz_adapter.hpp"
 #include "zgpu/matrix.hpp"
 
 namespace zgpu {
 namespace {
-
-// An fmpz that frees itself.
-class FmpzTemp {
-public:
-    FmpzTemp() { fmpz_init(value_); }
-    ~FmpzTemp() { fmpz_clear(value_); }
-    FmpzTemp(const FmpzTemp&) = delete;
-    FmpzTemp& operator=(const FmpzTemp&) = delete;
-    fmpz* get() { return value_; }
-
-private:
-    fmpz_t value_;
-};
 
 // An fmpz matrix that frees itself.
 class FmpzMatTemp {
