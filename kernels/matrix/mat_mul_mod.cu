@@ -81,6 +81,9 @@ std::size_t round_up(std::size_t x, std::size_t to) { return (x + to - 1) / to *
 void mat_mul_mod(ConstMatricesView a, ConstMatricesView b, const Modulus* moduli, MatricesView c, cudaStream_t stream)
 {
     if (c.count == 0 || c.rows == 0 || c.cols == 0) return;
+    // The digit sums are exact below 2^31 terms.
+    if (a.cols >= (std::size_t(1) << 31))
+        throw Error("mat_mul_mod: an inner dimension of " + std::to_string(a.cols) + " exceeds the 2^31 - 1 terms a sum takes");
     const std::size_t tiles = (c.rows + BM - 1) / BM * ((c.cols + BN - 1) / BN);
     if (tiles > 0x7fffffffu) throw Error("mat_mul_mod: " + std::to_string(c.rows) + " x " + std::to_string(c.cols) + " is too large");
     const dim3 grid(unsigned(tiles), unsigned(std::min<std::size_t>(c.count, kMaxGridY)));

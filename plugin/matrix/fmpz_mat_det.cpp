@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+#include <string>
 
 #include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/host_ops/dispatch.hpp"
+#include "plugin/matrix/gpu_or_host.hpp"
 #include "plugin/modular/prime_set_state.hpp"
 #include "plugin/poly/flint_threads.hpp"
 #include "plugin/poly/product_primes.hpp"
@@ -72,19 +73,16 @@ Backend fmpz_mat_determinant_on(Backend backend, fmpz_t det, const ZMatrix& a, s
         // |det| < 2^bound_bits: primes whose product exceeds 2^(bound_bits + 1) give it back
         // from its signed residue.
         const PrimeSet set = poly::product_primes(bound_bits);
-        std::vector<limb_t> r;
-        try {
-            r = residues(a, set);
-        } catch (const Error& e) {
-            if (backend_forced()) throw;
-            std::fprintf(stderr, "zgpu: the GPU failed on a determinant (%s); the host computes it\n", e.what());
-            on_host();
-            return Backend::cpu;
-        }
-        const PrimeSet::State& state = set.state();
-        CombTemp temp(state);
-        fmpz_multi_CRT_ui(det, r.data(), state.comb, temp.get(), 1);
-        return Backend::gpu;
+        const auto gpu = [&] {
+            const std::vector<limb_t> r = residues(a, set);
+            const PrimeSet::State& state = set.state();
+            if (r.size() != state.moduli.size())
+                throw Error("fmpz_mat_det: " + std::to_string(r.size()) + " residues for " + std::to_string(state.moduli.size()) +
+                            " primes");
+            CombTemp temp(state);
+            fmpz_multi_CRT_ui(det, r.data(), state.comb, temp.get(), 1);
+        };
+        return gpu_or_host(gpu, on_host, "a determinant");
     };
     Backend ran = backend;
     run_on(

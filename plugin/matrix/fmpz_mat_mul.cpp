@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdio>
 
 #include "base/parallel.hpp"
 #include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/host_ops/dispatch.hpp"
+#include "plugin/matrix/gpu_or_host.hpp"
 #include "plugin/modular/prime_set_state.hpp"
 #include "plugin/poly/flint_threads.hpp"
 #include "plugin/poly/product_primes.hpp"
@@ -89,18 +89,13 @@ Backend fmpz_mat_product_on(Backend backend, const ZMatrix& a, const ZMatrix& b,
             return Backend::cpu;
         }
         bool delivered = false;
-        try {
+        const auto gpu = [&] {
             multiply(a, b, set, [&](std::size_t first, ConstBatchView values) {
                 delivered = true;
                 on_gpu_result(first, values);
             });
-        } catch (const Error& e) {
-            if (!delivered && backend_forced()) throw;
-            std::fprintf(stderr, "zgpu: the GPU failed on a matrix product over Z (%s); the host computes it\n", e.what());
-            on_host(a, b, on_cpu);
-            return Backend::cpu;
-        }
-        return Backend::gpu;
+        };
+        return gpu_or_host(gpu, [&] { on_host(a, b, on_cpu); }, "a matrix product over Z", [&] { return delivered; });
     };
     Backend ran = backend;
     run_on(

@@ -1,12 +1,12 @@
 #include "plugin/matrix/nmod_mat_mul.hpp"
 
 #include <bit>
-#include <cstdio>
 #include <vector>
 
 #include "base/parallel.hpp"
 #include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/host_ops/dispatch.hpp"
+#include "plugin/matrix/gpu_or_host.hpp"
 #include "plugin/matrix/mat_choice.hpp"
 #include "plugin/poly/flint_threads.hpp"
 #include "zgpu/error.hpp"
@@ -57,17 +57,7 @@ Backend nmod_mat_product_on(Backend backend, nmod_mat_struct* c, const nmod_mat_
     Backend ran = backend;
     run_on(
         backend,
-        [&] {
-            try {
-                gpu(c, a, b);
-                return ran = Backend::gpu;
-            } catch (const Error& e) {
-                if (backend_forced()) throw;
-                std::fprintf(stderr, "zgpu: the GPU failed on a matrix product (%s); the host computes it\n", e.what());
-                flint_product(c, a, b);
-                return ran = Backend::cpu;
-            }
-        },
+        [&] { return ran = gpu_or_host([&] { gpu(c, a, b); }, [&] { flint_product(c, a, b); }, "a matrix product"); },
         [&] { flint_product(c, a, b); });
     return ran;
 }

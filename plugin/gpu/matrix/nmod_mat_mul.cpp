@@ -51,7 +51,7 @@ void nmod_mat_mul(std::span<const limb_t* const> a_rows, std::span<const limb_t*
     Runtime& runtime = Runtime::get();
     const Runtime::Lease lease(runtime);
     const cudaStream_t stream = runtime.stream();
-    const DrainOnExit drain{stream, runtime.upload_stream(), runtime.download_stream()};
+    const DrainOnExit drain{stream, stream, stream};  // before the staging is used again
     // Pinned: a, b, then c; on the device: the modulus, a, b, c.
     limb_t* host = reinterpret_cast<limb_t*>(runtime.staging((a_words + b_words + c_words) * sizeof(limb_t)));
     std::byte* device = runtime.scratch(sizeof(kernels::Modulus) + (a_words + b_words + c_words) * sizeof(limb_t));

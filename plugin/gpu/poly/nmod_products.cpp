@@ -264,14 +264,15 @@ void run_group(std::span<const NmodProduct* const> group, const Route& route)
         lane.runtime.make_current();
         const cudaStream_t stream = lane.runtime.stream(), upload = lane.runtime.upload_stream(),
                            download = lane.runtime.download_stream();
-        if (j >= 2) lane.computed[s].wait_on(upload);  // chunk j - 2's kernels are done with the device slot
+        // Chunk j - 2 is done with the device slot: its kernels, and its download, whose results lie
+        // where this chunk's longer operands may go (each chunk's results follow its operands).
+        if (j >= 2) lane.computed[s].wait_on(upload), lane.downloaded[(j - 2) % 3].wait_on(upload);
         if (timing) times.begin(kUpload, upload);
         check(cudaMemcpyAsync(device_slot(lane, j), up_slot(lane, j), chunk.upload_bytes, cudaMemcpyHostToDevice, upload),
               "uploading polynomials");
         if (timing) times.end(kUpload, upload);
         lane.uploaded[s].record(upload);
-        lane.uploaded[s].wait_on(stream);
-        if (j >= 2) lane.downloaded[(j - 2) % 3].wait_on(stream);  // and its results have left it
+        lane.uploaded[s].wait_on(stream);  // and so after chunk j - 2 has left the slot
         if (timing) times.begin(kProducts, stream);
         chunk.multiply(device_slot(lane, j), route, lane.tables, lane.garner, primes.size(), stream);
         if (timing) times.end(kProducts, stream);

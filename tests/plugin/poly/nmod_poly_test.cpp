@@ -231,6 +231,35 @@ TEST_P(PolyEntryPoints, MulManyMatchesFlint)
     }
 }
 
+// Batches of many chunks of unequal sizes: squares (results twice the operands) of random lengths
+// from 513 to 1024, so that a chunk's operands reach past where the chunk two before it left
+// its results in the same device slot (the GPU must wait for that chunk's download), and
+// products modulo 2^64 - 59 of random lengths.
+TEST_P(PolyEntryPoints, ManyChunksOfUnequalSizesMatchFlint)
+{
+    struct Group {
+        ulong n;
+        bool squares;
+        slong count;
+    };
+    for (const Group g : {Group{kernels::ntt_primes(1)[0], true, 6000}, Group{~ulong(0) - 58, false, 3000}}) {
+        std::vector<nmod_poly_struct> a(g.count), b(g.count), expected(g.count), got(g.count);
+        for (auto* polys : {&a, &b, &expected, &got})
+            for (nmod_poly_struct& p : *polys) nmod_poly_init(&p, g.n);
+        for (slong i = 0; i < g.count; ++i) {
+            const slong length = 513 + slong(n_randint(state_, 512));
+            nmod_poly_randtest_not_zero(&a[i], state_, length);
+            nmod_poly_randtest_not_zero(&b[i], state_, length);
+            ::nmod_poly_mul(&expected[i], &a[i], g.squares ? &a[i] : &b[i]);
+        }
+        ASSERT_EQ(zgpu_nmod_poly_mul_many(got.data(), a.data(), g.squares ? a.data() : b.data(), g.count), 0) << zgpu_last_error();
+        for (slong i = 0; i < g.count; ++i)
+            ASSERT_TRUE(nmod_poly_equal(&got[i], &expected[i])) << (g.squares ? "square " : "product ") << i << " mod " << g.n;
+        for (auto* polys : {&a, &b, &expected, &got})
+            for (nmod_poly_struct& p : *polys) nmod_poly_clear(&p);
+    }
+}
+
 TEST_P(PolyEntryPoints, BadInputIsReportedAndNothingIsWritten)
 {
     Poly a(7), b(7), c(11), res(7), copy(7);

@@ -1,0 +1,19 @@
+// The matrix entry points' one rule for a GPU that fails: the host computes the result, with a
+// warning, unless ZGPU_BACKEND forced the backend and nothing has been written yet, where the
+// error stands. A failure after some of the result was written is always finished by the host,
+// so that no output is left half written.
+#pragma once
+
+#include <functional>
+
+#include "zgpu/backend.hpp"
+
+namespace zgpu::matrix {
+
+// Runs gpu(); should it throw, runs host() as the rule says (`what` names the computation in the
+// warning; written() says whether gpu() had written part of the result). Returns the backend
+// that finished.
+Backend gpu_or_host(const std::function<void()>& gpu, const std::function<void()>& host, const char* what,
+                    const std::function<bool()>& written = [] { return false; });
+
+}  // namespace zgpu::matrix
