@@ -79,31 +79,20 @@ matrix::ZMatrix operand(const RowMajor& m, const fmpz_mat_struct* shape_of, cons
             max_bits(m.entries(), count)};
 }
 
-// The squared norm of each row, on all host threads.
-class SquaredNorms {
-public:
-    explicit SquaredNorms(const fmpz_mat_struct* m) : norms_(std::size_t(m->r)), pointers_(std::size_t(m->r))
-    {
-        parallel_for(std::size_t(m->r), 16, [&](std::size_t begin, std::size_t end) {
-            for (std::size_t i = begin; i < end; ++i) {
-                fmpz_init(&norms_[i]);
-                for (slong j = 0; j < m->c; ++j) fmpz_addmul(&norms_[i], fmpz_mat_entry(m, slong(i), j), fmpz_mat_entry(m, slong(i), j));
-                pointers_[i] = &norms_[i];
-            }
-        });
-    }
-    ~SquaredNorms()
-    {
-        for (fmpz& x : norms_) fmpz_clear(&x);
-    }
-    SquaredNorms(const SquaredNorms&) = delete;
-    SquaredNorms& operator=(const SquaredNorms&) = delete;
-    std::span<const fmpz* const> get() const { return pointers_; }
-
-private:
-    std::vector<fmpz> norms_;
-    std::vector<const fmpz*> pointers_;
-};
+// The bits of each row's squared norm, on all host threads.
+std::vector<std::uint64_t> squared_norm_bits(const fmpz_mat_struct* m)
+{
+    std::vector<std::uint64_t> bits(std::size_t(m->r));
+    parallel_for(std::size_t(m->r), 16, [&](std::size_t begin, std::size_t end) {
+        FmpzTemp norm;
+        for (std::size_t i = begin; i < end; ++i) {
+            fmpz_zero(norm.get());
+            for (slong j = 0; j < m->c; ++j) fmpz_addmul(norm.get(), fmpz_mat_entry(m, slong(i), j), fmpz_mat_entry(m, slong(i), j));
+            bits[i] = fmpz_bits(norm.get());
+        }
+    });
+    return bits;
+}
 
 }  // namespace
 
@@ -113,7 +102,7 @@ void fmpz_mat_det(fmpz_t det, const fmpz_mat_t a)
     if (a->r != a->c) throw Error("fmpz_mat_det: a is " + shape(a) + ", not square");
     // The empty matrix's determinant is 1; a matrix with a zero row (Hadamard's bound 0) has 0:
     // the host's answers, without either backend's function.
-    const std::uint64_t bound = a->r == 0 ? 1 : matrix::hadamard_bits(SquaredNorms(a).get());
+    const std::uint64_t bound = a->r == 0 ? 1 : matrix::hadamard_bits(squared_norm_bits(a));
     if (a->r == 0 || bound == 0) {
         set_last_backend(Backend::cpu);
         return a->r == 0 ? fmpz_one(det) : fmpz_zero(det);

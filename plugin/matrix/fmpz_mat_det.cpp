@@ -36,12 +36,12 @@ std::vector<limb_t> gpu_residues(const ZMatrix& a, const PrimeSet& set)
 
 }  // namespace
 
-std::uint64_t hadamard_bits(std::span<const fmpz* const> squared_norms)
+std::uint64_t hadamard_bits(std::span<const std::uint64_t> squared_norm_bits)
 {
     std::uint64_t bits = 0;
-    for (const fmpz* s : squared_norms) {
-        if (fmpz_is_zero(s)) return 0;
-        bits += (fmpz_bits(s) + 1) / 2;
+    for (const std::uint64_t b : squared_norm_bits) {
+        if (b == 0) return 0;
+        bits += (b + 1) / 2;
     }
     return bits;
 }

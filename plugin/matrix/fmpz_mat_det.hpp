@@ -14,8 +14,8 @@
 namespace zgpu::matrix {
 
 // Hadamard's bound in bits: |det| <= prod_i ||row_i|| < 2^(sum_i ceil(bits(||row_i||^2) / 2)),
-// from the squared norms of the rows (exact integers). 0 where a row is zero.
-std::uint64_t hadamard_bits(std::span<const fmpz* const> squared_norms);
+// from the bits of the rows' squared norms (exact integers: 0 for a zero row, and then 0).
+std::uint64_t hadamard_bits(std::span<const std::uint64_t> squared_norm_bits);
 
 // The GPU's part: det(a) modulo each prime of the set (gpu::fmpz_mat_det_residues), or a test's
 // stand-in.

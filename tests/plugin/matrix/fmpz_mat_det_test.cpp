@@ -140,11 +140,8 @@ INSTANTIATE_TEST_SUITE_P(Backends, FmpzMatDet, ::testing::Values(Backend::cpu, B
 
 TEST(FmpzMatDetRules, HadamardBitsAndTheChoice)
 {
-    Z four, zero, big;
-    fmpz_set_ui(four.v, 4);  // 3 bits: a norm below 2^2
-    fmpz_set_ui(big.v, 1);
-    fmpz_mul_2exp(big.v, big.v, 100);  // 101 bits: below 2^51
-    const std::vector<const fmpz*> rows = {four.v, four.v, big.v}, with_zero = {four.v, zero.v};
+    // Squared norms of 3 bits (4: a norm of 2, below 2^2) and 101 bits (below 2^51).
+    const std::vector<std::uint64_t> rows = {3, 3, 101}, with_zero = {3, 0};
     EXPECT_EQ(matrix::hadamard_bits(rows), 2u + 2u + 51u);
     EXPECT_EQ(matrix::hadamard_bits(with_zero), 0u);
     // Measured on the H200 (64-bit entries): FLINT faster at 20 x 20, the GPU from 50 x 50.

@@ -1,0 +1,91 @@
+// zgpu::mul and determinant on NTL's mat_ZZ against NTL's, on each backend: empty and
+// non-square shapes, entries of 1 to 500 bits with signs, chunks of entries that span rows,
+// singular matrices, aliasing, bad shapes.
+#include <string>
+
+#include <NTL/mat_ZZ.h>
+#include <gtest/gtest.h>
+
+#include "backend_env.hpp"
+#include "zgpu/error.hpp"
+#include "zgpu/ntl_matrix.hpp"
+
+namespace zgpu::testing {
+namespace {
+
+class NtlMatrices : public OnBackend {
+protected:
+    void SetUp() override
+    {
+        OnBackend::SetUp();
+        NTL::SetSeed(NTL::ZZ(11));
+    }
+    // Entries of up to `bits` bits with random signs.
+    static NTL::mat_ZZ random(long rows, long cols, long bits)
+    {
+        NTL::mat_ZZ m;
+        m.SetDims(rows, cols);
+        for (long i = 0; i < rows; ++i)
+            for (long j = 0; j < cols; ++j) {
+                m[i][j] = NTL::RandomBits_ZZ(bits);
+                if (NTL::RandomBnd(2)) NTL::negate(m[i][j], m[i][j]);
+            }
+        return m;
+    }
+};
+
+TEST_P(NtlMatrices, MulMatchesNtl)
+{
+    const long shapes[][3] = {{0, 0, 0}, {0, 3, 2}, {2, 0, 3}, {3, 2, 0}, {1, 1, 1}, {33, 17, 65}, {70, 40, 90}};
+    for (const long bits : {1, 64, 65, 500})
+        for (const auto& s : shapes) {
+            const NTL::mat_ZZ a = random(s[0], s[1], bits), b = random(s[1], s[2], bits);
+            NTL::mat_ZZ ours = random(2, 2, 10), theirs;  // ours overwritten, of another shape
+            NTL::mul(theirs, a, b);
+            zgpu::mul(ours, a, b);
+            EXPECT_TRUE(ours == theirs) << s[0] << " x " << s[1] << " x " << s[2] << ", " << bits << " bits";
+        }
+}
+
+TEST_P(NtlMatrices, MulInPlace)
+{
+    NTL::mat_ZZ a = random(30, 30, 100);
+    const NTL::mat_ZZ b = random(30, 30, 100);
+    NTL::mat_ZZ expected;
+    NTL::mul(expected, a, b);
+    zgpu::mul(a, a, b);
+    EXPECT_TRUE(a == expected);
+}
+
+TEST_P(NtlMatrices, DeterminantMatchesNtl)
+{
+    for (const long n : {0, 1, 2, 17, 60})
+        for (const long bits : {1, 64, 300}) {
+            NTL::mat_ZZ a = random(n, n, bits);
+            NTL::ZZ ours(12345), theirs;
+            NTL::determinant(theirs, a, 1);
+            zgpu::determinant(ours, a);
+            EXPECT_EQ(ours, theirs) << n << " x " << n << ", " << bits << " bits";
+            if (n < 2) continue;
+            a[n - 1] = a[0];  // two equal rows
+            zgpu::determinant(ours, a);
+            EXPECT_EQ(ours, NTL::ZZ(0)) << n << " x " << n << ", two equal rows";
+        }
+}
+
+TEST_P(NtlMatrices, BadShapesThrowAndWriteNothing)
+{
+    const NTL::mat_ZZ a = random(3, 4, 10);
+    NTL::mat_ZZ x = random(2, 2, 10);
+    const NTL::mat_ZZ before = x;
+    EXPECT_THROW(zgpu::mul(x, a, a), Error);
+    EXPECT_TRUE(x == before);
+    NTL::ZZ d(7);
+    EXPECT_THROW(zgpu::determinant(d, a), Error);
+    EXPECT_EQ(d, NTL::ZZ(7));
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, NtlMatrices, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
+
+}  // namespace
+}  // namespace zgpu::testing
