@@ -1,8 +1,8 @@
 // FLINT-style products and determinants of fmpz matrices: the argument checks, then
-// plugin/matrix with FLINT's own functions as the CPU backend. The GPU reads the entries as one row-major array. The product
-// goes straight into c's entries, reusing their memory as FLINT does, where c is a whole matrix
-// apart from a and b; else (c is a or b, or a window) into a matrix of its own, swapped in at
-// the end.
+// plugin/matrix with FLINT's own functions as the CPU backend. The GPU reads the entries as one
+// row-major array. The product goes straight into c's entries, reusing their memory as FLINT
+// does, where a, b and c are whole, separate matrices; else (c is a or b, or a window) into a
+// matrix of its own, swapped in at the end.
 #include <functional>
 #include <string>
 #include <vector>
