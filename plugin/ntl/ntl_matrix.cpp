@@ -6,11 +6,10 @@
 #include <string>
 #include <vector>
 
-#include <gmp.h>
-
 #include "plugin/matrix/fmpz_mat_det.hpp"
 #include "plugin/matrix/fmpz_mat_mul.hpp"
 #include "plugin/modular/fmpz_temp.hpp"
+#include "plugin/ntl/zz_array.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/ntl_adapter.hpp"
 #include "zgpu/ntl_matrix.hpp"
@@ -36,20 +35,6 @@ matrix::ZMatrix operand(const NTL::mat_ZZ& m, const char* name)
     for (long i = 0; i < m.NumRows(); ++i)
         for (long j = 0; j < m.NumCols(); ++j) bits = std::max(bits, NTL::NumBits(m[i][j]));
     return {host_operand(MatEntries{&m, cols}, rows * cols, name), rows, cols, std::uint64_t(bits)};
-}
-
-// d = value, through GMP's bytes (NTL's ZZ and FLINT's fmpz share no representation).
-void set_zz(NTL::ZZ& d, const fmpz_t value)
-{
-    mpz_t v;
-    mpz_init(v);
-    fmpz_get_mpz(v, value);
-    std::vector<unsigned char> bytes((mpz_sizeinbase(v, 2) + 7) / 8);
-    std::size_t count = 0;
-    mpz_export(bytes.data(), &count, -1, 1, 0, 0, v);
-    NTL::ZZFromBytes(d, bytes.data(), long(count));
-    if (mpz_sgn(v) < 0) NTL::negate(d, d);
-    mpz_clear(v);
 }
 
 }  // namespace

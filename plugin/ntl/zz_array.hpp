@@ -4,6 +4,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <algorithm>
+#include <vector>
+
+#include <flint/fmpz.h>
 
 #include "zgpu/ntl_adapter.hpp"
 #include "zgpu/error.hpp"
@@ -40,6 +44,21 @@ inline NTL::Vec<NTL::ZZ> one_element(const NTL::ZZ& b)
     scalar.SetLength(1);
     scalar[0] = b;
     return scalar;
+}
+
+// d = value: its limbs through a batch of one element (NTL's ZZ and FLINT's fmpz share no
+// representation), for the determinants and resultants that the modular path computes as fmpz.
+inline void set_zz(NTL::ZZ& d, const fmpz_t value)
+{
+    fmpz_t magnitude;
+    fmpz_init(magnitude);
+    fmpz_abs(magnitude, value);
+    const slong n = slong(fmpz_size(magnitude));
+    std::vector<limb_t> limbs(std::size_t(std::max<slong>(n, 1)));
+    if (n > 0) fmpz_get_ui_array(reinterpret_cast<ulong*>(limbs.data()), n, magnitude);
+    fmpz_clear(magnitude);
+    const std::int32_t size = std::int32_t(fmpz_sgn(value) < 0 ? -n : n);
+    adapters::unpack_zz_array(ConstBatchView{limbs.data(), &size, 1, std::uint32_t(limbs.size())}, &d);
 }
 
 }  // namespace zgpu

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "backend_env.hpp"
+#include "plugin/ntl/zz_array.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/ntl_matrix.hpp"
 
@@ -86,6 +87,26 @@ TEST_P(NtlMatrices, BadShapesThrowAndWriteNothing)
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, NtlMatrices, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
+
+// The modular path's values (fmpz) as NTL's: zero, one word, several, both signs.
+TEST(NtlConversions, FmpzValuesBecomeTheSameZz)
+{
+    fmpz_t v;
+    fmpz_init(v);
+    for (const long bits : {0, 1, 63, 64, 65, 200}) {
+        for (const int sign : {1, -1}) {
+            fmpz_one(v);
+            fmpz_mul_2exp(v, v, ulong(bits));
+            fmpz_sub_ui(v, v, 1);  // 2^bits - 1
+            if (sign < 0) fmpz_neg(v, v);
+            NTL::ZZ expected = (NTL::ZZ(1) << bits) - 1, got(777);
+            if (sign < 0) NTL::negate(expected, expected);
+            set_zz(got, v);
+            EXPECT_EQ(got, expected) << bits << " bits, sign " << sign;
+        }
+    }
+    fmpz_clear(v);
+}
 
 }  // namespace
 }  // namespace zgpu::testing
