@@ -47,17 +47,18 @@ bool contiguous(const fmpz_mat_struct* m)
 // The operand's entries as one row-major array: the matrix's own, or a copy of a window's.
 class RowMajor {
 public:
-    explicit RowMajor(const fmpz_mat_struct* m) : RowMajor(m, contiguous(m)) {}
-    const fmpz* entries() const { return entries_; }
-
-private:
-    RowMajor(const fmpz_mat_struct* m, bool whole) : copy_(whole ? 0 : m->r, whole ? 0 : m->c)
+    explicit RowMajor(const fmpz_mat_struct* m) : whole_(contiguous(m)), copy_(whole_ ? 0 : m->r, whole_ ? 0 : m->c)
     {
         if (m->r == 0 || m->c == 0) return;
-        if (!whole) fmpz_mat_set(copy_.get(), m);
-        entries_ = whole ? fmpz_mat_entry(m, 0, 0) : fmpz_mat_entry(copy_.get(), 0, 0);
+        if (!whole_) fmpz_mat_set(copy_.get(), m);
+        entries_ = whole_ ? fmpz_mat_entry(m, 0, 0) : fmpz_mat_entry(copy_.get(), 0, 0);
     }
+    const fmpz* entries() const { return entries_; }
+    // Whether the entries are the matrix's own (it is whole, not a window).
+    bool whole() const { return whole_; }
 
+private:
+    bool whole_;
     FmpzMatTemp copy_;
     const fmpz* entries_ = nullptr;
 };
@@ -127,7 +128,7 @@ void fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b)
     const matrix::ZMatrix za = operand(a_entries, a, "a"), zb = operand(b_entries, b, "b");
     // In place only among whole matrices: a window's rows (FLINT 2.9 swaps row pointers) need not
     // lie in address order, so its address range says nothing.
-    const bool in_place = contiguous(a) && contiguous(b) && contiguous(c) && !overlap(c, a) && !overlap(c, b);
+    const bool in_place = a_entries.whole() && b_entries.whole() && contiguous(c) && !overlap(c, a) && !overlap(c, b);
     FmpzMatTemp own(in_place ? 0 : c->r, in_place ? 0 : c->c);
     fmpz_mat_struct* product = in_place ? c : own.get();
     matrix::fmpz_mat_product(

@@ -1,7 +1,7 @@
 // NTL-style products and determinants of mat_ZZ through plugin/matrix (the entries read and
 // written as ZZ, row by row: each row of a mat_ZZ is a vector of its own), NTL's own mul and
-// determinant (its deterministic strategy) as the CPU backend. On the GPU a product goes to a matrix of its own, swapped
-// into x at the end, so that x may be an operand.
+// determinant (its deterministic strategy) as the CPU backend. On the GPU a product goes to a
+// matrix of its own, swapped into x at the end, so that x may be an operand.
 #include <algorithm>
 #include <string>
 #include <vector>

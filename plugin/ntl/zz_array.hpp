@@ -1,10 +1,10 @@
 // NTL vectors as the host dispatch reads them, shared by the NTL-style entry points.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <algorithm>
 #include <vector>
 
 #include <flint/fmpz.h>
