@@ -48,6 +48,11 @@ int _zgpu_fmpz_poly_mul(fmpz* res, const fmpz* a, slong lena, const fmpz* b, slo
     return report(__func__, [&] { zgpu::_fmpz_poly_mul(res, a, lena, b, lenb); });
 }
 
+int zgpu_fmpz_poly_resultant(fmpz_t res, const fmpz_poly_t a, const fmpz_poly_t b)
+{
+    return report(__func__, [&] { zgpu::fmpz_poly_resultant(res, a, b); });
+}
+
 void zgpu_set_progress(int on) { zgpu::set_progress(on != 0); }
 
 }

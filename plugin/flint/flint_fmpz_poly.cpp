@@ -8,7 +8,9 @@
 #include <string>
 
 #include "plugin/flint/fmpz_array.hpp"
+#include "plugin/modular/fmpz_temp.hpp"
 #include "plugin/poly/product_over_z.hpp"
+#include "plugin/poly/resultant.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/fmpz_adapter.hpp"
 #include "zgpu/poly.hpp"
@@ -80,7 +82,33 @@ void check_polys(const std::string& function, const fmpz_poly_struct* res, const
     if (!b) throw Error(function + ": b is NULL");
 }
 
+// The bits of ||a||^2 (the sum of the squared coefficients, exact).
+std::uint64_t squared_norm_bits(const fmpz_poly_struct* a)
+{
+    FmpzTemp norm;
+    for (slong i = 0; i < a->length; ++i) fmpz_addmul(norm.get(), a->coeffs + i, a->coeffs + i);
+    return fmpz_bits(norm.get());
+}
+
 }  // namespace
+
+void fmpz_poly_resultant(fmpz_t res, const fmpz_poly_t a, const fmpz_poly_t b)
+{
+    if (!res || !a || !b) throw Error(std::string("fmpz_poly_resultant: ") + (!res ? "res" : !a ? "a" : "b") + " is NULL");
+    // A zero polynomial gives 0, as in FLINT: the host answers.
+    if (a->length == 0 || b->length == 0) {
+        set_last_backend(Backend::cpu);
+        return fmpz_zero(res);
+    }
+    const poly::ZPoly first = operand(a->coeffs, std::size_t(a->length), kUntruncated, "a");
+    const poly::ZPoly second = operand(b->coeffs, std::size_t(b->length), kUntruncated, "b");
+    const std::uint64_t bound =
+        poly::resultant_bits(first.length, squared_norm_bits(a), second.length, squared_norm_bits(b));
+    // res is written once, at the end (it may be a coefficient of a or b).
+    FmpzTemp value;
+    poly::resultant(value.get(), first, second, bound, [&] { ::fmpz_poly_resultant(value.get(), a, b); });
+    fmpz_swap(res, value.get());
+}
 
 void fmpz_poly_mul(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b)
 {

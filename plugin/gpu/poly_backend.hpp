@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "kernels/modular/residue_view.hpp"
 #include "plugin/gpu/host_operand.hpp"
@@ -49,6 +50,14 @@ void nmod_products(std::span<const NmodProduct> products);
 // crt_limbs(tables).
 void fmpz_poly_product(const HostOperand& a, std::size_t a_length, const HostOperand& b, std::size_t b_length,
                        std::size_t out_length, const ModularTables& tables, const HostResult& result);
+
+// Res(a, b) modulo each prime of the set, with the formal degrees a_length - 1 and b_length - 1
+// (both at least 1 coefficient): the coefficients packed (signed values of at most kMaxLimbs
+// limbs), reduced modulo every prime (multi_mod), laid out coefficient by coefficient, and
+// each prime's remainder sequence run by a thread (kernels/poly/resultant_mod.hpp), on the
+// first device. One residue a prime, in the set's order; every prime must be prime.
+std::vector<limb_t> fmpz_poly_resultant_residues(const HostOperand& a, std::size_t a_length, const HostOperand& b,
+                                                 std::size_t b_length, const ModularTables& tables);
 
 // Device-resident: r = a b modulo each prime of the set (residue arrays of a_length, b_length
 // and out_length coefficients, prime-major; out_length <= a_length + b_length - 1), every prime

@@ -103,6 +103,11 @@ void residues_poly_mul(kernels::ConstResidueView, kernels::ConstResidueView, std
 {
     unavailable();
 }
+std::vector<limb_t> fmpz_poly_resultant_residues(const HostOperand&, std::size_t, const HostOperand&, std::size_t,
+                                                 const ModularTables&)
+{
+    unavailable();
+}
 
 void fmpz_mat_product(const HostOperand&, const HostOperand&, std::size_t, std::size_t, std::size_t, const ModularTables&,
                       const HostResult&)

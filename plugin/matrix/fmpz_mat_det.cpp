@@ -6,8 +6,8 @@
 
 #include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/host_ops/dispatch.hpp"
-#include "plugin/matrix/gpu_or_host.hpp"
-#include "plugin/modular/prime_set_state.hpp"
+#include "plugin/host_ops/gpu_or_host.hpp"
+#include "plugin/modular/cpu_modular.hpp"
 #include "plugin/poly/flint_threads.hpp"
 #include "plugin/poly/product_primes.hpp"
 #include "zgpu/error.hpp"
@@ -74,13 +74,7 @@ Backend fmpz_mat_determinant_on(Backend backend, fmpz_t det, const ZMatrix& a, s
         // from its signed residue.
         const PrimeSet set = poly::product_primes(bound_bits);
         const auto gpu = [&] {
-            const std::vector<limb_t> r = residues(a, set);
-            const PrimeSet::State& state = set.state();
-            if (r.size() != state.moduli.size())
-                throw Error("fmpz_mat_det: " + std::to_string(r.size()) + " residues for " + std::to_string(state.moduli.size()) +
-                            " primes");
-            CombTemp temp(state);
-            fmpz_multi_CRT_ui(det, r.data(), state.comb, temp.get(), 1);
+            crt_one(det, residues(a, set), set.state());
         };
         return gpu_or_host(gpu, on_host, "a determinant");
     };

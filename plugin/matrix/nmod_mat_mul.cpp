@@ -6,7 +6,7 @@
 #include "base/parallel.hpp"
 #include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/host_ops/dispatch.hpp"
-#include "plugin/matrix/gpu_or_host.hpp"
+#include "plugin/host_ops/gpu_or_host.hpp"
 #include "plugin/matrix/mat_choice.hpp"
 #include "plugin/poly/flint_threads.hpp"
 #include "zgpu/error.hpp"

@@ -73,4 +73,12 @@ void require_reduced(const PrimeSet::State& set, std::span<const limb_t* const> 
                 std::to_string(residues[i][e]) + " is not below its modulus " + std::to_string(set.moduli[i]));
 }
 
+void crt_one(fmpz_t out, std::span<const limb_t> residues, const PrimeSet::State& set)
+{
+    if (residues.size() != set.moduli.size())
+        throw Error("CRT: " + std::to_string(residues.size()) + " residues for " + std::to_string(set.moduli.size()) + " moduli");
+    CombTemp temp(set);
+    fmpz_multi_CRT_ui(out, residues.data(), set.comb, temp.get(), 1);
+}
+
 }  // namespace zgpu

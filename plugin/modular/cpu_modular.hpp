@@ -28,6 +28,11 @@ void cpu_multi_mod(const PrimeSet::State& set, std::size_t first, std::size_t la
 void cpu_multi_crt(const PrimeSet::State& set, std::size_t first, std::size_t last,
                    std::span<const limb_t* const> residues, bool sign, const FmpzSink& sink);
 
+// out = the value in FLINT's symmetric range whose residue modulo each modulus of the set is
+// residues[i] (one residue a modulus: zgpu::Error otherwise): a determinant's or a resultant's,
+// from their residues.
+void crt_one(fmpz_t out, std::span<const limb_t> residues, const PrimeSet::State& set);
+
 // Throws, naming the function, the argument and the first (modulus, element), unless every
 // residues[i][e], e < count, is below n_i. Checked on all host threads.
 void require_reduced(const PrimeSet::State& set, std::span<const limb_t* const> residues, std::size_t count,

@@ -10,7 +10,9 @@
 
 #include "plugin/ntl/zz_array.hpp"
 #include "plugin/poly/nmod_products.hpp"
+#include "plugin/modular/fmpz_temp.hpp"
 #include "plugin/poly/product_over_z.hpp"
+#include "plugin/poly/resultant.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/ntl.hpp"
 #include "zgpu/ntl_poly.hpp"
@@ -84,6 +86,29 @@ void multiply(NTL::zz_pX& x, const NTL::zz_pX& a, const NTL::zz_pX& b, const std
 }
 
 }  // namespace
+
+void resultant(NTL::ZZ& res, const NTL::ZZX& a, const NTL::ZZX& b)
+{
+    // A zero polynomial gives 0, as in NTL: the host answers.
+    if (NTL::IsZero(a) || NTL::IsZero(b)) {
+        set_last_backend(Backend::cpu);
+        res = 0;
+        return;
+    }
+    const auto norm_bits = [](const NTL::ZZX& x) {
+        NTL::ZZ norm;
+        for (const NTL::ZZ& c : x.rep) norm += c * c;
+        return std::uint64_t(NTL::NumBits(norm));
+    };
+    const poly::ZPoly first = operand(a, "a"), second = operand(b, "b");
+    const std::uint64_t bound = poly::resultant_bits(first.length, norm_bits(a), second.length, norm_bits(b));
+    // res is written once, at the end (it may be a coefficient of a or b).
+    FmpzTemp value;
+    NTL::ZZ from_ntl;
+    const Backend ran = poly::resultant(value.get(), first, second, bound, [&] { NTL::resultant(from_ntl, a, b, 1); });
+    if (ran == Backend::gpu) set_zz(res, value.get());
+    else res = from_ntl;
+}
 
 void mul(NTL::ZZX& x, const NTL::ZZX& a, const NTL::ZZX& b)
 {

@@ -49,4 +49,9 @@ void sub(NTL::ZZX& x, const NTL::ZZX& a, const NTL::ZZX& b);
 void mul(NTL::ZZX& x, const NTL::ZZX& a, const NTL::ZZX& b);
 void sqr(NTL::ZZX& x, const NTL::ZZX& a);
 
+// res = the resultant of a and b, as NTL's resultant (0 where a or b is zero; res may be a
+// coefficient of a or b): zgpu_fmpz_poly_resultant's modular path, exact on every input; on
+// the CPU NTL's own function with deterministic = 1.
+void resultant(NTL::ZZ& res, const NTL::ZZX& a, const NTL::ZZX& b);
+
 }  // namespace zgpu

@@ -44,6 +44,11 @@ int zgpu_fmpz_poly_sqr(fmpz_poly_t res, const fmpz_poly_t a);
    overlaps neither operand. */
 int _zgpu_fmpz_poly_mul(fmpz * res, const fmpz * a, slong lena, const fmpz * b, slong lenb);
 
+/* res = Res(a, b), as fmpz_poly_resultant (0 where a or b is zero; res may be a coefficient of a
+   or b). On the GPU modulo as many primes as Hadamard's bound on the Sylvester matrix needs,
+   each prime's remainder sequence run by a thread, and one CRT: exact on every input. */
+int zgpu_fmpz_poly_resultant(fmpz_t res, const fmpz_poly_t a, const fmpz_poly_t b);
+
 /* Progress lines on stderr (on != 0) for products that FLINT would take a second or more for on
    one thread: as such a call starts, at each tenth of its work where it comes in parts (the
    products of a batch, chunks of coefficients), and as it ends, with the seconds taken and the

@@ -175,6 +175,27 @@ TEST_P(NtlPolys, ZzpXWithoutAModulusIsAnError)
     EXPECT_EQ(x, a);
 }
 
+TEST_P(NtlPolys, ResultantMatchesNtl)
+{
+    for (const long la : {0, 1, 2, 17, 60})
+        for (const long lb : {0, 1, 5, 40})
+            for (const long bits : {1, 64, 200}) {
+                NTL::ZZX a, b;
+                for (long i = 0; i < la; ++i) NTL::SetCoeff(a, i, NTL::RandomBits_ZZ(bits) * (NTL::RandomBnd(2) ? 1 : -1));
+                for (long i = 0; i < lb; ++i) NTL::SetCoeff(b, i, NTL::RandomBits_ZZ(bits) * (NTL::RandomBnd(2) ? 1 : -1));
+                NTL::ZZ ours(12345), theirs;
+                NTL::resultant(theirs, a, b, 1);
+                zgpu::resultant(ours, a, b);
+                EXPECT_EQ(ours, theirs) << "lengths " << la << " and " << lb << ", " << bits << " bits";
+            }
+    NTL::ZZX a, b;
+    for (long i = 0; i < 12; ++i) NTL::SetCoeff(a, i, NTL::ZZ(i + 1));
+    b = a * a;  // a common factor
+    NTL::ZZ r(7);
+    zgpu::resultant(r, a, b);
+    EXPECT_EQ(r, NTL::ZZ(0));
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, NtlPolys, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
 
 }  // namespace

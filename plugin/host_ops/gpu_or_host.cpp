@@ -1,9 +1,9 @@
-#include "plugin/matrix/gpu_or_host.hpp"
+#include "plugin/host_ops/gpu_or_host.hpp"
 
 #include <cstdio>
 #include <exception>
 
-namespace zgpu::matrix {
+namespace zgpu {
 
 Backend gpu_or_host(const std::function<void()>& gpu, const std::function<void()>& host, const char* what,
                     const std::function<bool()>& written)
@@ -19,4 +19,4 @@ Backend gpu_or_host(const std::function<void()>& gpu, const std::function<void()
     return Backend::cpu;
 }
 
-}  // namespace zgpu::matrix
+}  // namespace zgpu

@@ -1,4 +1,5 @@
-// The matrix entry points' one rule for a GPU that fails: the host computes the result, with a
+// One rule for a GPU that fails in a computation whose result the host can compute alone
+// (matrix products and determinants, resultants): the host computes the result, with a
 // warning, unless ZGPU_BACKEND forced the backend and nothing has been written yet, where the
 // error stands. A failure after some of the result was written is always finished by the host,
 // so that no output is left half written.
@@ -8,7 +9,7 @@
 
 #include "zgpu/backend.hpp"
 
-namespace zgpu::matrix {
+namespace zgpu {
 
 // Runs gpu(); should it throw, runs host() as the rule says (`what` names the computation in the
 // warning; written() says whether gpu() had written part of the result). Returns the backend
@@ -16,4 +17,4 @@ namespace zgpu::matrix {
 Backend gpu_or_host(const std::function<void()>& gpu, const std::function<void()>& host, const char* what,
                     const std::function<bool()>& written = [] { return false; });
 
-}  // namespace zgpu::matrix
+}  // namespace zgpu

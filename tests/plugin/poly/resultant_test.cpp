@@ -1,0 +1,202 @@
+// zgpu_fmpz_poly_resultant against FLINT's fmpz_poly_resultant on each backend: degrees 0 to 80,
+// coefficients of 1 to 1000 bits with signs, a common factor (0), leading coefficients divisible
+// by many small primes, a polynomial with itself and with its derivative, zero polynomials,
+// res a coefficient of a; bad input; the bound; the GPU's failure by a stand-in.
+#include <gmp.h>
+
+#include <string>
+#include <vector>
+
+#include <flint/fmpz_poly.h>
+#include <gtest/gtest.h>
+
+#include "flint_fixture.hpp"
+#include "kernels/poly/resultant_sequence.hpp"
+#include "plugin/poly/resultant.hpp"
+#include "zgpu/error.hpp"
+#include "zgpu/fmpz_adapter.hpp"
+#include "zgpu/poly.hpp"
+#include "zgpu/zgpu.h"
+#include "zgpu/zgpu_poly.h"
+
+namespace zgpu::testing {
+namespace {
+
+struct Poly {
+    Poly() { fmpz_poly_init(p); }
+    ~Poly() { fmpz_poly_clear(p); }
+    Poly(const Poly&) = delete;
+    Poly& operator=(const Poly&) = delete;
+    fmpz_poly_t p;
+};
+
+struct Z {
+    Z() { fmpz_init(v); }
+    ~Z() { fmpz_clear(v); }
+    Z(const Z&) = delete;
+    Z& operator=(const Z&) = delete;
+    fmpz_t v;
+};
+
+class Resultants : public OnBackendWithFlint {
+protected:
+    void expect_flints(const fmpz_poly_t a, const fmpz_poly_t b, const std::string& what)
+    {
+        Z ours, theirs;
+        fmpz_set_si(ours.v, 12345);  // overwritten
+        ::fmpz_poly_resultant(theirs.v, a, b);
+        ASSERT_EQ(zgpu_fmpz_poly_resultant(ours.v, a, b), 0) << zgpu_last_error();
+        EXPECT_TRUE(fmpz_equal(ours.v, theirs.v)) << what << ": lengths " << a->length << " and " << b->length;
+    }
+};
+
+TEST_P(Resultants, RandomPolynomialsMatchFlint)
+{
+    for (const slong la : {0, 1, 2, 3, 17, 80})
+        for (const slong lb : {0, 1, 2, 40})
+            for (const flint_bitcnt_t bits : {1, 64, 300}) {
+                Poly a, b;
+                fmpz_poly_randtest(a.p, state_, la, bits);
+                fmpz_poly_randtest(b.p, state_, lb, bits);
+                expect_flints(a.p, b.p, std::to_string(bits) + " bits");
+            }
+}
+
+TEST_P(Resultants, SpecialCasesMatchFlint)
+{
+    Poly a, b, c, d;
+    fmpz_poly_randtest_not_zero(a.p, state_, 30, 100);
+    fmpz_poly_randtest_not_zero(b.p, state_, 20, 100);
+    fmpz_poly_randtest_not_zero(c.p, state_, 5, 50);
+    ::fmpz_poly_mul(a.p, a.p, c.p);
+    ::fmpz_poly_mul(b.p, b.p, c.p);
+    expect_flints(a.p, b.p, "a common factor");
+    expect_flints(a.p, a.p, "a with itself");
+    fmpz_poly_derivative(d.p, a.p);
+    expect_flints(a.p, d.p, "a with its derivative");
+    // Leading coefficients 2^k 3^k 5^k ... (primes divide them, none of the 62-bit ones).
+    Z lead;
+    fmpz_primorial(lead.v, 200);
+    fmpz_pow_ui(lead.v, lead.v, 3);
+    fmpz_poly_set_coeff_fmpz(a.p, a.p->length - 1, lead.v);
+    fmpz_poly_set_coeff_fmpz(b.p, b.p->length - 1, lead.v);
+    expect_flints(a.p, b.p, "leading coefficients divisible by the primes below 200");
+}
+
+TEST_P(Resultants, ResultIntoACoefficientOfAnOperand)
+{
+    Poly a, b;
+    fmpz_poly_randtest_not_zero(a.p, state_, 12, 40);
+    fmpz_poly_randtest_not_zero(b.p, state_, 9, 40);
+    Z expected;
+    ::fmpz_poly_resultant(expected.v, a.p, b.p);
+    ASSERT_EQ(zgpu_fmpz_poly_resultant(a.p->coeffs, a.p, b.p), 0) << zgpu_last_error();
+    EXPECT_TRUE(fmpz_equal(a.p->coeffs, expected.v));
+}
+
+TEST_P(Resultants, NullIsReported)
+{
+    Poly a;
+    Z r;
+    EXPECT_EQ(zgpu_fmpz_poly_resultant(r.v, a.p, nullptr), -1);
+    EXPECT_STREQ(zgpu_last_error(), "zgpu_fmpz_poly_resultant: b is NULL");
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Resultants, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
+
+TEST(ResultantRules, TheBoundAndAFailingGpu)
+{
+    // deg(b) = 2 rows of a (||a||^2 of 5 bits: below 2^3) and deg(a) = 3 rows of b (3 bits: 2^2).
+    EXPECT_EQ(poly::resultant_bits(4, 5, 3, 3), 2u * 3u + 3u * 2u);
+    EXPECT_FALSE(poly::gpu_pays_for_resultant(5, 5, 400));
+    EXPECT_TRUE(poly::gpu_pays_for_resultant(1000, 1000, 521444));
+
+    flint_rand_t state;
+    random_init(state);
+    Poly a, b;
+    fmpz_poly_randtest_not_zero(a.p, state, 10, 60);
+    fmpz_poly_randtest_not_zero(b.p, state, 8, 60);
+    Z expected, res;
+    ::fmpz_poly_resultant(expected.v, a.p, b.p);
+    const poly::ZPoly za{host_operand(adapters::FmpzReader(a.p->coeffs), std::size_t(a.p->length), "a"), std::size_t(a.p->length), 60};
+    const poly::ZPoly zb{host_operand(adapters::FmpzReader(b.p->coeffs), std::size_t(b.p->length), "b"), std::size_t(b.p->length), 60};
+    const poly::ResultantResiduesOnGpu failing = [](const poly::ZPoly&, const poly::ZPoly&, const PrimeSet&) -> std::vector<limb_t> {
+        throw Error("a stand-in failure");
+    };
+    const auto on_cpu = [&] { ::fmpz_poly_resultant(res.v, a.p, b.p); };
+    ::testing::internal::CaptureStderr();
+    EXPECT_EQ(poly::resultant_on(Backend::gpu, res.v, za, zb, 2000, on_cpu, failing), Backend::cpu);
+    EXPECT_NE(::testing::internal::GetCapturedStderr().find("the GPU failed on a resultant"), std::string::npos);
+    EXPECT_TRUE(fmpz_equal(res.v, expected.v));
+    random_clear(state);
+}
+
+// The modular path on the host: each prime's residue by the GPU's own sequence
+// (resultant_sequence.hpp) on coefficients reduced by FLINT, then the bound's primes and the
+// CRT as on the GPU, against FLINT's resultant, down to the bound's tightest cases.
+TEST(ResultantRules, TheModularPathOnTheHostMatchesFlint)
+{
+    const poly::ResultantResiduesOnGpu on_host = [](const poly::ZPoly& a, const poly::ZPoly& b, const PrimeSet& set) {
+        const auto coefficients = [](const poly::ZPoly& x) {
+            std::vector<limb_t> limbs(x.length * std::max<std::uint64_t>(x.coeffs.max_limbs, 1));
+            std::vector<std::int32_t> sizes(x.length);
+            x.coeffs.pack(0, {limbs.data(), sizes.data(), x.length, std::uint32_t(std::max<std::uint64_t>(x.coeffs.max_limbs, 1))});
+            return std::pair{limbs, sizes};
+        };
+        const auto [al, as] = coefficients(a);
+        const auto [bl, bs] = coefficients(b);
+        std::vector<limb_t> out;
+        for (const limb_t p : set.moduli()) {
+            const auto reduce = [&](const std::vector<limb_t>& limbs, const std::vector<std::int32_t>& sizes, std::size_t n) {
+                const std::size_t stride = limbs.size() / n;
+                std::vector<limb_t> r(n);
+                for (std::size_t i = 0; i < n; ++i) {
+                    mpz_t v;
+                    mpz_init(v);
+                    mpz_import(v, std::size_t(std::abs(sizes[i])), -1, sizeof(limb_t), 0, 0, limbs.data() + i * stride);
+                    if (sizes[i] < 0) mpz_neg(v, v);
+                    r[i] = mpz_fdiv_ui(v, p);
+                    mpz_clear(v);
+                }
+                return r;
+            };
+            std::vector<limb_t> ar = reduce(al, as, a.length), br = reduce(bl, bs, b.length);
+            out.push_back(kernels::resultant_mod({ar.data(), 1}, a.length - 1, {br.data(), 1}, b.length - 1, kernels::make_modulus(p)));
+        }
+        return out;
+    };
+    flint_rand_t state;
+    random_init(state);
+    for (const slong la : {1, 2, 9, 40})
+        for (const slong lb : {1, 3, 25})
+            for (const flint_bitcnt_t bits : {1, 62, 200}) {
+                Poly a, b;
+                fmpz_poly_randtest_not_zero(a.p, state, la, bits);
+                fmpz_poly_randtest_not_zero(b.p, state, lb, bits);
+                if (la == 40) {  // every coefficient at the maximum, signs alternating: the bound's tightest
+                    for (slong i = 0; i < a.p->length; ++i) {
+                        fmpz_one(a.p->coeffs + i);
+                        fmpz_mul_2exp(a.p->coeffs + i, a.p->coeffs + i, bits);
+                        fmpz_sub_ui(a.p->coeffs + i, a.p->coeffs + i, 1);
+                        if (i % 2) fmpz_neg(a.p->coeffs + i, a.p->coeffs + i);
+                    }
+                }
+                Z expected, got;
+                ::fmpz_poly_resultant(expected.v, a.p, b.p);
+                const auto norm_bits = [](const fmpz_poly_t x) {
+                    Z n;
+                    for (slong i = 0; i < x->length; ++i) fmpz_addmul(n.v, x->coeffs + i, x->coeffs + i);
+                    return std::uint64_t(fmpz_bits(n.v));
+                };
+                const std::uint64_t bound = poly::resultant_bits(std::size_t(a.p->length), norm_bits(a.p), std::size_t(b.p->length), norm_bits(b.p));
+                const poly::ZPoly za{host_operand(adapters::FmpzReader(a.p->coeffs), std::size_t(a.p->length), "a"), std::size_t(a.p->length), bits};
+                const poly::ZPoly zb{host_operand(adapters::FmpzReader(b.p->coeffs), std::size_t(b.p->length), "b"), std::size_t(b.p->length), bits};
+                EXPECT_EQ(poly::resultant_on(Backend::gpu, got.v, za, zb, bound, [] { FAIL() << "the host's fallback ran"; }, on_host),
+                          Backend::gpu);
+                EXPECT_TRUE(fmpz_equal(got.v, expected.v)) << "lengths " << a.p->length << " and " << b.p->length << ", " << bits << " bits";
+            }
+    random_clear(state);
+}
+
+}  // namespace
+}  // namespace zgpu::testing
