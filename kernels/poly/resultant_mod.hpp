@@ -1,4 +1,4 @@
-// Resultants modulo a batch of primes on the GPU, a thread a prime: the same two polynomials
+// Resultants modulo a batch of primes on the GPU, a warp a prime: the same two polynomials
 // modulo each prime of a set (resultant_sequence.hpp has one prime's sequence).
 #pragma once
 
@@ -10,11 +10,17 @@
 
 namespace zgpu::kernels {
 
-// res[k] = Res_{da,db}(a_k, b_k) mod moduli[k] for each of `count` primes, a thread a prime: a
-// and b interleaved (coefficient i of prime k at i * count + k), da + 1 and db + 1 words each,
-// overwritten. Contract: every modulus a prime; all in device memory. Only enqueues work on
-// `stream`; launch errors are thrown as zgpu::Error.
+// res[k] = Res_{da,db}(a_k, b_k) mod moduli[k] for each of `count` primes: a and b prime-major
+// (coefficient i of prime k at k (da + 1) + i, and k (db + 1) + i), overwritten. Each prime's
+// warp keeps both polynomials in shared memory where da + db + 2 words fit
+// (resultant_mod_fits_on_chip), and works on them in device memory otherwise. Contract: every
+// modulus a prime; all in device memory. Only enqueues work on `stream`; launch errors are
+// thrown as zgpu::Error.
 void resultant_mod(limb_t* a, std::size_t da, limb_t* b, std::size_t db, const Modulus* moduli, std::size_t count,
                    limb_t* res, cudaStream_t stream);
+
+// Whether a prime's two polynomials of formal degrees da and db fit a block's shared memory on
+// the current device.
+bool resultant_mod_fits_on_chip(std::size_t da, std::size_t db);
 
 }  // namespace zgpu::kernels

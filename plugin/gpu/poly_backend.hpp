@@ -53,9 +53,8 @@ void fmpz_poly_product(const HostOperand& a, std::size_t a_length, const HostOpe
 
 // Res(a, b) modulo each prime of the set, with the formal degrees a_length - 1 and b_length - 1
 // (both at least 1 coefficient): the coefficients packed (signed values of at most kMaxLimbs
-// limbs), reduced modulo every prime (multi_mod), laid out coefficient by coefficient, and
-// each prime's remainder sequence run by a thread (kernels/poly/resultant_mod.hpp), on the
-// first device. One residue a prime, in the set's order; every prime must be prime.
+// limbs), reduced modulo every prime (multi_mod) and each prime's remainder sequence run by a
+// warp (kernels/poly/resultant_mod.hpp), on the first device. One residue a prime, in the set's order; every prime must be prime.
 std::vector<limb_t> fmpz_poly_resultant_residues(const HostOperand& a, std::size_t a_length, const HostOperand& b,
                                                  std::size_t b_length, const ModularTables& tables);
 

@@ -1,12 +1,10 @@
 // Resultants over Z on the GPU, their modular part (poly_backend.hpp): the coefficients packed on
-// the host threads and copied up, reduced modulo each prime of the set (multi_mod), turned
-// coefficient-major (residues_to_interleaved) so that a warp's primes read neighbouring words,
-// and each prime's remainder sequence run by a thread (resultant_mod); the residues come back for
+// the host threads and copied up, reduced modulo each prime of the set (multi_mod, prime-major)
+// and each prime's remainder sequence run by a warp (resultant_mod); the residues come back for
 // the host's CRT. ZGPU_TIMING=1 prints the split.
 #include <cstdio>
 
 #include "kernels/modular/multi_mod.hpp"
-#include "kernels/modular/residue_layout.hpp"
 #include "kernels/poly/resultant_mod.hpp"
 #include "plugin/gpu/modular/crt_to_host.hpp"
 #include "plugin/gpu/modular/modular_tables.hpp"
@@ -27,7 +25,6 @@ std::vector<limb_t> fmpz_poly_resultant_residues(const HostOperand& a, std::size
     const BatchPlace a_place = operand_place(layout, a, a_length), b_place = operand_place(layout, b, b_length);
     const std::size_t upload_bytes = layout.bytes();
     const std::size_t a_rows = layout.reserve(k * a_length * sizeof(limb_t)), b_rows = layout.reserve(k * b_length * sizeof(limb_t));
-    const std::size_t a_words = layout.reserve(k * a_length * sizeof(limb_t)), b_words = layout.reserve(k * b_length * sizeof(limb_t));
     const std::size_t res_at = layout.reserve(k * sizeof(limb_t));
 
     Runtime& runtime = Runtime::get();
@@ -50,11 +47,9 @@ std::vector<limb_t> fmpz_poly_resultant_residues(const HostOperand& a, std::size
     times.begin(kReduction, stream);
     kernels::multi_mod(a_place.in(device), view, rows(a_rows, a_length), stream);
     kernels::multi_mod(b_place.in(device), view, rows(b_rows, b_length), stream);
-    kernels::residues_to_interleaved(rows(a_rows, a_length), words(a_words), stream);
-    kernels::residues_to_interleaved(rows(b_rows, b_length), words(b_words), stream);
     times.end(kReduction, stream);
     times.begin(kSequences, stream);
-    kernels::resultant_mod(words(a_words), a_length - 1, words(b_words), b_length - 1, view.moduli, k, words(res_at), stream);
+    kernels::resultant_mod(words(a_rows), a_length - 1, words(b_rows), b_length - 1, view.moduli, k, words(res_at), stream);
     times.end(kSequences, stream);
     check(cudaMemcpyAsync(staging, words(res_at), k * sizeof(limb_t), cudaMemcpyDeviceToHost, stream), "downloading resultants");
     runtime.synchronize("resultants mod p");

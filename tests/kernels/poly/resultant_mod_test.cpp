@@ -1,7 +1,8 @@
-// Resultants modulo a batch of primes on the GPU (kernels/poly/resultant_mod.hpp), a thread a
-// prime with interleaved coefficients, against the host's run of the same sequence
-// (resultant_sequence.hpp, itself tested against FLINT): more primes than a block's threads,
-// leading coefficients that vanish modulo some of them.
+// Resultants modulo a batch of primes on the GPU (kernels/poly/resultant_mod.hpp), a warp a
+// prime, against the host's run of the same sequence with one lane (resultant_sequence.hpp,
+// itself tested against FLINT): more primes than an SM holds, leading coefficients that vanish
+// modulo some of them, unbalanced degrees, lengths that are not multiples of a warp, and
+// polynomials too long for shared memory.
 #include <random>
 #include <vector>
 
@@ -18,32 +19,56 @@ namespace {
 class ResultantMod : public ::testing::Test {
 protected:
     void SetUp() override { ZGPU_SKIP_WITHOUT(Backend::gpu); }
+
+    // Random a and b of formal degrees da and db modulo each of `count` NTT primes, some with
+    // vanishing leading coefficients; the GPU's resultants against the host's.
+    static void check(std::size_t da, std::size_t db, std::size_t count)
+    {
+        const std::vector<limb_t> primes = kernels::ntt_primes(count);
+        std::mt19937_64 random(da * 1000 + db);
+        std::vector<limb_t> a((da + 1) * count), b((db + 1) * count), expected(count);
+        std::vector<kernels::Modulus> moduli;
+        for (std::size_t k = 0; k < count; ++k) {
+            const limb_t p = primes[k];
+            moduli.push_back(kernels::make_modulus(p));
+            limb_t* ak = a.data() + k * (da + 1);
+            limb_t* bk = b.data() + k * (db + 1);
+            for (std::size_t i = 0; i <= da; ++i) ak[i] = random() % p;
+            for (std::size_t i = 0; i <= db; ++i) bk[i] = random() % p;
+            if (k % 7 == 0) ak[da] = 0;  // a leading coefficient that vanishes mod p
+            if (k % 11 == 0 && db >= 1) bk[db] = 0, bk[db - 1] = 0;
+            std::vector<limb_t> ah(ak, ak + da + 1), bh(bk, bk + db + 1);
+            expected[k] = kernels::resultant_mod(kernels::SingleLane{}, ah.data(), da, bh.data(), db, moduli.back());
+        }
+        DeviceArray<limb_t> a_device(a), b_device(b), res(count);
+        DeviceArray<kernels::Modulus> m_device(moduli);
+        kernels::resultant_mod(a_device.data(), da, b_device.data(), db, m_device.data(), count, res.data(), nullptr);
+        const std::vector<limb_t> got = res.download();
+        for (std::size_t k = 0; k < count; ++k)
+            ASSERT_EQ(got[k], expected[k]) << "prime " << k << ", formal degrees " << da << " and " << db;
+    }
 };
 
 TEST_F(ResultantMod, MatchesTheHostsSequenceOnEveryPrime)
 {
-    constexpr std::size_t kPrimes = 300, da = 40, db = 33;
-    const std::vector<limb_t> primes = kernels::ntt_primes(kPrimes);
-    std::mt19937_64 random(5);
-    std::vector<limb_t> a((da + 1) * kPrimes), b((db + 1) * kPrimes), expected(kPrimes);
-    std::vector<kernels::Modulus> moduli;
-    for (std::size_t k = 0; k < kPrimes; ++k) {
-        const limb_t p = primes[k];
-        moduli.push_back(kernels::make_modulus(p));
-        std::vector<limb_t> ak(da + 1), bk(db + 1);
-        for (limb_t& x : ak) x = random() % p;
-        for (limb_t& x : bk) x = random() % p;
-        if (k % 7 == 0) ak[da] = 0;  // a leading coefficient that vanishes mod p
-        if (k % 11 == 0) bk[db] = 0, bk[db - 1] = 0;
-        for (std::size_t i = 0; i <= da; ++i) a[i * kPrimes + k] = ak[i];
-        for (std::size_t i = 0; i <= db; ++i) b[i * kPrimes + k] = bk[i];
-        expected[k] = kernels::resultant_mod({ak.data(), 1}, da, {bk.data(), 1}, db, moduli.back());
-    }
-    DeviceArray<limb_t> da_(a), db_(b), res(kPrimes);
-    DeviceArray<kernels::Modulus> dm(moduli);
-    kernels::resultant_mod(da_.data(), da, db_.data(), db, dm.data(), kPrimes, res.data(), nullptr);
-    const std::vector<limb_t> got = res.download();
-    for (std::size_t k = 0; k < kPrimes; ++k) EXPECT_EQ(got[k], expected[k]) << "prime " << k;
+    check(40, 33, 300);
+    check(0, 5, 40);
+    check(7, 0, 40);
+    check(1, 1, 77);
+}
+
+TEST_F(ResultantMod, UnbalancedAndLongPolynomials)
+{
+    check(1000, 3, 64);
+    check(5, 900, 64);
+    check(700, 699, 33);
+}
+
+TEST_F(ResultantMod, PolynomialsBeyondSharedMemoryStayInDeviceMemory)
+{
+    std::size_t d = 1000;
+    while (kernels::resultant_mod_fits_on_chip(d, d)) d += 1000;
+    check(d, d - 1, 2);
 }
 
 }  // namespace

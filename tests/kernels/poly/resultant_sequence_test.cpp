@@ -32,7 +32,7 @@ std::vector<limb_t> words(const nmod_poly_t x, std::size_t d)
 
 limb_t sequence(std::vector<limb_t> a, std::size_t da, std::vector<limb_t> b, std::size_t db, limb_t p)
 {
-    return kernels::resultant_mod({a.data(), 1}, da, {b.data(), 1}, db, kernels::make_modulus(p));
+    return kernels::resultant_mod(kernels::SingleLane{}, a.data(), da, b.data(), db, kernels::make_modulus(p));
 }
 
 // The determinant of the Sylvester matrix of a and b with formal degrees da and db.

@@ -161,7 +161,8 @@ TEST(ResultantRules, TheModularPathOnTheHostMatchesFlint)
                 return r;
             };
             std::vector<limb_t> ar = reduce(al, as, a.length), br = reduce(bl, bs, b.length);
-            out.push_back(kernels::resultant_mod({ar.data(), 1}, a.length - 1, {br.data(), 1}, b.length - 1, kernels::make_modulus(p)));
+            out.push_back(kernels::resultant_mod(kernels::SingleLane{}, ar.data(), a.length - 1, br.data(), b.length - 1,
+                                                kernels::make_modulus(p)));
         }
         return out;
     };
