@@ -218,9 +218,13 @@ void det_row(slong n, unsigned bits, bool flint)
         std::fprintf(stderr, "fmpz_mat_det %ld x %ld, %u bits: the automatic determinant differs from FLINT's\n", long(n), long(n), bits);
         std::exit(1);
     }
+    char flint_ms[32] = "-", ratio[32] = "-";
+    if (flint) {
+        std::snprintf(flint_ms, sizeof flint_ms, "%.1f", 1e3 * flint_time);
+        std::snprintf(ratio, sizeof ratio, "%.1f", flint_time / gpu);
+    }
     std::printf("| %ld | %u | %ld | %.2f | %.2f (%s) | %s | %s |\n", long(n), bits, long(fmpz_bits(ours)), 1e3 * gpu, 1e3 * automatic,
-                picked.c_str(), flint ? std::to_string(1e3 * flint_time).c_str() : "-",
-                flint ? std::to_string(flint_time / gpu).substr(0, 6).c_str() : "-");
+                picked.c_str(), flint_ms, ratio);
     fmpz_clear(ours);
     fmpz_clear(theirs);
     fmpz_mat_clear(a);

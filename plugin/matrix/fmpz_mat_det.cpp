@@ -21,12 +21,14 @@ namespace {
 // (b / 64)^1.6 times more for b bits an entry of the bound (100 x 100 of 1024 bits: 1.54 s).
 constexpr double kFlintSeconds20x64 = 0.49e-3;
 constexpr double kFlintSizeExponent = 2.4, kFlintBitsExponent = 1.6;
-// The GPU: about 0.3 ms a call, 15 microseconds a column (the pivot's search, inversion and four
-// synchronisations of each block), and 8e-12 s an elimination step n^3 / 3 a prime (400 x 400
-// modulo 439 primes: 72 ms).
-constexpr double kGpuSecondsPerCall = 0.3e-3;
-constexpr double kGpuSecondsPerColumn = 15e-6;
-constexpr double kGpuSecondsPerStepPrime = 8e-12;
+// The GPU (bench/results/2026-11-26-h200-det-ecce7e2.md): about 0.45 ms a call; 9 microseconds a
+// column (a pivot's search, inversion and three synchronisations) for each wave of matrices the
+// GPU holds at once (four blocks on each of the H200's 132 SMs); and 2.1e-12 s an elimination
+// step n^3 / 3 a prime (400 x 400 modulo 439 primes: 19.9 ms; 300 x 300 modulo 4975: 91 ms).
+constexpr double kGpuSecondsPerCall = 0.45e-3;
+constexpr double kGpuSecondsPerColumn = 9e-6;
+constexpr double kGpuMatricesAtOnce = 4 * 132;
+constexpr double kGpuSecondsPerStepPrime = 2.1e-12;
 constexpr double kPrimeBits = 62;
 
 std::vector<limb_t> gpu_residues(const ZMatrix& a, const PrimeSet& set)
@@ -51,7 +53,9 @@ bool gpu_pays_for_fmpz_mat_det(std::size_t n, std::uint64_t bound_bits)
     const double size = double(n), bits_per_row = std::max(1.0, double(bound_bits) / size);
     const double cpu = kFlintSeconds20x64 * std::pow(size / 20, kFlintSizeExponent) * std::pow(bits_per_row / 64, kFlintBitsExponent);
     const double primes = double(bound_bits + 1) / kPrimeBits + 1;
-    const double gpu = kGpuSecondsPerCall + size * kGpuSecondsPerColumn + size * size * size / 3 * primes * kGpuSecondsPerStepPrime;
+    const double waves = std::ceil(primes / kGpuMatricesAtOnce);
+    const double gpu =
+        kGpuSecondsPerCall + size * kGpuSecondsPerColumn * waves + size * size * size / 3 * primes * kGpuSecondsPerStepPrime;
     return gpu < cpu;
 }
 

@@ -13,15 +13,19 @@
 namespace zgpu::poly {
 namespace {
 
-// FLINT 3.6's fmpz_poly_resultant (one thread) on an H100 host, from the issue: both lengths 500
-// with 64-bit coefficients 0.53 s, 1000 with 256 bits 14.7 s, 2000 with 64 bits 29.4 s; about
-// L^2.9 and linear in the bits. Not yet measured here: a first model, to be fitted.
-constexpr double kFlintSeconds500x64 = 0.53;
-constexpr double kFlintLengthExponent = 2.9;
-// The GPU, by the counts of bench/NOTES-resultants.md: about 0.3 ms a call, 2 L^2 steps of a
-// remainder sequence a prime, at det_mod's 1.3e11 steps a second on the H200.
-constexpr double kGpuSecondsPerCall = 0.3e-3;
-constexpr double kGpuSecondsPerStep = 1 / 1.3e11;
+// FLINT 3.6's fmpz_poly_resultant (one thread) on the H200 host
+// (bench/results/2026-11-26-h200-resultant-det-first.md), both polynomials of length L with 64-bit
+// coefficients: 0.1 ms at L = 10, 2.7 ms at 50, 65 ms at 200, 465 ms at 500, about L^2.2; longer
+// coefficients cost about in proportion (1000 of 256 bits: 11.3 s). The bound's bits a
+// coefficient measure them: 67 at 500 x 64 bits.
+constexpr double kFlintSeconds500x64 = 0.465;
+constexpr double kFlintLengthExponent = 2.2;
+constexpr double kFlintBitsPerCoefficient500x64 = 67;
+// The GPU, same run: about 0.07 ms a call, and La Lb updates of a remainder sequence a prime
+// (each beta a_j + c b_j mod p) at 1.7e11 a second where the primes fill the GPU (2000 x 2000
+// of 64 bits, 4514 primes: 106 ms).
+constexpr double kGpuSecondsPerCall = 0.07e-3;
+constexpr double kGpuSecondsPerUpdate = 1 / 1.7e11;
 constexpr double kPrimeBits = 62;
 
 std::vector<limb_t> gpu_residues(const ZPoly& a, const ZPoly& b, const PrimeSet& set)
@@ -38,11 +42,12 @@ std::uint64_t resultant_bits(std::size_t a_length, std::uint64_t a_norm_bits, st
 
 bool gpu_pays_for_resultant(std::size_t a_length, std::size_t b_length, std::uint64_t bound_bits)
 {
-    const double length = double(std::max(a_length, b_length)), bits_per_coefficient = double(bound_bits) / std::max(1.0, length);
-    const double cpu =
-        kFlintSeconds500x64 * std::pow(length / 500, kFlintLengthExponent) * std::max(1.0, bits_per_coefficient / 64);
+    const double length = double(std::max(a_length, b_length));
+    const double bits_per_coefficient = double(bound_bits) / double(a_length + b_length);
+    const double cpu = kFlintSeconds500x64 * std::pow(length / 500, kFlintLengthExponent) *
+                       std::max(1.0, bits_per_coefficient / kFlintBitsPerCoefficient500x64);
     const double primes = double(bound_bits + 1) / kPrimeBits + 1;
-    const double gpu = kGpuSecondsPerCall + 2 * double(a_length) * double(b_length) * primes * kGpuSecondsPerStep;
+    const double gpu = kGpuSecondsPerCall + double(a_length) * double(b_length) * primes * kGpuSecondsPerUpdate;
     return gpu < cpu;
 }
 
