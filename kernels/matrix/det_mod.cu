@@ -144,25 +144,29 @@ private:
     limb_t* inverse_;  // shared: the current pivot's inverse
 };
 
-__global__ void __launch_bounds__(kThreads, 4) det_mod_kernel(const MatricesView a, const Modulus* moduli, limb_t* det)
+__global__ void __launch_bounds__(kThreads, 4)
+    det_mod_kernel(const MatricesView a, const Modulus* moduli, limb_t* det, unsigned long long* finished)
 {
     __shared__ unsigned pivot[2];
     __shared__ limb_t inverse;
     for (std::size_t b = blockIdx.x; b < a.count; b += gridDim.x) {
         Elimination e(a.matrix(b), a.rows, a.row_stride, moduli[b], pivot, &inverse);
         const limb_t d = e.determinant();
-        if (threadIdx.x == 0) det[b] = d;
+        if (threadIdx.x == 0) {
+            det[b] = d;
+            if (finished) atomicAdd(finished, 1ull);
+        }
         __syncthreads();
     }
 }
 
 }  // namespace
 
-void det_mod(MatricesView a, const Modulus* moduli, limb_t* det, cudaStream_t stream)
+void det_mod(MatricesView a, const Modulus* moduli, limb_t* det, cudaStream_t stream, unsigned long long* finished)
 {
     if (a.count == 0) return;
     const unsigned blocks = unsigned(std::min<std::size_t>(a.count, 1u << 20));
-    det_mod_kernel<<<blocks, kThreads, 0, stream>>>(a, moduli, det);
+    det_mod_kernel<<<blocks, kThreads, 0, stream>>>(a, moduli, det, finished);
     check_launch("det_mod");
 }
 

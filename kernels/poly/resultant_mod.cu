@@ -34,7 +34,7 @@ struct WarpLanes {
 
 __global__ void __launch_bounds__(kWarp) resultant_mod_kernel(limb_t* a, std::size_t da, limb_t* b, std::size_t db,
                                                               const Modulus* moduli, std::size_t count, limb_t* res,
-                                                              bool on_chip)
+                                                              bool on_chip, unsigned long long* finished)
 {
     extern __shared__ limb_t words[];
     const WarpLanes lanes;
@@ -48,7 +48,10 @@ __global__ void __launch_bounds__(kWarp) resultant_mod_kernel(limb_t* a, std::si
         }
         __syncwarp();
         const limb_t r = resultant_mod(lanes, ak, da, bk, db, moduli[k]);
-        if (lanes.rank() == 0) res[k] = r;
+        if (lanes.rank() == 0) {
+            res[k] = r;
+            if (finished) atomicAdd(finished, 1ull);
+        }
         __syncwarp();  // before the next prime's words overwrite these
     }
 }
@@ -66,7 +69,7 @@ bool resultant_mod_fits_on_chip(std::size_t da, std::size_t db)
 }
 
 void resultant_mod(limb_t* a, std::size_t da, limb_t* b, std::size_t db, const Modulus* moduli, std::size_t count,
-                   limb_t* res, cudaStream_t stream)
+                   limb_t* res, cudaStream_t stream, unsigned long long* finished)
 {
     if (count == 0) return;
     const bool on_chip = resultant_mod_fits_on_chip(da, db);
@@ -74,7 +77,7 @@ void resultant_mod(limb_t* a, std::size_t da, limb_t* b, std::size_t db, const M
     check(cudaFuncSetAttribute(resultant_mod_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
           "resultant_mod: shared memory");
     const unsigned blocks = unsigned(std::min<std::size_t>(count, 1u << 30));
-    resultant_mod_kernel<<<blocks, kWarp, bytes, stream>>>(a, da, b, db, moduli, count, res, on_chip);
+    resultant_mod_kernel<<<blocks, kWarp, bytes, stream>>>(a, da, b, db, moduli, count, res, on_chip, finished);
     check_launch("resultant_mod");
 }
 

@@ -13,11 +13,12 @@ namespace zgpu::kernels {
 // res[k] = Res_{da,db}(a_k, b_k) mod moduli[k] for each of `count` primes: a and b prime-major
 // (coefficient i of prime k at k (da + 1) + i, and k (db + 1) + i), overwritten. Each prime's
 // warp keeps both polynomials in shared memory where da + db + 2 words fit
-// (resultant_mod_fits_on_chip), and works on them in device memory otherwise. Contract: every
-// modulus a prime; all in device memory. Only enqueues work on `stream`; launch errors are
-// thrown as zgpu::Error.
+// (resultant_mod_fits_on_chip), and works on them in device memory otherwise. Where `finished`
+// is not null, *finished is raised by one as each prime is done (device memory, or pinned host
+// memory that the host reads for progress). Contract: every modulus a prime; all in device
+// memory. Only enqueues work on `stream`; launch errors are thrown as zgpu::Error.
 void resultant_mod(limb_t* a, std::size_t da, limb_t* b, std::size_t db, const Modulus* moduli, std::size_t count,
-                   limb_t* res, cudaStream_t stream);
+                   limb_t* res, cudaStream_t stream, unsigned long long* finished = nullptr);
 
 // Whether a prime's two polynomials of formal degrees da and db fit a block's shared memory on
 // the current device.

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -33,7 +35,9 @@ void fmpz_mat_product(const HostOperand& a, const HostOperand& b, std::size_t ro
 // det(a) modulo each prime of the set (all primes), a of n x n entries, row-major, signed values
 // of at most kMaxLimbs limbs that the operand packs: the entries reduced modulo every prime
 // (multi_mod), eliminated modulo each (kernels/matrix/det_mod.hpp), on the first device. One
-// residue a prime, in the set's order.
-std::vector<limb_t> fmpz_mat_det_residues(const HostOperand& a, std::size_t n, const ModularTables& tables);
+// residue a prime, in the set's order. primes_done, where given, is told of the primes finished
+// as they are (for progress lines).
+std::vector<limb_t> fmpz_mat_det_residues(const HostOperand& a, std::size_t n, const ModularTables& tables,
+                                          const std::function<void(std::uint64_t)>& primes_done);
 
 }  // namespace zgpu::gpu

@@ -54,9 +54,12 @@ void fmpz_poly_product(const HostOperand& a, std::size_t a_length, const HostOpe
 // Res(a, b) modulo each prime of the set, with the formal degrees a_length - 1 and b_length - 1
 // (both at least 1 coefficient): the coefficients packed (signed values of at most kMaxLimbs
 // limbs), reduced modulo every prime (multi_mod) and each prime's remainder sequence run by a
-// warp (kernels/poly/resultant_mod.hpp), on the first device. One residue a prime, in the set's order; every prime must be prime.
+// warp (kernels/poly/resultant_mod.hpp), on the first device. One residue a prime, in the set's
+// order; every prime must be prime. primes_done, where given, is told of the primes finished as
+// they are (for progress lines).
 std::vector<limb_t> fmpz_poly_resultant_residues(const HostOperand& a, std::size_t a_length, const HostOperand& b,
-                                                 std::size_t b_length, const ModularTables& tables);
+                                                 std::size_t b_length, const ModularTables& tables,
+                                                 const std::function<void(std::uint64_t)>& primes_done);
 
 // Device-resident: r = a b modulo each prime of the set (residue arrays of a_length, b_length
 // and out_length coefficients, prime-major; out_length <= a_length + b_length - 1), every prime

@@ -104,7 +104,7 @@ void residues_poly_mul(kernels::ConstResidueView, kernels::ConstResidueView, std
     unavailable();
 }
 std::vector<limb_t> fmpz_poly_resultant_residues(const HostOperand&, std::size_t, const HostOperand&, std::size_t,
-                                                 const ModularTables&)
+                                                 const ModularTables&, const std::function<void(std::uint64_t)>&)
 {
     unavailable();
 }
@@ -114,7 +114,11 @@ void fmpz_mat_product(const HostOperand&, const HostOperand&, std::size_t, std::
 {
     unavailable();
 }
-std::vector<limb_t> fmpz_mat_det_residues(const HostOperand&, std::size_t, const ModularTables&) { unavailable(); }
+std::vector<limb_t> fmpz_mat_det_residues(const HostOperand&, std::size_t, const ModularTables&,
+                                          const std::function<void(std::uint64_t)>&)
+{
+    unavailable();
+}
 void nmod_mat_mul(std::span<const limb_t* const>, std::span<const limb_t* const>, std::span<limb_t* const>, std::size_t,
                   std::size_t, limb_t)
 {

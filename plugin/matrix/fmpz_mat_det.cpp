@@ -7,6 +7,7 @@
 #include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/host_ops/gpu_or_host.hpp"
+#include "plugin/host_ops/progress.hpp"
 #include "plugin/modular/cpu_modular.hpp"
 #include "plugin/poly/flint_threads.hpp"
 #include "plugin/poly/product_primes.hpp"
@@ -31,9 +32,9 @@ constexpr double kGpuMatricesAtOnce = 4 * 132;
 constexpr double kGpuSecondsPerStepPrime = 2.1e-12;
 constexpr double kPrimeBits = 62;
 
-std::vector<limb_t> gpu_residues(const ZMatrix& a, const PrimeSet& set)
+std::vector<limb_t> gpu_residues(const ZMatrix& a, const PrimeSet& set, const std::function<void(std::uint64_t)>& primes_done)
 {
-    return gpu::fmpz_mat_det_residues(a.entries, a.rows, set.state().gpu_tables());
+    return gpu::fmpz_mat_det_residues(a.entries, a.rows, set.state().gpu_tables(), primes_done);
 }
 
 }  // namespace
@@ -48,10 +49,16 @@ std::uint64_t hadamard_bits(std::span<const std::uint64_t> squared_norm_bits)
     return bits;
 }
 
-bool gpu_pays_for_fmpz_mat_det(std::size_t n, std::uint64_t bound_bits)
+double flint_det_seconds(std::size_t n, std::uint64_t bound_bits)
 {
     const double size = double(n), bits_per_row = std::max(1.0, double(bound_bits) / size);
-    const double cpu = kFlintSeconds20x64 * std::pow(size / 20, kFlintSizeExponent) * std::pow(bits_per_row / 64, kFlintBitsExponent);
+    return kFlintSeconds20x64 * std::pow(size / 20, kFlintSizeExponent) * std::pow(bits_per_row / 64, kFlintBitsExponent);
+}
+
+bool gpu_pays_for_fmpz_mat_det(std::size_t n, std::uint64_t bound_bits)
+{
+    const double size = double(n);
+    const double cpu = flint_det_seconds(n, bound_bits);
     const double primes = double(bound_bits + 1) / kPrimeBits + 1;
     const double waves = std::ceil(primes / kGpuMatricesAtOnce);
     const double gpu =
@@ -69,6 +76,9 @@ Backend fmpz_mat_determinant_on(Backend backend, fmpz_t det, const ZMatrix& a, s
                                 const std::function<void()>& on_cpu, const DetResiduesOnGpu& residues)
 {
     if (!a.entries.too_large.empty()) backend = Backend::cpu;
+    Progress progress("fmpz_mat_det, " + std::to_string(a.rows) + " x " + std::to_string(a.rows) + ", a bound of " +
+                          std::to_string(bound_bits) + " bits",
+                      flint_det_seconds(a.rows, bound_bits), 0);
     const auto on_host = [&] {
         const poly::FlintThreads threads(host_threads());
         on_cpu();
@@ -77,14 +87,14 @@ Backend fmpz_mat_determinant_on(Backend backend, fmpz_t det, const ZMatrix& a, s
         // |det| < 2^bound_bits: primes whose product exceeds 2^(bound_bits + 1) give it back
         // from its signed residue.
         const PrimeSet set = poly::product_primes(bound_bits);
-        const auto gpu = [&] {
-            crt_one(det, residues(a, set), set.state());
-        };
-        return gpu_or_host(gpu, on_host, "a determinant");
+        progress.set_total(set.moduli().size());
+        const auto primes_done = [&](std::uint64_t primes) { progress.advance(primes); };
+        return gpu_or_host([&] { crt_one(det, residues(a, set, primes_done), set.state()); }, on_host, "a determinant");
     };
     Backend ran = backend;
     run_on(
         backend, [&] { return ran = on_gpu(); }, on_host);
+    progress.ran_on(ran);
     return ran;
 }
 

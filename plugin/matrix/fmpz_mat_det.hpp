@@ -18,18 +18,21 @@ namespace zgpu::matrix {
 std::uint64_t hadamard_bits(std::span<const std::uint64_t> squared_norm_bits);
 
 // The GPU's part: det(a) modulo each prime of the set (gpu::fmpz_mat_det_residues), or a test's
-// stand-in.
-using DetResiduesOnGpu = std::function<std::vector<limb_t>(const ZMatrix& a, const PrimeSet& set)>;
+// stand-in; primes_done is told of the primes finished as they are.
+using DetResiduesOnGpu = std::function<std::vector<limb_t>(const ZMatrix& a, const PrimeSet& set,
+                                                           const std::function<void(std::uint64_t)>& primes_done)>;
 
 // det = det(a) for a square ZMatrix of n >= 1 rows whose rows' squared norms are given: on the
 // GPU where it pays, modulo the primes of PrimeSet::for_bits(hadamard_bits, signed), and one
 // CRT; on_cpu computes it otherwise (FLINT's fmpz_mat_det). A GPU that fails leaves it to the
 // host with a warning, unless ZGPU_BACKEND=gpu forced it: then the error stands, det untouched.
-// Returns the backend that ran.
+// Progress lines, where asked for, count the primes done. Returns the backend that ran.
 Backend fmpz_mat_determinant(fmpz_t det, const ZMatrix& a, std::uint64_t bound_bits, const std::function<void()>& on_cpu);
 Backend fmpz_mat_determinant_on(Backend backend, fmpz_t det, const ZMatrix& a, std::uint64_t bound_bits,
                                 const std::function<void()>& on_cpu, const DetResiduesOnGpu& residues);
 
+// FLINT's time for the determinant (one thread), by the cost model.
+double flint_det_seconds(std::size_t n, std::uint64_t bound_bits);
 // Whether the GPU pays for the determinant of an n x n matrix whose Hadamard bound has
 // `bound_bits` bits (FLINT's function runs on one thread).
 bool gpu_pays_for_fmpz_mat_det(std::size_t n, std::uint64_t bound_bits);

@@ -14,7 +14,7 @@
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/poly/flint_threads.hpp"
 #include "plugin/poly/poly_choice.hpp"
-#include "plugin/poly/progress.hpp"
+#include "plugin/host_ops/progress.hpp"
 #include "zgpu/error.hpp"
 
 namespace zgpu::poly {

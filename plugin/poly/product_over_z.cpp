@@ -12,7 +12,7 @@
 #include "plugin/poly/flint_threads.hpp"
 #include "plugin/poly/poly_choice.hpp"
 #include "plugin/poly/product_primes.hpp"
-#include "plugin/poly/progress.hpp"
+#include "plugin/host_ops/progress.hpp"
 #include "zgpu/error.hpp"
 
 namespace zgpu::poly {

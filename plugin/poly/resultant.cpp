@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "plugin/gpu/poly_backend.hpp"
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/host_ops/gpu_or_host.hpp"
+#include "plugin/host_ops/progress.hpp"
 #include "plugin/modular/cpu_modular.hpp"
 #include "plugin/poly/flint_threads.hpp"
 #include "plugin/poly/product_primes.hpp"
@@ -28,9 +30,10 @@ constexpr double kGpuSecondsPerCall = 0.07e-3;
 constexpr double kGpuSecondsPerUpdate = 1 / 1.7e11;
 constexpr double kPrimeBits = 62;
 
-std::vector<limb_t> gpu_residues(const ZPoly& a, const ZPoly& b, const PrimeSet& set)
+std::vector<limb_t> gpu_residues(const ZPoly& a, const ZPoly& b, const PrimeSet& set,
+                                 const std::function<void(std::uint64_t)>& primes_done)
 {
-    return gpu::fmpz_poly_resultant_residues(a.coeffs, a.length, b.coeffs, b.length, set.state().gpu_tables());
+    return gpu::fmpz_poly_resultant_residues(a.coeffs, a.length, b.coeffs, b.length, set.state().gpu_tables(), primes_done);
 }
 
 }  // namespace
@@ -40,12 +43,17 @@ std::uint64_t resultant_bits(std::size_t a_length, std::uint64_t a_norm_bits, st
     return std::uint64_t(b_length - 1) * ((a_norm_bits + 1) / 2) + std::uint64_t(a_length - 1) * ((b_norm_bits + 1) / 2);
 }
 
-bool gpu_pays_for_resultant(std::size_t a_length, std::size_t b_length, std::uint64_t bound_bits)
+double flint_resultant_seconds(std::size_t a_length, std::size_t b_length, std::uint64_t bound_bits)
 {
     const double length = double(std::max(a_length, b_length));
     const double bits_per_coefficient = double(bound_bits) / double(a_length + b_length);
-    const double cpu = kFlintSeconds500x64 * std::pow(length / 500, kFlintLengthExponent) *
-                       std::max(1.0, bits_per_coefficient / kFlintBitsPerCoefficient500x64);
+    return kFlintSeconds500x64 * std::pow(length / 500, kFlintLengthExponent) *
+           std::max(1.0, bits_per_coefficient / kFlintBitsPerCoefficient500x64);
+}
+
+bool gpu_pays_for_resultant(std::size_t a_length, std::size_t b_length, std::uint64_t bound_bits)
+{
+    const double cpu = flint_resultant_seconds(a_length, b_length, bound_bits);
     const double primes = double(bound_bits + 1) / kPrimeBits + 1;
     const double gpu = kGpuSecondsPerCall + double(a_length) * double(b_length) * primes * kGpuSecondsPerUpdate;
     return gpu < cpu;
@@ -62,6 +70,9 @@ Backend resultant_on(Backend backend, fmpz_t res, const ZPoly& a, const ZPoly& b
                      const std::function<void()>& on_cpu, const ResultantResiduesOnGpu& residues)
 {
     if (!a.coeffs.too_large.empty() || !b.coeffs.too_large.empty()) backend = Backend::cpu;
+    Progress progress("fmpz_poly_resultant, lengths " + std::to_string(a.length) + " and " + std::to_string(b.length) +
+                          ", a bound of " + std::to_string(bound_bits) + " bits",
+                      flint_resultant_seconds(a.length, b.length, bound_bits), 0);
     const auto on_host = [&] {
         const FlintThreads threads(host_threads());
         on_cpu();
@@ -69,11 +80,14 @@ Backend resultant_on(Backend backend, fmpz_t res, const ZPoly& a, const ZPoly& b
     const auto on_gpu = [&] {
         // |Res| < 2^bound_bits: the set represents it signed.
         const PrimeSet set = product_primes(bound_bits);
-        return gpu_or_host([&] { crt_one(res, residues(a, b, set), set.state()); }, on_host, "a resultant");
+        progress.set_total(set.moduli().size());
+        const auto primes_done = [&](std::uint64_t primes) { progress.advance(primes); };
+        return gpu_or_host([&] { crt_one(res, residues(a, b, set, primes_done), set.state()); }, on_host, "a resultant");
     };
     Backend ran = backend;
     run_on(
         backend, [&] { return ran = on_gpu(); }, on_host);
+    progress.ran_on(ran);
     return ran;
 }
 

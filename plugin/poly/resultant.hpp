@@ -19,18 +19,22 @@ namespace zgpu::poly {
 std::uint64_t resultant_bits(std::size_t a_length, std::uint64_t a_norm_bits, std::size_t b_length, std::uint64_t b_norm_bits);
 
 // The GPU's part: Res(a, b) modulo each prime of the set (gpu::fmpz_poly_resultant_residues), or
-// a test's stand-in.
-using ResultantResiduesOnGpu = std::function<std::vector<limb_t>(const ZPoly& a, const ZPoly& b, const PrimeSet& set)>;
+// a test's stand-in; primes_done is told of the primes finished as they are.
+using ResultantResiduesOnGpu = std::function<std::vector<limb_t>(const ZPoly& a, const ZPoly& b, const PrimeSet& set,
+                                                                 const std::function<void(std::uint64_t)>& primes_done)>;
 
 // res = Res(a, b) for nonzero a and b (lengths >= 1, top coefficients nonzero), |Res| below
 // 2^bound_bits: on the GPU where it pays, modulo the primes of PrimeSet::for_bits(bound_bits,
 // signed), and one CRT; on_cpu computes it otherwise (FLINT's fmpz_poly_resultant). A GPU that
 // fails leaves it to the host with a warning, unless ZGPU_BACKEND=gpu forced it: then the error
-// stands, res untouched. Returns the backend that ran.
+// stands, res untouched. Progress lines, where asked for, count the primes done. Returns the
+// backend that ran.
 Backend resultant(fmpz_t res, const ZPoly& a, const ZPoly& b, std::uint64_t bound_bits, const std::function<void()>& on_cpu);
 Backend resultant_on(Backend backend, fmpz_t res, const ZPoly& a, const ZPoly& b, std::uint64_t bound_bits,
                      const std::function<void()>& on_cpu, const ResultantResiduesOnGpu& residues);
 
+// FLINT's time for the resultant on one thread, by the cost model.
+double flint_resultant_seconds(std::size_t a_length, std::size_t b_length, std::uint64_t bound_bits);
 // Whether the GPU pays for a resultant of polynomials of these lengths and bound.
 bool gpu_pays_for_resultant(std::size_t a_length, std::size_t b_length, std::uint64_t bound_bits);
 

@@ -9,12 +9,14 @@
 #include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/gpu/modular/crt_to_host.hpp"
 #include "plugin/gpu/modular/modular_tables.hpp"
+#include "plugin/gpu/parts_counter.hpp"
 #include "plugin/gpu/phase_times.hpp"
 #include "plugin/gpu/stream_events.hpp"
 
 namespace zgpu::gpu {
 
-std::vector<limb_t> fmpz_mat_det_residues(const HostOperand& a, std::size_t n, const ModularTables& tables)
+std::vector<limb_t> fmpz_mat_det_residues(const HostOperand& a, std::size_t n, const ModularTables& tables,
+                                          const PartsDone& primes_done)
 {
     a.require_packable();
     const Clock::time_point start = Clock::now();
@@ -33,6 +35,7 @@ std::vector<limb_t> fmpz_mat_det_residues(const HostOperand& a, std::size_t n, c
     const Clock::time_point packed = Clock::now();
     std::byte* device = runtime.scratch(layout.bytes());
     const DrainOnExit drain{stream, stream, stream};  // before the staging is used again
+    const PartsCounter finished(primes_done);
     limb_t* residues = reinterpret_cast<limb_t*>(device + residues_at);
     limb_t* det = reinterpret_cast<limb_t*>(device + det_at);
     enum Phase { kUpload, kReduction, kElimination };
@@ -45,10 +48,10 @@ std::vector<limb_t> fmpz_mat_det_residues(const HostOperand& a, std::size_t n, c
     kernels::multi_mod(place.in(device), view, kernels::ResidueView{residues, count, k, count}, stream);
     times.end(kReduction, stream);
     times.begin(kElimination, stream);
-    kernels::det_mod({residues, n, n, n, count, k}, view.moduli, det, stream);
+    kernels::det_mod({residues, n, n, n, count, k}, view.moduli, det, stream, finished.device_count());
     times.end(kElimination, stream);
     check(cudaMemcpyAsync(staging, det, k * sizeof(limb_t), cudaMemcpyDeviceToHost, stream), "downloading determinants");
-    runtime.synchronize("determinants mod p");
+    finished.wait(stream, "determinants mod p");
     const limb_t* words = reinterpret_cast<const limb_t*>(staging);
     std::vector<limb_t> out(words, words + k);
     if (times.on())

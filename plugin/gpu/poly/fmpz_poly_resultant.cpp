@@ -8,6 +8,7 @@
 #include "kernels/poly/resultant_mod.hpp"
 #include "plugin/gpu/modular/crt_to_host.hpp"
 #include "plugin/gpu/modular/modular_tables.hpp"
+#include "plugin/gpu/parts_counter.hpp"
 #include "plugin/gpu/phase_times.hpp"
 #include "plugin/gpu/poly_backend.hpp"
 #include "plugin/gpu/stream_events.hpp"
@@ -15,7 +16,7 @@
 namespace zgpu::gpu {
 
 std::vector<limb_t> fmpz_poly_resultant_residues(const HostOperand& a, std::size_t a_length, const HostOperand& b,
-                                                 std::size_t b_length, const ModularTables& tables)
+                                                 std::size_t b_length, const ModularTables& tables, const PartsDone& primes_done)
 {
     a.require_packable();
     b.require_packable();
@@ -36,6 +37,7 @@ std::vector<limb_t> fmpz_poly_resultant_residues(const HostOperand& a, std::size
     const Clock::time_point packed = Clock::now();
     std::byte* device = runtime.scratch(layout.bytes());
     const DrainOnExit drain{stream, stream, stream};  // before the staging is used again
+    const PartsCounter finished(primes_done);
     const auto words = [&](std::size_t at) { return reinterpret_cast<limb_t*>(device + at); };
     const auto rows = [&](std::size_t at, std::size_t count) { return kernels::ResidueView{words(at), count, k, count}; };
     enum Phase { kUpload, kReduction, kSequences };
@@ -49,10 +51,11 @@ std::vector<limb_t> fmpz_poly_resultant_residues(const HostOperand& a, std::size
     kernels::multi_mod(b_place.in(device), view, rows(b_rows, b_length), stream);
     times.end(kReduction, stream);
     times.begin(kSequences, stream);
-    kernels::resultant_mod(words(a_rows), a_length - 1, words(b_rows), b_length - 1, view.moduli, k, words(res_at), stream);
+    kernels::resultant_mod(words(a_rows), a_length - 1, words(b_rows), b_length - 1, view.moduli, k, words(res_at), stream,
+                           finished.device_count());
     times.end(kSequences, stream);
     check(cudaMemcpyAsync(staging, words(res_at), k * sizeof(limb_t), cudaMemcpyDeviceToHost, stream), "downloading resultants");
-    runtime.synchronize("resultants mod p");
+    finished.wait(stream, "resultants mod p");
     const limb_t* r = reinterpret_cast<const limb_t*>(staging);
     std::vector<limb_t> out(r, r + k);
     if (times.on())

@@ -20,8 +20,8 @@ void fmpz_poly_sqr(fmpz_poly_t res, const fmpz_poly_t a);
 void _fmpz_poly_mul(fmpz* res, const fmpz* a, slong lena, const fmpz* b, slong lenb);
 void fmpz_poly_resultant(fmpz_t res, const fmpz_poly_t a, const fmpz_poly_t b);
 
-// Progress lines on stderr for products that FLINT would take a second or more for on one
-// thread, as zgpu_set_progress; overrides ZGPU_PROGRESS.
+// Progress lines on stderr for products, resultants and determinants that FLINT would take a
+// second or more for on one thread, as zgpu_set_progress; overrides ZGPU_PROGRESS.
 void set_progress(bool on);
 
 }  // namespace zgpu

@@ -49,11 +49,11 @@ int _zgpu_fmpz_poly_mul(fmpz * res, const fmpz * a, slong lena, const fmpz * b, 
    each prime's remainder sequence run by a thread, and one CRT: exact on every input. */
 int zgpu_fmpz_poly_resultant(fmpz_t res, const fmpz_poly_t a, const fmpz_poly_t b);
 
-/* Progress lines on stderr (on != 0) for products that FLINT would take a second or more for on
-   one thread: as such a call starts, at each tenth of its work where it comes in parts (the
-   products of a batch, chunks of coefficients), and as it ends, with the seconds taken and the
-   backend that ran. Overrides the environment variable ZGPU_PROGRESS (off unless set to
-   something other than 0). */
+/* Progress lines on stderr (on != 0) for products, resultants and determinants that FLINT would
+   take a second or more for on one thread: as such a call starts, at each tenth of its work where
+   it comes in parts (the products of a batch, chunks of coefficients, primes) with the time left,
+   and as it ends, with the seconds taken and the backend that ran. Overrides the environment
+   variable ZGPU_PROGRESS (off unless set to something other than 0). */
 void zgpu_set_progress(int on);
 
 #ifdef __cplusplus

@@ -1,7 +1,7 @@
 // Determinants mod p on the GPU (kernels/matrix/det_mod.hpp) against FLINT's nmod_mat_det: primes
 // from 2 to 2^64 - 59, one matrix a prime in a batch, sizes from 1 to past a block's threads and
 // either side of a panel's width, matrices singular mod p and ones that need row swaps, from
-// within a panel and from below it.
+// within a panel and from below it; every matrix counted once as finished.
 #include <string>
 #include <vector>
 
@@ -56,8 +56,10 @@ TEST_F(DetMod, MatchesFlintForEveryPrimeSize)
         const std::size_t count = moduli.size();
         DeviceArray<limb_t> a(entries), det(count);
         DeviceArray<kernels::Modulus> dm(moduli);
-        kernels::det_mod({a.data(), n, n, n, n * n, count}, dm.data(), det.data(), nullptr);
+        DeviceArray<unsigned long long> finished(std::vector<unsigned long long>{0});
+        kernels::det_mod({a.data(), n, n, n, n * n, count}, dm.data(), det.data(), nullptr, finished.data());
         const std::vector<limb_t> got = det.download();
+        EXPECT_EQ(finished.download()[0], count) << "matrices counted as finished";
         for (std::size_t b = 0; b < count; ++b) EXPECT_EQ(got[b], expected[b]) << "n = " << n << ", matrix " << b << " mod " << moduli[b].n;
     }
     random_clear(state);

@@ -2,7 +2,7 @@
 // prime, against the host's run of the same sequence with one lane (resultant_sequence.hpp,
 // itself tested against FLINT): more primes than an SM holds, leading coefficients that vanish
 // modulo some of them, unbalanced degrees, lengths that are not multiples of a warp, and
-// polynomials too long for shared memory.
+// polynomials too long for shared memory; every prime counted once as finished.
 #include <random>
 #include <vector>
 
@@ -42,8 +42,11 @@ protected:
         }
         DeviceArray<limb_t> a_device(a), b_device(b), res(count);
         DeviceArray<kernels::Modulus> m_device(moduli);
-        kernels::resultant_mod(a_device.data(), da, b_device.data(), db, m_device.data(), count, res.data(), nullptr);
+        DeviceArray<unsigned long long> finished(std::vector<unsigned long long>{0});
+        kernels::resultant_mod(a_device.data(), da, b_device.data(), db, m_device.data(), count, res.data(), nullptr,
+                               finished.data());
         const std::vector<limb_t> got = res.download();
+        EXPECT_EQ(finished.download()[0], count) << "primes counted as finished";
         for (std::size_t k = 0; k < count; ++k)
             ASSERT_EQ(got[k], expected[k]) << "prime " << k << ", formal degrees " << da << " and " << db;
     }

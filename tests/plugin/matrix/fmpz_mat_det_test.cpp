@@ -4,6 +4,8 @@
 // failures; Hadamard's bound and the choice.
 #include <gmp.h>
 
+#include <algorithm>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,7 @@
 #include "zgpu/matrix.hpp"
 #include "zgpu/zgpu.h"
 #include "zgpu/zgpu_matrix.h"
+#include "zgpu/zgpu_poly.h"
 
 namespace zgpu::testing {
 namespace {
@@ -163,7 +166,7 @@ TEST(FmpzMatDetGpuPath, AFailureIsFinishedByTheHostUnlessTheGpuWasForced)
     Z expected, det;
     ::fmpz_mat_det(expected.v, a.m);
     const matrix::ZMatrix za{host_operand(adapters::FmpzReader(fmpz_mat_entry(a.m, 0, 0)), 144, "a"), 12, 12, 90};
-    const matrix::DetResiduesOnGpu failing = [](const matrix::ZMatrix&, const PrimeSet&) -> std::vector<limb_t> {
+    const matrix::DetResiduesOnGpu failing = [](const matrix::ZMatrix&, const PrimeSet&, const auto&) -> std::vector<limb_t> {
         throw Error("a stand-in failure");
     };
     const auto on_cpu = [&] { ::fmpz_mat_det(det.v, a.m); };
@@ -177,6 +180,36 @@ TEST(FmpzMatDetGpuPath, AFailureIsFinishedByTheHostUnlessTheGpuWasForced)
     unsetenv("ZGPU_BACKEND");
     EXPECT_EQ(fmpz_get_si(det.v), 5);
     random_clear(state);
+}
+
+// Progress lines for a determinant that FLINT would take seconds for (by the cost model): the
+// primes of the bound as the total, a line a tenth of them done. The stand-in reports each prime
+// and gives residues 0.
+TEST(FmpzMatDetRules, ProgressLinesCountThePrimes)
+{
+    ZMat a(200);
+    const std::uint64_t bound = 60000;
+    ASSERT_GE(matrix::flint_det_seconds(200, bound), 1.0);
+    const matrix::ZMatrix za{host_operand(adapters::FmpzReader(fmpz_mat_entry(a.m, 0, 0)), 200 * 200, "a"), 200, 200, 1};
+    std::size_t primes = 0;
+    const matrix::DetResiduesOnGpu reporting = [&](const matrix::ZMatrix&, const PrimeSet& set,
+                                                   const std::function<void(std::uint64_t)>& primes_done) {
+        primes = set.moduli().size();
+        for (std::size_t k = 0; k < primes; ++k) primes_done(1);
+        return std::vector<limb_t>(primes, 0);
+    };
+    Z det;
+    zgpu_set_progress(1);
+    ::testing::internal::CaptureStderr();
+    EXPECT_EQ(matrix::fmpz_mat_determinant_on(Backend::gpu, det.v, za, bound, [] { FAIL() << "the host ran"; }, reporting),
+              Backend::gpu);
+    const std::string text = ::testing::internal::GetCapturedStderr();
+    zgpu_set_progress(0);
+    EXPECT_TRUE(fmpz_is_zero(det.v));
+    EXPECT_NE(text.find("zgpu: fmpz_mat_det, 200 x 200, a bound of 60000 bits: started"), std::string::npos) << text;
+    EXPECT_NE(text.find("50 % (" + std::to_string(primes / 2) + " of " + std::to_string(primes) + ")"), std::string::npos) << text;
+    EXPECT_NE(text.find("done on the gpu"), std::string::npos) << text;
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 11) << text;
 }
 
 }  // namespace

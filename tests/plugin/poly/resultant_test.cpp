@@ -4,6 +4,8 @@
 // res a coefficient of a; bad input; the bound; the GPU's failure by a stand-in.
 #include <gmp.h>
 
+#include <algorithm>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -122,7 +124,7 @@ TEST(ResultantRules, TheBoundAndAFailingGpu)
     ::fmpz_poly_resultant(expected.v, a.p, b.p);
     const poly::ZPoly za{host_operand(adapters::FmpzReader(a.p->coeffs), std::size_t(a.p->length), "a"), std::size_t(a.p->length), 60};
     const poly::ZPoly zb{host_operand(adapters::FmpzReader(b.p->coeffs), std::size_t(b.p->length), "b"), std::size_t(b.p->length), 60};
-    const poly::ResultantResiduesOnGpu failing = [](const poly::ZPoly&, const poly::ZPoly&, const PrimeSet&) -> std::vector<limb_t> {
+    const poly::ResultantResiduesOnGpu failing = [](const poly::ZPoly&, const poly::ZPoly&, const PrimeSet&, const auto&) -> std::vector<limb_t> {
         throw Error("a stand-in failure");
     };
     const auto on_cpu = [&] { ::fmpz_poly_resultant(res.v, a.p, b.p); };
@@ -138,7 +140,8 @@ TEST(ResultantRules, TheBoundAndAFailingGpu)
 // CRT as on the GPU, against FLINT's resultant, down to the bound's tightest cases.
 TEST(ResultantRules, TheModularPathOnTheHostMatchesFlint)
 {
-    const poly::ResultantResiduesOnGpu on_host = [](const poly::ZPoly& a, const poly::ZPoly& b, const PrimeSet& set) {
+    const poly::ResultantResiduesOnGpu on_host = [](const poly::ZPoly& a, const poly::ZPoly& b, const PrimeSet& set,
+                                                    const std::function<void(std::uint64_t)>& primes_done) {
         const auto coefficients = [](const poly::ZPoly& x) {
             std::vector<limb_t> limbs(x.length * std::max<std::uint64_t>(x.coeffs.max_limbs, 1));
             std::vector<std::int32_t> sizes(x.length);
@@ -165,6 +168,7 @@ TEST(ResultantRules, TheModularPathOnTheHostMatchesFlint)
             std::vector<limb_t> ar = reduce(al, as, a.length), br = reduce(bl, bs, b.length);
             out.push_back(kernels::resultant_mod(kernels::SingleLane{}, ar.data(), a.length - 1, br.data(), b.length - 1,
                                                 kernels::make_modulus(p)));
+            primes_done(1);
         }
         return out;
     };
@@ -199,6 +203,37 @@ TEST(ResultantRules, TheModularPathOnTheHostMatchesFlint)
                 EXPECT_TRUE(fmpz_equal(got.v, expected.v)) << "lengths " << a.p->length << " and " << b.p->length << ", " << bits << " bits";
             }
     random_clear(state);
+}
+
+// Progress lines for a resultant that FLINT would take seconds for (by the cost model): the
+// primes of the bound as the total, a line a tenth of them done. The stand-in reports each prime
+// and gives residues 0.
+TEST(ResultantRules, ProgressLinesCountThePrimes)
+{
+    Poly a, b;
+    for (slong i = 0; i < 800; ++i) fmpz_poly_set_coeff_si(a.p, i, 1 + i % 5), fmpz_poly_set_coeff_si(b.p, i, 2 - i % 3);
+    const std::uint64_t bound = 60000;
+    ASSERT_GE(poly::flint_resultant_seconds(800, 800, bound), 1.0);
+    const poly::ZPoly za{host_operand(adapters::FmpzReader(a.p->coeffs), 800, "a"), 800, 3};
+    const poly::ZPoly zb{host_operand(adapters::FmpzReader(b.p->coeffs), 800, "b"), 800, 3};
+    std::size_t primes = 0;
+    const poly::ResultantResiduesOnGpu reporting = [&](const poly::ZPoly&, const poly::ZPoly&, const PrimeSet& set,
+                                                       const std::function<void(std::uint64_t)>& primes_done) {
+        primes = set.moduli().size();
+        for (std::size_t k = 0; k < primes; ++k) primes_done(1);
+        return std::vector<limb_t>(primes, 0);
+    };
+    Z res;
+    zgpu_set_progress(1);
+    ::testing::internal::CaptureStderr();
+    EXPECT_EQ(poly::resultant_on(Backend::gpu, res.v, za, zb, bound, [] { FAIL() << "the host ran"; }, reporting), Backend::gpu);
+    const std::string text = ::testing::internal::GetCapturedStderr();
+    zgpu_set_progress(0);
+    EXPECT_TRUE(fmpz_is_zero(res.v));
+    EXPECT_NE(text.find("zgpu: fmpz_poly_resultant, lengths 800 and 800, a bound of 60000 bits: started"), std::string::npos) << text;
+    EXPECT_NE(text.find("50 % (" + std::to_string(primes / 2) + " of " + std::to_string(primes) + ")"), std::string::npos) << text;
+    EXPECT_NE(text.find("done on the gpu"), std::string::npos) << text;
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 11) << text;
 }
 
 }  // namespace

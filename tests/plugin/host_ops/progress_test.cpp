@@ -1,5 +1,6 @@
-// Progress lines of long polynomial products: none unless asked for or for short work, a line at
-// the start, at each tenth and at the end otherwise; the C switch overrides ZGPU_PROGRESS.
+// Progress lines of long calls: none unless asked for or for short work, a line at the start, at
+// each tenth (with the time left) and at the end otherwise; a total set once the work started;
+// the C switch overrides ZGPU_PROGRESS.
 #include <gmp.h>
 
 #include <algorithm>
@@ -9,10 +10,10 @@
 #include <flint/nmod_poly.h>
 #include <gtest/gtest.h>
 
-#include "plugin/poly/progress.hpp"
+#include "plugin/host_ops/progress.hpp"
 #include "zgpu/zgpu.h"
 
-namespace zgpu::poly {
+namespace zgpu {
 namespace {
 
 std::size_t lines(const std::string& text) { return std::size_t(std::count(text.begin(), text.end(), '\n')); }
@@ -39,8 +40,22 @@ TEST(Progress, ALineAtTheStartEachTenthAndTheEnd)
     });
     EXPECT_EQ(lines(text), 11u) << text;
     EXPECT_NE(text.find("zgpu: a long product: started (FLINT on one thread: about 2.5 s)"), std::string::npos) << text;
-    EXPECT_NE(text.find("50 % (10 of 20)"), std::string::npos) << text;
+    EXPECT_NE(text.find("50 % (10 of 20), about "), std::string::npos) << text;
+    EXPECT_NE(text.find(" s left"), std::string::npos) << text;
     EXPECT_NE(text.find("done on the gpu"), std::string::npos) << text;
+}
+
+TEST(Progress, ATotalKnownOnlyOnceStarted)
+{
+    const std::string text = stderr_of(1, [] {
+        Progress progress("a resultant", 4, 0);
+        progress.set_total(4);
+        progress.advance(2);
+        progress.advance(2);
+        progress.ran_on(Backend::gpu);
+    });
+    EXPECT_EQ(lines(text), 3u) << text;
+    EXPECT_NE(text.find("50 % (2 of 4)"), std::string::npos) << text;
 }
 
 TEST(Progress, NoLinesForShortWorkOrWhenNotAsked)
@@ -77,4 +92,4 @@ TEST(Progress, ShortProductsStaySilent)
 }
 
 }  // namespace
-}  // namespace zgpu::poly
+}  // namespace zgpu

@@ -1,8 +1,9 @@
-// Progress lines on stderr for long polynomial products, asked for by ZGPU_PROGRESS=1 or
-// set_progress(true). A call reports where FLINT would take kProgressFromSeconds or more on one
-// host thread: a line as it starts, one at each tenth of its work done (where the work comes
-// in parts: products of a batch, chunks of coefficients), and one as it ends, each with the
-// seconds since the start.
+// Progress lines on stderr for long calls (polynomial products, resultants, determinants), asked
+// for by ZGPU_PROGRESS=1 or set_progress(true). A call reports where FLINT would take
+// kProgressFromSeconds or more on one host thread: a line as it starts, one at each tenth of its
+// work done (where the work comes in parts: products of a batch, chunks of coefficients, primes)
+// with the time left at the rate so far, and one as it ends, each with the seconds since the
+// start.
 #pragma once
 
 #include <atomic>
@@ -12,7 +13,7 @@
 
 #include "zgpu/backend.hpp"
 
-namespace zgpu::poly {
+namespace zgpu {
 
 inline constexpr double kProgressFromSeconds = 1.0;
 
@@ -30,6 +31,9 @@ public:
     Progress(const Progress&) = delete;
     Progress& operator=(const Progress&) = delete;
 
+    // The parts of the work, where they are known only once it has started (the primes of a
+    // bound); before any advance().
+    void set_total(std::uint64_t total) { total_ = total; }
     // `parts` more parts are done; any thread may call it.
     void advance(std::uint64_t parts);
     // The backend that ran, for the last line.
@@ -47,4 +51,4 @@ private:
     std::chrono::steady_clock::time_point start_;
 };
 
-}  // namespace zgpu::poly
+}  // namespace zgpu

@@ -1,4 +1,4 @@
-#include "plugin/poly/progress.hpp"
+#include "plugin/host_ops/progress.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -15,8 +15,6 @@ std::atomic<int> progress_setting{-1};
 }  // namespace
 
 void set_progress(bool on) { progress_setting = on ? 1 : 0; }
-
-namespace poly {
 
 bool progress_asked()
 {
@@ -51,7 +49,10 @@ void Progress::advance(std::uint64_t parts)
     // One line a tenth, from whichever thread gets there first; the last tenth is the end's.
     while (tenths < 10 && tenths > reported)
         if (tenths_.compare_exchange_weak(reported, tenths)) {
-            line(std::to_string(10 * tenths) + " % (" + std::to_string(done) + " of " + std::to_string(total_) + ")");
+            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+            char left[64];
+            std::snprintf(left, sizeof left, "), about %.1f s left", seconds * double(total_ - done) / double(done));
+            line(std::to_string(10 * tenths) + " % (" + std::to_string(done) + " of " + std::to_string(total_) + left);
             break;
         }
 }
@@ -62,5 +63,4 @@ void Progress::line(const std::string& text) const
     std::fprintf(stderr, "zgpu: %s: %s, %.2f s\n", what_.c_str(), text.c_str(), seconds);
 }
 
-}  // namespace poly
 }  // namespace zgpu
