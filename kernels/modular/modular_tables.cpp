@@ -89,6 +89,24 @@ std::vector<Modulus> moduli_of(std::span<const limb_t> moduli)
     return m;
 }
 
+// t.powers and t.block_powers from t.moduli.
+void fill_powers(ModularTables& t)
+{
+    const std::size_t k = t.count;
+    t.powers.resize(std::size_t(kPowerBlock) * k);
+    t.block_powers.resize(std::size_t(kPowerBlocks) * k);
+    for (std::size_t i = 0; i < k; ++i) {
+        const Modulus& m = t.moduli[i];
+        const limb_t base = m.reduce(1, 0);  // B mod n
+        limb_t power = 1;                    // 1 mod n, as n >= 2
+        for (std::uint32_t c = 0; c < kPowerBlock; ++c, power = m.mul(power, base)) t.powers[c * k + i] = power;
+        const limb_t block_base = power;  // B^R mod n
+        limb_t block_power = 1;
+        for (std::uint32_t b = 0; b < kPowerBlocks; ++b, block_power = m.mul(block_power, block_base))
+            t.block_powers[b * k + i] = block_power;
+    }
+}
+
 }  // namespace
 
 void validate_moduli(std::span<const limb_t> moduli)
@@ -121,18 +139,17 @@ ModularTables make_modular_tables(std::span<const limb_t> moduli)
         }
     }
 
-    t.powers.resize(std::size_t(kPowerBlock) * k);
-    t.block_powers.resize(std::size_t(kPowerBlocks) * k);
-    for (std::size_t i = 0; i < k; ++i) {
-        const Modulus& m = t.moduli[i];
-        const limb_t base = m.reduce(1, 0);  // B mod n
-        limb_t power = 1;                    // 1 mod n, as n >= 2
-        for (std::uint32_t c = 0; c < kPowerBlock; ++c, power = m.mul(power, base)) t.powers[c * k + i] = power;
-        const limb_t block_base = power;  // B^R mod n
-        limb_t block_power = 1;
-        for (std::uint32_t b = 0; b < kPowerBlocks; ++b, block_power = m.mul(block_power, block_base))
-            t.block_powers[b * k + i] = block_power;
-    }
+    fill_powers(t);
+    return t;
+}
+
+ModularTables make_reduction_tables(std::span<const limb_t> moduli)
+{
+    validate_each(moduli);
+    ModularTables t;
+    t.count = moduli.size();
+    t.moduli = moduli_of(moduli);
+    fill_powers(t);
     return t;
 }
 

@@ -45,6 +45,13 @@ struct ModularTables {
 // divisions of P by a word for the M_i): well under a second at k = 4096.
 ModularTables make_modular_tables(std::span<const limb_t> moduli);
 
+// The reduction's tables alone (moduli, powers, block_powers; the CRT's fields empty,
+// product_limbs 0) for moduli known to be pairwise coprime (a generated set of primes): O(k)
+// work and 4 KiB a modulus, where make_modular_tables takes O(k^2) and k product_limbs words for
+// the cofactors (580 MB at k = 8411). For algorithms that reduce on the GPU and reconstruct one
+// value on the host (determinants, resultants). Throws zgpu::Error for k = 0 or a modulus below 2.
+ModularTables make_reduction_tables(std::span<const limb_t> moduli);
+
 // The validation alone, with the same errors: O(k^2) products mod n.
 void validate_moduli(std::span<const limb_t> moduli);
 

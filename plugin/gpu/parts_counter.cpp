@@ -1,5 +1,6 @@
 #include "plugin/gpu/parts_counter.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -8,8 +9,9 @@
 namespace zgpu::gpu {
 namespace {
 
-// Often enough for a line a tenth of a call of a second, rarely enough to cost nothing.
-constexpr auto kPollInterval = std::chrono::milliseconds(20);
+// Polls start soon, so that a short call is not held up, and slow down to a line's worth of
+// time: often enough for a line a tenth of a call of a second, rarely enough to cost nothing.
+constexpr auto kFirstPoll = std::chrono::microseconds(100), kLongestPoll = std::chrono::microseconds(20000);
 
 }  // namespace
 
@@ -36,9 +38,9 @@ void PartsCounter::wait(cudaStream_t stream, std::string_view what) const
     };
     if (count_) {
         cudaError_t status;
-        while ((status = cudaStreamQuery(stream)) == cudaErrorNotReady) {
+        for (auto poll = kFirstPoll; (status = cudaStreamQuery(stream)) == cudaErrorNotReady; poll = std::min(2 * poll, kLongestPoll)) {
             tell();
-            std::this_thread::sleep_for(kPollInterval);
+            std::this_thread::sleep_for(poll);
         }
         check(status, what);
         tell();

@@ -64,6 +64,7 @@ CheckedDivision host_divexact_checked(const HostOperand&, std::size_t, const Hos
 }
 
 std::shared_ptr<const ModularTables> make_modular_tables(std::span<const limb_t>) { unavailable(); }
+std::shared_ptr<const ModularTables> make_reduction_tables(std::span<const limb_t>) { unavailable(); }
 std::uint32_t crt_limbs(const ModularTables&) { unavailable(); }
 void residues_multi_mod(ConstBatchView, const ModularTables&, kernels::ResidueView) { unavailable(); }
 void residues_upload(std::span<const limb_t* const>, kernels::ResidueView) { unavailable(); }

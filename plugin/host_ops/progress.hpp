@@ -36,6 +36,8 @@ public:
     void set_total(std::uint64_t total) { total_ = total; }
     // `parts` more parts are done; any thread may call it.
     void advance(std::uint64_t parts);
+    // Whether lines are shown (asked for, and the work long enough).
+    bool on() const { return on_; }
     // The backend that ran, for the last line.
     void ran_on(Backend backend) { backend_ = backend; }
 

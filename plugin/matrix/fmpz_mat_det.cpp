@@ -34,7 +34,7 @@ constexpr double kPrimeBits = 62;
 
 std::vector<limb_t> gpu_residues(const ZMatrix& a, const PrimeSet& set, const std::function<void(std::uint64_t)>& primes_done)
 {
-    return gpu::fmpz_mat_det_residues(a.entries, a.rows, set.state().gpu_tables(), primes_done);
+    return gpu::fmpz_mat_det_residues(a.entries, a.rows, set.state().gpu_reduction_tables(), primes_done);
 }
 
 }  // namespace
@@ -88,7 +88,9 @@ Backend fmpz_mat_determinant_on(Backend backend, fmpz_t det, const ZMatrix& a, s
         // from its signed residue.
         const PrimeSet set = poly::product_primes(bound_bits);
         progress.set_total(set.moduli().size());
-        const auto primes_done = [&](std::uint64_t primes) { progress.advance(primes); };
+        // Only where lines are shown: counting costs the GPU's wait a poll.
+        std::function<void(std::uint64_t)> primes_done;
+        if (progress.on()) primes_done = [&](std::uint64_t primes) { progress.advance(primes); };
         return gpu_or_host([&] { crt_one(det, residues(a, set, primes_done), set.state()); }, on_host, "a determinant");
     };
     Backend ran = backend;

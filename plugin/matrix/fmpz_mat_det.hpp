@@ -18,7 +18,7 @@ namespace zgpu::matrix {
 std::uint64_t hadamard_bits(std::span<const std::uint64_t> squared_norm_bits);
 
 // The GPU's part: det(a) modulo each prime of the set (gpu::fmpz_mat_det_residues), or a test's
-// stand-in; primes_done is told of the primes finished as they are.
+// stand-in; primes_done, where not empty, is told of the primes finished as they are.
 using DetResiduesOnGpu = std::function<std::vector<limb_t>(const ZMatrix& a, const PrimeSet& set,
                                                            const std::function<void(std::uint64_t)>& primes_done)>;
 

@@ -42,6 +42,12 @@ const gpu::ModularTables& PrimeSet::State::gpu_tables() const
     return *tables_;
 }
 
+const gpu::ModularTables& PrimeSet::State::gpu_reduction_tables() const
+{
+    std::call_once(reduction_once_, [this] { reduction_tables_ = gpu::make_reduction_tables(moduli); });
+    return *reduction_tables_;
+}
+
 PrimeSet::PrimeSet(std::span<const limb_t> moduli)
 {
     try {

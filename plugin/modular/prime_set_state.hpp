@@ -29,10 +29,13 @@ struct PrimeSet::State {
 
     // The device tables, built by the first caller (thread-safe); a failure is retried next time.
     const gpu::ModularTables& gpu_tables() const;
+    // The reduction's alone, likewise (O(k) work and memory), for calls that reconstruct on the
+    // host.
+    const gpu::ModularTables& gpu_reduction_tables() const;
 
 private:
-    mutable std::once_flag tables_once_;
-    mutable std::shared_ptr<const gpu::ModularTables> tables_;
+    mutable std::once_flag tables_once_, reduction_once_;
+    mutable std::shared_ptr<const gpu::ModularTables> tables_, reduction_tables_;
 };
 
 // One thread's scratch for fmpz_multi_mod_ui / fmpz_multi_CRT_ui.

@@ -33,7 +33,7 @@ constexpr double kPrimeBits = 62;
 std::vector<limb_t> gpu_residues(const ZPoly& a, const ZPoly& b, const PrimeSet& set,
                                  const std::function<void(std::uint64_t)>& primes_done)
 {
-    return gpu::fmpz_poly_resultant_residues(a.coeffs, a.length, b.coeffs, b.length, set.state().gpu_tables(), primes_done);
+    return gpu::fmpz_poly_resultant_residues(a.coeffs, a.length, b.coeffs, b.length, set.state().gpu_reduction_tables(), primes_done);
 }
 
 }  // namespace
@@ -81,7 +81,9 @@ Backend resultant_on(Backend backend, fmpz_t res, const ZPoly& a, const ZPoly& b
         // |Res| < 2^bound_bits: the set represents it signed.
         const PrimeSet set = product_primes(bound_bits);
         progress.set_total(set.moduli().size());
-        const auto primes_done = [&](std::uint64_t primes) { progress.advance(primes); };
+        // Only where lines are shown: counting costs the GPU's wait a poll.
+        std::function<void(std::uint64_t)> primes_done;
+        if (progress.on()) primes_done = [&](std::uint64_t primes) { progress.advance(primes); };
         return gpu_or_host([&] { crt_one(res, residues(a, b, set, primes_done), set.state()); }, on_host, "a resultant");
     };
     Backend ran = backend;

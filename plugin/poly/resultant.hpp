@@ -19,7 +19,7 @@ namespace zgpu::poly {
 std::uint64_t resultant_bits(std::size_t a_length, std::uint64_t a_norm_bits, std::size_t b_length, std::uint64_t b_norm_bits);
 
 // The GPU's part: Res(a, b) modulo each prime of the set (gpu::fmpz_poly_resultant_residues), or
-// a test's stand-in; primes_done is told of the primes finished as they are.
+// a test's stand-in; primes_done, where not empty, is told of the primes finished as they are.
 using ResultantResiduesOnGpu = std::function<std::vector<limb_t>(const ZPoly& a, const ZPoly& b, const PrimeSet& set,
                                                                  const std::function<void(std::uint64_t)>& primes_done)>;
 

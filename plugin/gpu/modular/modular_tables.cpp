@@ -46,6 +46,11 @@ std::shared_ptr<const ModularTables> make_modular_tables(std::span<const limb_t>
     return std::make_shared<const ModularTables>(kernels::make_modular_tables(moduli));
 }
 
+std::shared_ptr<const ModularTables> make_reduction_tables(std::span<const limb_t> moduli)
+{
+    return std::make_shared<const ModularTables>(kernels::make_reduction_tables(moduli));
+}
+
 std::uint32_t crt_limbs(const ModularTables& tables) { return tables.product_limbs(); }
 
 }  // namespace zgpu::gpu

@@ -15,6 +15,7 @@ namespace {
 using kernels::kPowerBlock;
 using kernels::kPowerBlocks;
 using kernels::make_modular_tables;
+using kernels::make_reduction_tables;
 using kernels::ModularTables;
 
 void set_limbs(mpz_ptr x, const limb_t* limbs, std::size_t n)
@@ -75,6 +76,25 @@ TEST(ModularTables, FourThousandNinetySixPrimes)
     EXPECT_LT(seconds, 10.0);
     EXPECT_EQ(t.product_limbs, 3968u);  // 4096 primes just below 2^62: P just below 2^253952
     expect_tables_match(moduli, t);
+}
+
+// The reduction's tables alone: the same moduli and powers as the whole tables', nothing of the
+// CRT's, and the same errors for a modulus below 2.
+TEST(ModularTables, ReductionTablesAreTheWholeTablesReductionPart)
+{
+    for (const ModuliSet& set : small_moduli_sets()) {
+        SCOPED_TRACE(set.name);
+        const ModularTables whole = make_modular_tables(set.moduli), reduction = make_reduction_tables(set.moduli);
+        EXPECT_EQ(reduction.count, whole.count);
+        ASSERT_EQ(reduction.moduli.size(), whole.moduli.size());
+        for (std::size_t i = 0; i < whole.count; ++i) EXPECT_EQ(reduction.moduli[i].n, whole.moduli[i].n);
+        EXPECT_EQ(reduction.powers, whole.powers);
+        EXPECT_EQ(reduction.block_powers, whole.block_powers);
+        EXPECT_TRUE(reduction.crt_inverses.empty() && reduction.cofactors.empty() && reduction.product.empty());
+        EXPECT_EQ(reduction.product_limbs, 0u);
+    }
+    EXPECT_THROW(make_reduction_tables(std::vector<limb_t>{5, 1}), Error);
+    EXPECT_THROW(make_reduction_tables(std::vector<limb_t>{}), Error);
 }
 
 std::string error_of(const std::vector<limb_t>& moduli)
