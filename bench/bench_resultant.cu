@@ -4,9 +4,12 @@
 // IMAD peak, for the remainder sequences' updates (beta a_j + c b_j mod p, La Lb of them a prime
 // when the degrees drop one at a time) at 32 IMADs each: two Shoup products, each a 64 x 64-bit
 // high half (four 32 x 32-bit wide products, 8 IMADs) and two 64-bit low products (4 each).
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include <flint/fmpz_poly.h>
+#include <flint/nmod_poly.h>
 
 #include "bench_support.cuh"
 #include "plugin/poly/resultant.hpp"
@@ -63,6 +66,40 @@ void row(slong length, unsigned bits, double imad_peak)
     fmpz_poly_clear(b);
 }
 
+// One resultant modulo the prime 2^62 - 57 of two random polynomials of `length` coefficients:
+// zgpu_nmod_poly_resultant on the GPU (one block) and by the automatic choice, against FLINT's
+// nmod_poly_resultant (median of 3), the values compared.
+void nmod_row(slong length)
+{
+    const ulong n = (ulong(1) << 62) - 57;
+    nmod_poly_t a, b;
+    nmod_poly_init(a, n);
+    nmod_poly_init(b, n);
+    for (slong i = 0; i < length; ++i) {
+        nmod_poly_set_coeff_ui(a, i, mix(ulong(i) + 1) % n);
+        nmod_poly_set_coeff_ui(b, i, mix(ulong(i) + 7777777) % n);
+    }
+    ulong ours = 0, theirs = 0;
+    std::vector<double> flint;
+    for (int r = 0; r < 3; ++r) {
+        const double start = now();
+        theirs = nmod_poly_resultant(a, b);
+        flint.push_back(now() - start);
+    }
+    std::sort(flint.begin(), flint.end());
+    const double gpu = zgpu_seconds("gpu", [&] { return zgpu_nmod_poly_resultant(&ours, a, b); });
+    if (ours != theirs) {
+        std::fprintf(stderr, "nmod resultant, length %ld: the GPU's value differs from FLINT's\n", long(length));
+        std::exit(1);
+    }
+    const double automatic = zgpu_seconds("auto", [&] { return zgpu_nmod_poly_resultant(&ours, a, b); });
+    const std::string picked = zgpu_last_backend();
+    std::printf("| %ld | %.3f | %.3f (%s) | %.3f | %.2f |\n", long(length), 1e3 * gpu, 1e3 * automatic, picked.c_str(), 1e3 * flint[1],
+                flint[1] / gpu);
+    nmod_poly_clear(a);
+    nmod_poly_clear(b);
+}
+
 }  // namespace
 
 int main()
@@ -79,6 +116,10 @@ int main()
     row(500, 64, device.imad_peak);
     row(1000, 256, device.imad_peak);
     row(2000, 64, device.imad_peak);
+    std::printf("\n## zgpu resultants modulo one prime\n\nzgpu_nmod_poly_resultant modulo 2^62 - 57: gpu / auto as above; "
+                "FLINT: nmod_poly_resultant, median of 3. ms. Both polynomials of `length` random coefficients.\n\n"
+                "| length | gpu ms | auto ms | FLINT ms | x FLINT |\n|---:|---:|---:|---:|---:|\n");
+    for (const slong length : {30, 100, 300, 1000, 3000, 10000, 30000}) nmod_row(length);
     flint_cleanup_master();
     return 0;
 }

@@ -1,6 +1,7 @@
 // The C entry points of zgpu_poly.h: the C++ ones (poly.hpp) with errors turned into return
 // codes.
 #include "plugin/flint/c_report.hpp"
+#include "zgpu/error.hpp"
 #include "zgpu/poly.hpp"
 #include "zgpu/zgpu_poly.h"
 
@@ -26,6 +27,14 @@ int zgpu_nmod_poly_sqr(nmod_poly_t res, const nmod_poly_t a)
 int zgpu_nmod_poly_mul_many(nmod_poly_struct* res, const nmod_poly_struct* a, const nmod_poly_struct* b, slong count)
 {
     return report(__func__, [&] { zgpu::nmod_poly_mul_many(res, a, b, count); });
+}
+
+int zgpu_nmod_poly_resultant(ulong* res, const nmod_poly_t a, const nmod_poly_t b)
+{
+    return report(__func__, [&] {
+        if (!res) throw zgpu::Error("nmod_poly_resultant: res is NULL");
+        *res = zgpu::nmod_poly_resultant(a, b);
+    });
 }
 
 int zgpu_fmpz_poly_mul(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b)

@@ -1,8 +1,13 @@
-// FLINT-style products of nmod polynomials: the argument checks, then plugin/poly/nmod_products.
+// FLINT-style products and resultants of nmod polynomials: the argument checks, then
+// plugin/poly/nmod_products and plugin/poly/resultant.
 #include <string>
 #include <vector>
 
+#include <flint/ulong_extras.h>
+
 #include "plugin/poly/nmod_products.hpp"
+#include "plugin/poly/resultant.hpp"
+#include "zgpu/backend.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/poly.hpp"
 
@@ -48,6 +53,23 @@ void nmod_poly_mullow(nmod_poly_t res, const nmod_poly_t a, const nmod_poly_t b,
 }
 
 void nmod_poly_sqr(nmod_poly_t res, const nmod_poly_t a) { one_product("nmod_poly_sqr", res, a, a, -1); }
+
+ulong nmod_poly_resultant(const nmod_poly_t a, const nmod_poly_t b)
+{
+    const char* f = "nmod_poly_resultant";
+    if (!a || !b) throw Error(std::string(f) + ": " + (!a ? "a" : "b") + " is NULL");
+    if (a->mod.n != b->mod.n)
+        throw Error(std::string(f) + ": different moduli: a mod " + std::to_string(a->mod.n) + ", b mod " + std::to_string(b->mod.n));
+    // FLINT assumes a prime modulus (its sequence inverts leading coefficients); the GPU's
+    // sequence needs one too.
+    if (!n_is_prime(a->mod.n)) throw Error(std::string(f) + ": the modulus " + std::to_string(a->mod.n) + " is not prime");
+    if (a->length == 0 || b->length == 0) {
+        set_last_backend(Backend::cpu);
+        return 0;
+    }
+    return poly::nmod_resultant(a->coeffs, std::size_t(a->length), b->coeffs, std::size_t(b->length), a->mod.n,
+                                [&] { return ::nmod_poly_resultant(a, b); });
+}
 
 void nmod_poly_mul_many(nmod_poly_struct* res, const nmod_poly_struct* a, const nmod_poly_struct* b, slong count)
 {

@@ -61,6 +61,11 @@ std::vector<limb_t> fmpz_poly_resultant_residues(const HostOperand& a, std::size
                                                  std::size_t b_length, const ModularTables& tables,
                                                  const std::function<void(std::uint64_t)>& primes_done);
 
+// Res(a, b) mod n, n prime, with the formal degrees a.size() - 1 and b.size() - 1 (both at least
+// one coefficient, each below n): one warp's remainder sequence (kernels/poly/resultant_mod.hpp)
+// on the first device.
+limb_t nmod_poly_resultant(std::span<const limb_t> a, std::span<const limb_t> b, limb_t n);
+
 // Device-resident: r = a b modulo each prime of the set (residue arrays of a_length, b_length
 // and out_length coefficients, prime-major; out_length <= a_length + b_length - 1), every prime
 // p with 2 <= p < 2^62 and the transform length dividing p - 1 (else zgpu::Error). Queued on

@@ -29,6 +29,14 @@ constexpr double kFlintBitsPerCoefficient500x64 = 67;
 constexpr double kGpuSecondsPerCall = 0.07e-3;
 constexpr double kGpuSecondsPerUpdate = 1 / 1.7e11;
 constexpr double kPrimeBits = 62;
+// One resultant modulo a prime: FLINT's nmod_poly_resultant (Euclid, then half-gcd from a few
+// thousand) against one block of the GPU. First models, to be fitted: FLINT 3.6 on this
+// project's build machine took 1.5 ms at length 1000, 13 ms at 3000 (L^2: Euclid), 47 ms at
+// 10000 and 193 ms at 30000 (about L^1.2: the half-gcd); the GPU's block is assumed at 5e9
+// updates a second, after 0.05 ms a call.
+constexpr double kFlintNmodSeconds3000 = 13e-3, kFlintNmodHalfGcdFrom = 3000;
+constexpr double kFlintNmodEuclidExponent = 2, kFlintNmodHalfGcdExponent = 1.2;
+constexpr double kGpuNmodSecondsPerCall = 0.05e-3, kGpuNmodSecondsPerUpdate = 1 / 5e9;
 
 std::vector<limb_t> gpu_residues(const ZPoly& a, const ZPoly& b, const PrimeSet& set,
                                  const std::function<void(std::uint64_t)>& primes_done)
@@ -37,6 +45,31 @@ std::vector<limb_t> gpu_residues(const ZPoly& a, const ZPoly& b, const PrimeSet&
 }
 
 }  // namespace
+
+bool gpu_pays_for_nmod_resultant(std::size_t a_length, std::size_t b_length)
+{
+    const double length = double(std::max(a_length, b_length));
+    const double cpu = kFlintNmodSeconds3000 * std::pow(length / kFlintNmodHalfGcdFrom, length < kFlintNmodHalfGcdFrom
+                                                                                           ? kFlintNmodEuclidExponent
+                                                                                           : kFlintNmodHalfGcdExponent);
+    const double gpu = kGpuNmodSecondsPerCall + double(a_length) * double(b_length) * kGpuNmodSecondsPerUpdate;
+    return gpu < cpu;
+}
+
+limb_t nmod_resultant(const limb_t* a, std::size_t a_length, const limb_t* b, std::size_t b_length, limb_t n,
+                      const std::function<limb_t()>& on_cpu)
+{
+    limb_t res = 0;
+    const auto on_host = [&] { res = on_cpu(); };
+    run_on(
+        choose(gpu_pays_for_nmod_resultant(a_length, b_length)),
+        [&] {
+            return gpu_or_host([&] { res = gpu::nmod_poly_resultant({a, a_length}, {b, b_length}, n); }, on_host,
+                               "a resultant mod p");
+        },
+        on_host);
+    return res;
+}
 
 std::uint64_t resultant_bits(std::size_t a_length, std::uint64_t a_norm_bits, std::size_t b_length, std::uint64_t b_norm_bits)
 {

@@ -33,6 +33,15 @@ Backend resultant(fmpz_t res, const ZPoly& a, const ZPoly& b, std::uint64_t boun
 Backend resultant_on(Backend backend, fmpz_t res, const ZPoly& a, const ZPoly& b, std::uint64_t bound_bits,
                      const std::function<void()>& on_cpu, const ResultantResiduesOnGpu& residues);
 
+// Res(a, b) mod n for polynomials of lengths a_length, b_length >= 1 (top coefficients nonzero,
+// coefficients below n), n prime: on the GPU (one warp) where it pays, else on_cpu (FLINT's
+// nmod_poly_resultant), whose value is returned. A GPU that fails leaves it to the host with a
+// warning, unless ZGPU_BACKEND=gpu forced it: then the error stands.
+limb_t nmod_resultant(const limb_t* a, std::size_t a_length, const limb_t* b, std::size_t b_length, limb_t n,
+                      const std::function<limb_t()>& on_cpu);
+// Whether the GPU pays for a resultant modulo a prime of polynomials of these lengths.
+bool gpu_pays_for_nmod_resultant(std::size_t a_length, std::size_t b_length);
+
 // FLINT's time for the resultant on one thread, by the cost model.
 double flint_resultant_seconds(std::size_t a_length, std::size_t b_length, std::uint64_t bound_bits);
 // Whether the GPU pays for a resultant of polynomials of these lengths and bound.

@@ -13,6 +13,7 @@ void nmod_poly_mul(nmod_poly_t res, const nmod_poly_t a, const nmod_poly_t b);
 void nmod_poly_mullow(nmod_poly_t res, const nmod_poly_t a, const nmod_poly_t b, slong n);
 void nmod_poly_sqr(nmod_poly_t res, const nmod_poly_t a);
 void nmod_poly_mul_many(nmod_poly_struct* res, const nmod_poly_struct* a, const nmod_poly_struct* b, slong count);
+ulong nmod_poly_resultant(const nmod_poly_t a, const nmod_poly_t b);
 
 void fmpz_poly_mul(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b);
 void fmpz_poly_mullow(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b, slong n);

@@ -1,9 +1,10 @@
-// Resultants modulo a batch of primes on the GPU (kernels/poly/resultant_mod.hpp), a warp a
-// prime, against the host's run of the same sequence with one lane (resultant_sequence.hpp,
+// Resultants modulo a batch of primes on the GPU (kernels/poly/resultant_mod.hpp), a warp or a
+// block a prime, against the host's run of the same sequence with one lane (resultant_sequence.hpp,
 // itself tested against FLINT): more primes than an SM holds, leading coefficients that vanish
 // modulo some of them, unbalanced degrees, lengths that are not multiples of a warp, and
 // polynomials too long for shared memory; every prime counted once as finished.
 #include <random>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -21,8 +22,13 @@ protected:
     void SetUp() override { ZGPU_SKIP_WITHOUT(Backend::gpu); }
 
     // Random a and b of formal degrees da and db modulo each of `count` NTT primes, some with
-    // vanishing leading coefficients; the GPU's resultants against the host's.
+    // vanishing leading coefficients; the GPU's resultants, a warp and a block a prime and by the
+    // automatic choice, against the host's.
     static void check(std::size_t da, std::size_t db, std::size_t count)
+    {
+        for (const unsigned lanes : {32u, 256u, 0u}) check(da, db, count, lanes);
+    }
+    static void check(std::size_t da, std::size_t db, std::size_t count, unsigned lanes)
     {
         const std::vector<limb_t> primes = kernels::ntt_primes(count);
         std::mt19937_64 random(da * 1000 + db);
@@ -40,11 +46,12 @@ protected:
             std::vector<limb_t> ah(ak, ak + da + 1), bh(bk, bk + db + 1);
             expected[k] = kernels::resultant_mod(kernels::SingleLane{}, ah.data(), da, bh.data(), db, moduli.back());
         }
+        SCOPED_TRACE("lanes a prime: " + std::to_string(lanes));
         DeviceArray<limb_t> a_device(a), b_device(b), res(count);
         DeviceArray<kernels::Modulus> m_device(moduli);
         DeviceArray<unsigned long long> finished(std::vector<unsigned long long>{0});
         kernels::resultant_mod(a_device.data(), da, b_device.data(), db, m_device.data(), count, res.data(), nullptr,
-                               finished.data());
+                               finished.data(), lanes);
         const std::vector<limb_t> got = res.download();
         EXPECT_EQ(finished.download()[0], count) << "primes counted as finished";
         for (std::size_t k = 0; k < count; ++k)
@@ -71,7 +78,8 @@ TEST_F(ResultantMod, PolynomialsBeyondSharedMemoryStayInDeviceMemory)
 {
     std::size_t d = 1000;
     while (kernels::resultant_mod_fits_on_chip(d, d)) d += 1000;
-    check(d, d - 1, 2);
+    check(d, d - 1, 2, 32);
+    check(d, d - 1, 2, 256);
 }
 
 }  // namespace

@@ -10,9 +10,11 @@
 #include <vector>
 
 #include <flint/fmpz_poly.h>
+#include <flint/nmod_poly.h>
 #include <gtest/gtest.h>
 
 #include "flint_fixture.hpp"
+#include "kernels/modular/ntt_primes.hpp"
 #include "kernels/poly/resultant_sequence.hpp"
 #include "plugin/poly/resultant.hpp"
 #include "zgpu/error.hpp"
@@ -105,6 +107,63 @@ TEST_P(Resultants, NullIsReported)
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Resultants, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
+
+struct NmodPoly {
+    explicit NmodPoly(ulong n) { nmod_poly_init(p, n); }
+    ~NmodPoly() { nmod_poly_clear(p); }
+    NmodPoly(const NmodPoly&) = delete;
+    NmodPoly& operator=(const NmodPoly&) = delete;
+    nmod_poly_t p;
+};
+
+// Resultants modulo a prime: against FLINT's nmod_poly_resultant on each backend, for primes from
+// 2 to the largest below 2^64, lengths 0 to 300, a common factor, a polynomial with itself and
+// leading coefficients that make the degrees' rules matter in FLINT's own sequence.
+using NmodResultants = OnBackendWithFlint;
+
+TEST_P(NmodResultants, RandomPolynomialsMatchFlint)
+{
+    for (const ulong n : {ulong(2), ulong(3), ulong(65537), kernels::ntt_primes(1)[0], (ulong(1) << 62) - 57, ~ulong(0) - 58})
+        for (const slong la : {0, 1, 2, 3, 40, 300})
+            for (const slong lb : {0, 1, 5, 299}) {
+                NmodPoly a(n), b(n);
+                nmod_poly_randtest(a.p, state_, la);
+                nmod_poly_randtest(b.p, state_, lb);
+                ulong ours = 12345;
+                ASSERT_EQ(zgpu_nmod_poly_resultant(&ours, a.p, b.p), 0) << zgpu_last_error();
+                EXPECT_EQ(ours, ::nmod_poly_resultant(a.p, b.p)) << "lengths " << a.p->length << " and " << b.p->length << " mod " << n;
+                nmod_poly_t c;
+                nmod_poly_init(c, n);
+                nmod_poly_randtest_not_zero(c, state_, 4);
+                ::nmod_poly_mul(a.p, a.p, c);
+                ::nmod_poly_mul(b.p, b.p, c);
+                ASSERT_EQ(zgpu_nmod_poly_resultant(&ours, a.p, b.p), 0) << zgpu_last_error();
+                EXPECT_EQ(ours, ::nmod_poly_resultant(a.p, b.p)) << "a common factor mod " << n;
+                ASSERT_EQ(zgpu_nmod_poly_resultant(&ours, a.p, a.p), 0) << zgpu_last_error();
+                EXPECT_EQ(ours, ::nmod_poly_resultant(a.p, a.p)) << "a with itself mod " << n;
+                nmod_poly_clear(c);
+            }
+}
+
+TEST_P(NmodResultants, BadArgumentsAreReported)
+{
+    NmodPoly a(7), b(7), c(11), d(15);
+    nmod_poly_set_coeff_ui(a.p, 1, 1);
+    nmod_poly_set_coeff_ui(c.p, 1, 1);
+    nmod_poly_set_coeff_ui(d.p, 1, 1);
+    ulong res = 99;
+    EXPECT_EQ(zgpu_nmod_poly_resultant(nullptr, a.p, b.p), -1);
+    EXPECT_STREQ(zgpu_last_error(), "zgpu_nmod_poly_resultant: res is NULL");
+    EXPECT_EQ(zgpu_nmod_poly_resultant(&res, a.p, nullptr), -1);
+    EXPECT_STREQ(zgpu_last_error(), "zgpu_nmod_poly_resultant: b is NULL");
+    EXPECT_EQ(zgpu_nmod_poly_resultant(&res, a.p, c.p), -1);
+    EXPECT_STREQ(zgpu_last_error(), "zgpu_nmod_poly_resultant: different moduli: a mod 7, b mod 11");
+    EXPECT_EQ(zgpu_nmod_poly_resultant(&res, d.p, d.p), -1);
+    EXPECT_STREQ(zgpu_last_error(), "zgpu_nmod_poly_resultant: the modulus 15 is not prime");
+    EXPECT_EQ(res, 99u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, NmodResultants, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
 
 TEST(ResultantRules, TheBoundAndAFailingGpu)
 {
