@@ -29,14 +29,14 @@ constexpr double kFlintBitsPerCoefficient500x64 = 67;
 constexpr double kGpuSecondsPerCall = 0.07e-3;
 constexpr double kGpuSecondsPerUpdate = 1 / 1.7e11;
 constexpr double kPrimeBits = 62;
-// One resultant modulo a prime: FLINT's nmod_poly_resultant (Euclid, then half-gcd from a few
-// thousand) against one block of the GPU. First models, to be fitted: FLINT 3.6 on this
-// project's build machine took 1.5 ms at length 1000, 13 ms at 3000 (L^2: Euclid), 47 ms at
-// 10000 and 193 ms at 30000 (about L^1.2: the half-gcd); the GPU's block is assumed at 5e9
-// updates a second, after 0.05 ms a call.
-constexpr double kFlintNmodSeconds3000 = 13e-3, kFlintNmodHalfGcdFrom = 3000;
-constexpr double kFlintNmodEuclidExponent = 2, kFlintNmodHalfGcdExponent = 1.2;
-constexpr double kGpuNmodSecondsPerCall = 0.05e-3, kGpuNmodSecondsPerUpdate = 1 / 5e9;
+// One resultant modulo a prime: FLINT's nmod_poly_resultant (Euclid, then the half-gcd) against
+// one block of the GPU, on the H200 host (bench/results/2026-11-26-h200-nmod-resultant-cde638a.md):
+// FLINT 1.18 ms at length 1000, 9.5 ms at 3000 (about L^1.9), 45 ms at 10000 and 171 ms at
+// 30000 (about L^1.25); the GPU about 0.05 ms a call and 1e9 updates a second (9.5 ms at 3000),
+// a __syncthreads an elimination bounding it. They tie near 3000; FLINT wins elsewhere.
+constexpr double kFlintNmodSeconds3000 = 9.5e-3, kFlintNmodHalfGcdFrom = 3000;
+constexpr double kFlintNmodEuclidExponent = 1.9, kFlintNmodHalfGcdExponent = 1.25;
+constexpr double kGpuNmodSecondsPerCall = 0.05e-3, kGpuNmodSecondsPerUpdate = 1 / 1e9;
 
 std::vector<limb_t> gpu_residues(const ZPoly& a, const ZPoly& b, const PrimeSet& set,
                                  const std::function<void(std::uint64_t)>& primes_done)

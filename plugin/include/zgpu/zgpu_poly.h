@@ -31,7 +31,8 @@ int zgpu_nmod_poly_sqr(nmod_poly_t res, const nmod_poly_t a);
 int zgpu_nmod_poly_mul_many(nmod_poly_struct * res, const nmod_poly_struct * a, const nmod_poly_struct * b,
                             slong count);
 
-/* *res = Res(a, b), as nmod_poly_resultant: 0 where a or b is zero; a and b of the same modulus,
+/* *res = Res(a, b), as nmod_poly_resultant: 0 where a or b is zero, and where a and b are the same
+   polynomial (FLINT's answer, a nonzero constant included); a and b of the same modulus,
    which must be prime (FLINT assumes it; here a composite one is an error). On the GPU one
    block runs the remainder sequence; the choice follows the lengths. */
 int zgpu_nmod_poly_resultant(ulong * res, const nmod_poly_t a, const nmod_poly_t b);
