@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "kernels/modular/residue_view.hpp"
 #include "plugin/gpu/host_operand.hpp"
 #include "zgpu/limb_batch.hpp"
 
@@ -39,5 +40,11 @@ void fmpz_mat_product(const HostOperand& a, const HostOperand& b, std::size_t ro
 // as they are (for progress lines).
 std::vector<limb_t> fmpz_mat_det_residues(const HostOperand& a, std::size_t n, const ModularTables& tables,
                                           const std::function<void(std::uint64_t)>& primes_done);
+
+// Device-resident: r = a b modulo each modulus of the set whose device tables `tables` are (the
+// reduction's suffice), a's count values a row-major rows x inner matrix and b's an inner x cols
+// one, r of rows * cols; r overlaps neither. Queued on the first runtime's stream.
+void residues_mat_mul(kernels::ConstResidueView a, kernels::ConstResidueView b, const ModularTables& tables, std::size_t rows,
+                      std::size_t inner, std::size_t cols, kernels::ResidueView r);
 
 }  // namespace zgpu::gpu

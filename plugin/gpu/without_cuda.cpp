@@ -122,6 +122,11 @@ std::vector<limb_t> fmpz_mat_det_residues(const HostOperand&, std::size_t, const
 {
     unavailable();
 }
+void residues_mat_mul(kernels::ConstResidueView, kernels::ConstResidueView, const ModularTables&, std::size_t, std::size_t,
+                      std::size_t, kernels::ResidueView)
+{
+    unavailable();
+}
 void nmod_mat_mul(std::span<const limb_t* const>, std::span<const limb_t* const>, std::span<limb_t* const>, std::size_t,
                   std::size_t, limb_t)
 {

@@ -1,0 +1,143 @@
+// mat_mul on residue batches against FLINT's nmod_mat_mul modulo each modulus, on each backend:
+// empty and 1 x 1 shapes, shapes off the kernel's tiles, moduli from 2 to 2^64 - 1, aliasing,
+// operands that do not match.
+#include <string>
+#include <vector>
+
+#include <flint/nmod_mat.h>
+#include <gtest/gtest.h>
+
+#include "flint_fixture.hpp"
+#include "zgpu/error.hpp"
+#include "zgpu/residue_matrix.hpp"
+
+namespace zgpu::testing {
+namespace {
+
+using Residues = std::vector<std::vector<ulong>>;  // one array a modulus
+
+class ResidueMatrices : public OnBackendWithFlint {
+protected:
+    Residues random_residues(const PrimeSet& set, std::size_t count)
+    {
+        Residues r(set.size(), std::vector<ulong>(count));
+        for (std::size_t i = 0; i < set.size(); ++i)
+            for (ulong& x : r[i]) x = n_randint(state_, set.moduli()[i]);
+        return r;
+    }
+
+    ResidueBatch upload(const PrimeSet& set, const Residues& r, std::size_t count)
+    {
+        std::vector<const ulong*> p;
+        for (const auto& v : r) p.push_back(v.data());
+        return ResidueBatch::upload(set, p.data(), count, GetParam());
+    }
+
+    static Residues download(const ResidueBatch& b)
+    {
+        Residues r(b.prime_set().size(), std::vector<ulong>(b.count()));
+        std::vector<ulong*> p;
+        for (auto& v : r) p.push_back(v.data());
+        b.download(p.data());
+        return r;
+    }
+
+    // FLINT's a b modulo each modulus, row-major.
+    static Residues flint_products(const PrimeSet& set, const Residues& a, const Residues& b, std::size_t rows,
+                                   std::size_t inner, std::size_t cols)
+    {
+        Residues r(set.size(), std::vector<ulong>(rows * cols));
+        for (std::size_t m = 0; m < set.size(); ++m) {
+            nmod_mat_t x, y, z;
+            nmod_mat_init(x, slong(rows), slong(inner), set.moduli()[m]);
+            nmod_mat_init(y, slong(inner), slong(cols), set.moduli()[m]);
+            nmod_mat_init(z, slong(rows), slong(cols), set.moduli()[m]);
+            for (std::size_t e = 0; e < rows * inner; ++e) nmod_mat_entry(x, slong(e / inner), slong(e % inner)) = a[m][e];
+            for (std::size_t e = 0; e < inner * cols; ++e) nmod_mat_entry(y, slong(e / cols), slong(e % cols)) = b[m][e];
+            nmod_mat_mul(z, x, y);
+            for (std::size_t e = 0; e < rows * cols; ++e) r[m][e] = nmod_mat_entry(z, slong(e / cols), slong(e % cols));
+            nmod_mat_clear(x);
+            nmod_mat_clear(y);
+            nmod_mat_clear(z);
+        }
+        return r;
+    }
+
+    std::vector<PrimeSet> sets() const
+    {
+        const limb_t moduli[] = {2, 7, (limb_t(1) << 62) - 57, ~limb_t(0) - 58, ~limb_t(0)};  // pairwise coprime
+        return {PrimeSet::generated(1), PrimeSet::generated(5), PrimeSet(moduli)};
+    }
+};
+
+TEST_P(ResidueMatrices, ProductsMatchFlintModuloEachModulus)
+{
+    struct Shape {
+        std::size_t rows, inner, cols;
+    };
+    for (const PrimeSet& set : sets())
+        for (const Shape s : {Shape{0, 3, 4}, Shape{3, 0, 4}, Shape{1, 1, 1}, Shape{2, 3, 1}, Shape{33, 65, 17}, Shape{64, 64, 64},
+                              Shape{70, 130, 97}}) {
+            const Residues a = random_residues(set, s.rows * s.inner), b = random_residues(set, s.inner * s.cols);
+            ResidueBatch r(set, 3, GetParam());
+            mat_mul(r, upload(set, a, s.rows * s.inner), upload(set, b, s.inner * s.cols), s.rows, s.inner, s.cols);
+            const std::string what = std::to_string(s.rows) + " x " + std::to_string(s.inner) + " x " + std::to_string(s.cols) +
+                                     " modulo " + std::to_string(set.size()) + " moduli";
+            EXPECT_EQ(r.count(), s.rows * s.cols) << what;
+            EXPECT_EQ(r.backend(), GetParam());
+            EXPECT_EQ(download(r), flint_products(set, a, b, s.rows, s.inner, s.cols)) << what;
+        }
+}
+
+TEST_P(ResidueMatrices, EveryEntryAtItsLargest)
+{
+    const limb_t moduli[] = {~limb_t(0), ~limb_t(0) - 58};
+    const PrimeSet set(moduli);
+    const std::size_t n = 100;
+    const Residues top = {std::vector<ulong>(n * n, moduli[0] - 1), std::vector<ulong>(n * n, moduli[1] - 1)};
+    ResidueBatch r(set, 0, GetParam());
+    mat_mul(r, upload(set, top, n * n), upload(set, top, n * n), n, n, n);
+    EXPECT_EQ(download(r), flint_products(set, top, top, n, n, n));
+}
+
+TEST_P(ResidueMatrices, ResultMayBeAnOperand)
+{
+    const PrimeSet set = PrimeSet::generated(3);
+    const Residues a = random_residues(set, 20 * 20), b = random_residues(set, 20 * 20);
+    ResidueBatch ra = upload(set, a, 400), rb = upload(set, b, 400);
+    mat_mul(ra, ra, rb, 20, 20, 20);  // r == a
+    EXPECT_EQ(download(ra), flint_products(set, a, b, 20, 20, 20));
+    ra = upload(set, a, 400);
+    mat_mul(rb, ra, rb, 20, 20, 20);  // r == b
+    EXPECT_EQ(download(rb), flint_products(set, a, b, 20, 20, 20));
+    mat_mul(ra, ra, ra, 20, 20, 20);  // a square
+    EXPECT_EQ(download(ra), flint_products(set, a, a, 20, 20, 20));
+}
+
+TEST_P(ResidueMatrices, OperandsThatDoNotMatchAreErrors)
+{
+    const PrimeSet two = PrimeSet::generated(2), three = PrimeSet::generated(3);
+    const ResidueBatch a = upload(two, random_residues(two, 6), 6), c = upload(three, random_residues(three, 6), 6);
+    ResidueBatch r = upload(two, random_residues(two, 4), 4);
+    const Residues before = download(r);
+    EXPECT_THROW(mat_mul(r, a, c, 2, 3, 2), Error);
+    EXPECT_THROW(mat_mul(r, a, a, 2, 2, 3), Error);  // a is not 2 x 2
+    EXPECT_THROW(mat_mul(r, a, a, 3, 2, 2), Error);  // b is not 2 x 2
+    try {
+        mat_mul(r, a, a, 2, 3, 4);
+        ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+        EXPECT_STREQ(e.what(), "zgpu: mat_mul: b holds 6 values, not 3 x 4");
+    }
+    EXPECT_EQ(download(r), before);
+    if (GetParam() == Backend::gpu) {
+        const ResidueBatch on_cpu(two, 6, Backend::cpu);
+        EXPECT_THROW(mat_mul(r, a, on_cpu, 2, 3, 2), Error);
+        EXPECT_EQ(download(r), before);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, ResidueMatrices, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
+
+}  // namespace
+}  // namespace zgpu::testing
