@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "flint_fixture.hpp"
+#include "flint_values.hpp"
 #include "plugin/matrix/fmpz_mat_det.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/fmpz_adapter.hpp"
@@ -23,22 +24,6 @@
 
 namespace zgpu::testing {
 namespace {
-
-struct ZMat {
-    explicit ZMat(slong n) { fmpz_mat_init(m, n, n); }
-    ~ZMat() { fmpz_mat_clear(m); }
-    ZMat(const ZMat&) = delete;
-    ZMat& operator=(const ZMat&) = delete;
-    fmpz_mat_t m;
-};
-
-struct Z {
-    Z() { fmpz_init(v); }
-    ~Z() { fmpz_clear(v); }
-    Z(const Z&) = delete;
-    Z& operator=(const Z&) = delete;
-    fmpz_t v;
-};
 
 // Sylvester's Hadamard matrix of order n (a power of two), times c: rows orthogonal, of equal
 // norms, so |det| = (c^2 n)^(n / 2) is exactly the product of the rows' norms.
@@ -56,7 +41,7 @@ class FmpzMatDet : public OnBackendWithFlint {
 protected:
     void expect_flints(const fmpz_mat_t a, const std::string& what)
     {
-        Z ours, theirs;
+        FmpzValue ours, theirs;
         fmpz_set_si(ours.v, 12345);  // overwritten
         ::fmpz_mat_det(theirs.v, a);
         ASSERT_EQ(zgpu_fmpz_mat_det(ours.v, a), 0) << zgpu_last_error();
@@ -68,11 +53,11 @@ TEST_P(FmpzMatDet, RandomMatricesMatchFlint)
 {
     for (const slong n : {0, 1, 2, 3, 17, 33, 64})
         for (const flint_bitcnt_t bits : {1, 10, 64, 65, 300}) {
-            ZMat a(n);
+            FmpzMat a(n, n);
             fmpz_mat_randtest(a.m, state_, bits);
             expect_flints(a.m, std::to_string(bits) + " bits");
         }
-    ZMat big(100);
+    FmpzMat big(100, 100);
     fmpz_mat_randtest(big.m, state_, 64);
     expect_flints(big.m, "64 bits");
 }
@@ -80,7 +65,7 @@ TEST_P(FmpzMatDet, RandomMatricesMatchFlint)
 TEST_P(FmpzMatDet, SingularAndGivenDeterminants)
 {
     for (const slong n : {2, 5, 40}) {
-        ZMat a(n);
+        FmpzMat a(n, n);
         fmpz_mat_randrank(a.m, state_, n - 1, 100);  // rank n - 1
         expect_flints(a.m, "rank n - 1");
         fmpz_mat_randtest(a.m, state_, 80);
@@ -89,12 +74,12 @@ TEST_P(FmpzMatDet, SingularAndGivenDeterminants)
         fmpz_mat_zero(a.m);
         expect_flints(a.m, "zero");
         for (const slong d : {1, -1}) {
-            Z det;
+            FmpzValue det;
             fmpz_set_si(det.v, d);
             fmpz_mat_randdet(a.m, state_, det.v);
             expect_flints(a.m, "det " + std::to_string(d));
         }
-        Z det;
+        FmpzValue det;
         fmpz_set_ui(det.v, 1000003);
         fmpz_mul_ui(det.v, det.v, 999983);
         fmpz_mat_randdet(a.m, state_, det.v);
@@ -106,8 +91,8 @@ TEST_P(FmpzMatDet, HadamardMatricesMeetTheBound)
 {
     for (const slong n : {4, 16, 64})
         for (const flint_bitcnt_t bits : {1, 64, 200}) {
-            ZMat a(n);
-            Z c;
+            FmpzMat a(n, n);
+            FmpzValue c;
             fmpz_one(c.v);
             fmpz_mul_2exp(c.v, c.v, bits);
             fmpz_sub_ui(c.v, c.v, 1);
@@ -118,9 +103,9 @@ TEST_P(FmpzMatDet, HadamardMatricesMeetTheBound)
 
 TEST_P(FmpzMatDet, DeterminantIntoAnEntryOfTheMatrix)
 {
-    ZMat a(20);
+    FmpzMat a(20, 20);
     fmpz_mat_randtest(a.m, state_, 50);
-    Z expected;
+    FmpzValue expected;
     ::fmpz_mat_det(expected.v, a.m);
     ASSERT_EQ(zgpu_fmpz_mat_det(fmpz_mat_entry(a.m, 3, 4), a.m), 0) << zgpu_last_error();
     EXPECT_TRUE(fmpz_equal(fmpz_mat_entry(a.m, 3, 4), expected.v));
@@ -130,7 +115,7 @@ TEST_P(FmpzMatDet, BadInputIsReportedAndNothingIsWritten)
 {
     fmpz_mat_t a;
     fmpz_mat_init(a, 3, 4);
-    Z det;
+    FmpzValue det;
     fmpz_set_si(det.v, 77);
     EXPECT_EQ(zgpu_fmpz_mat_det(det.v, a), -1);
     EXPECT_STREQ(zgpu_last_error(), "zgpu_fmpz_mat_det: a is 3 x 4, not square");
@@ -161,9 +146,9 @@ TEST(FmpzMatDetGpuPath, AFailureIsFinishedByTheHostUnlessTheGpuWasForced)
 {
     flint_rand_t state;
     random_init(state);
-    ZMat a(12);
+    FmpzMat a(12, 12);
     fmpz_mat_randtest(a.m, state, 90);
-    Z expected, det;
+    FmpzValue expected, det;
     ::fmpz_mat_det(expected.v, a.m);
     const matrix::ZMatrix za{host_operand(adapters::FmpzReader(fmpz_mat_entry(a.m, 0, 0)), 144, "a"), 12, 12, 90};
     const matrix::DetResiduesOnGpu failing = [](const matrix::ZMatrix&, const PrimeSet&, const auto&) -> std::vector<limb_t> {
@@ -187,7 +172,7 @@ TEST(FmpzMatDetGpuPath, AFailureIsFinishedByTheHostUnlessTheGpuWasForced)
 // and gives residues 0.
 TEST(FmpzMatDetRules, ProgressLinesCountThePrimes)
 {
-    ZMat a(200);
+    FmpzMat a(200, 200);
     const std::uint64_t bound = 60000;
     ASSERT_GE(matrix::flint_det_seconds(200, bound), 1.0);
     const matrix::ZMatrix za{host_operand(adapters::FmpzReader(fmpz_mat_entry(a.m, 0, 0)), 200 * 200, "a"), 200, 200, 1};
@@ -198,7 +183,7 @@ TEST(FmpzMatDetRules, ProgressLinesCountThePrimes)
         for (std::size_t k = 0; k < primes; ++k) primes_done(1);
         return std::vector<limb_t>(primes, 0);
     };
-    Z det;
+    FmpzValue det;
     zgpu_set_progress(1);
     ::testing::internal::CaptureStderr();
     EXPECT_EQ(matrix::fmpz_mat_determinant_on(Backend::gpu, det.v, za, bound, [] { FAIL() << "the host ran"; }, reporting),

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "flint_fixture.hpp"
+#include "flint_values.hpp"
 #include "plugin/matrix/fmpz_mat_mul.hpp"
 #include "zgpu/fmpz_adapter.hpp"
 #include "zgpu/error.hpp"
@@ -19,15 +20,6 @@
 
 namespace zgpu::testing {
 namespace {
-
-// An fmpz matrix that frees itself.
-struct ZMat {
-    ZMat(slong rows, slong cols) { fmpz_mat_init(m, rows, cols); }
-    ~ZMat() { fmpz_mat_clear(m); }
-    ZMat(const ZMat&) = delete;
-    ZMat& operator=(const ZMat&) = delete;
-    fmpz_mat_t m;
-};
 
 std::string context(slong rows, slong inner, slong cols, flint_bitcnt_t bits)
 {
@@ -55,7 +47,7 @@ TEST_P(FmpzMatEntryPoints, MulMatchesFlint)
     const slong shapes[][3] = {{0, 0, 0}, {0, 3, 2}, {2, 0, 3}, {3, 2, 0}, {1, 1, 1}, {33, 17, 65}, {5, 100, 3}, {40, 31, 64}};
     for (const flint_bitcnt_t bits : {1, 30, 64, 65, 200, 1000})
         for (const auto& s : shapes) {
-            ZMat a(s[0], s[1]), b(s[1], s[2]), ours(s[0], s[2]), theirs(s[0], s[2]);
+            FmpzMat a(s[0], s[1]), b(s[1], s[2]), ours(s[0], s[2]), theirs(s[0], s[2]);
             fmpz_mat_randtest(a.m, state_, bits);
             fmpz_mat_randtest(b.m, state_, bits);
             fmpz_mat_randtest(ours.m, state_, 50);  // overwritten
@@ -72,7 +64,7 @@ TEST_P(FmpzMatEntryPoints, EveryEntryAtTheBoundsMaximum)
     for (const flint_bitcnt_t bits : {1, 62, 64, 4096})
         for (const slong inner : {slong(1), slong(64), slong(65)})
             for (const int sign : {0, 1}) {
-                ZMat a(9, inner), b(inner, 11), ours(9, 11), theirs(9, 11);
+                FmpzMat a(9, inner), b(inner, 11), ours(9, 11), theirs(9, 11);
                 set_top(a.m, bits, sign);
                 set_top(b.m, bits, sign);
                 ::fmpz_mat_mul(theirs.m, a.m, b.m);
@@ -84,7 +76,7 @@ TEST_P(FmpzMatEntryPoints, EveryEntryAtTheBoundsMaximum)
 TEST_P(FmpzMatEntryPoints, LargerProductsMatchFlint)
 {
     for (const auto& s : {std::vector<slong>{130, 150, 170, 64}, std::vector<slong>{64, 70, 80, 1024}}) {
-        ZMat a(s[0], s[1]), b(s[1], s[2]), ours(s[0], s[2]), theirs(s[0], s[2]);
+        FmpzMat a(s[0], s[1]), b(s[1], s[2]), ours(s[0], s[2]), theirs(s[0], s[2]);
         fmpz_mat_randtest(a.m, state_, flint_bitcnt_t(s[3]));
         fmpz_mat_randtest(b.m, state_, flint_bitcnt_t(s[3]));
         ::fmpz_mat_mul(theirs.m, a.m, b.m);
@@ -96,7 +88,7 @@ TEST_P(FmpzMatEntryPoints, LargerProductsMatchFlint)
 
 TEST_P(FmpzMatEntryPoints, AliasingAndWindows)
 {
-    ZMat a(30, 30), b(30, 30), expected(30, 30), c(30, 30);
+    FmpzMat a(30, 30), b(30, 30), expected(30, 30), c(30, 30);
     fmpz_mat_randtest(a.m, state_, 100);
     fmpz_mat_randtest(b.m, state_, 100);
     ::fmpz_mat_mul(expected.m, a.m, b.m);
@@ -111,7 +103,7 @@ TEST_P(FmpzMatEntryPoints, AliasingAndWindows)
     fmpz_mat_window_init(wa, a.m, 0, 0, 10, 20);
     fmpz_mat_window_init(wb, b.m, 5, 3, 25, 28);
     fmpz_mat_window_init(wc, c.m, 2, 1, 12, 26);
-    ZMat wexpected(10, 25);
+    FmpzMat wexpected(10, 25);
     ::fmpz_mat_mul(wexpected.m, wa, wb);
     ASSERT_EQ(zgpu_fmpz_mat_mul(wc, wa, wb), 0) << zgpu_last_error();
     EXPECT_TRUE(fmpz_mat_equal(wc, wexpected.m));
@@ -123,7 +115,7 @@ TEST_P(FmpzMatEntryPoints, AliasingAndWindows)
 
 TEST_P(FmpzMatEntryPoints, BadInputIsReportedAndNothingIsWritten)
 {
-    ZMat a(3, 4), b(4, 5), c(3, 5), copy(3, 5);
+    FmpzMat a(3, 4), b(4, 5), c(3, 5), copy(3, 5);
     fmpz_mat_randtest(c.m, state_, 20);
     fmpz_mat_set(copy.m, c.m);
     EXPECT_EQ(zgpu_fmpz_mat_mul(c.m, a.m, a.m), -1);
@@ -164,7 +156,7 @@ protected:
             multiply);
     }
     flint_rand_t state_;
-    ZMat a_{20, 30}, b_{30, 10}, expected_{20, 10};
+    FmpzMat a_{20, 30}, b_{30, 10}, expected_{20, 10};
     matrix::ZMatrix za_, zb_;
 };
 
@@ -173,7 +165,7 @@ TEST_F(FmpzMatGpuPath, FailuresAreFinishedByTheHostOrStandWhenForced)
     const auto fail_at_once = [](const matrix::ZMatrix&, const matrix::ZMatrix&, const PrimeSet&, const HostResult&) {
         throw Error("a stand-in failure");
     };
-    ZMat c(20, 10), zero(20, 10);
+    FmpzMat c(20, 10), zero(20, 10);
     ::testing::internal::CaptureStderr();
     EXPECT_EQ(run(c.m, fail_at_once), Backend::cpu);
     EXPECT_NE(::testing::internal::GetCapturedStderr().find("the GPU failed on a matrix product over Z"), std::string::npos);

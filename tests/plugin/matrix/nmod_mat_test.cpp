@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "flint_fixture.hpp"
+#include "flint_values.hpp"
 #include "kernels/modular/ntt_primes.hpp"
 #include "plugin/matrix/mat_choice.hpp"
 #include "plugin/matrix/nmod_mat_mul.hpp"
@@ -20,15 +21,6 @@
 
 namespace zgpu::testing {
 namespace {
-
-// An nmod matrix that frees itself.
-struct Mat {
-    Mat(slong rows, slong cols, ulong n) { nmod_mat_init(m, rows, cols, n); }
-    ~Mat() { nmod_mat_clear(m); }
-    Mat(const Mat&) = delete;
-    Mat& operator=(const Mat&) = delete;
-    nmod_mat_t m;
-};
 
 const std::vector<ulong>& moduli()
 {
@@ -57,7 +49,7 @@ TEST_P(MatEntryPoints, MulMatchesFlint)
                                {33, 17, 65}, {5, 100, 3}, {97, 33, 130}, {64, 200, 1}};
     for (const ulong n : moduli())
         for (const auto& s : shapes) {
-            Mat a(s[0], s[1], n), b(s[1], s[2], n), ours(s[0], s[2], n), theirs(s[0], s[2], n);
+            NmodMat a(s[0], s[1], n), b(s[1], s[2], n), ours(s[0], s[2], n), theirs(s[0], s[2], n);
             nmod_mat_randtest(a.m, state_);
             nmod_mat_randtest(b.m, state_);
             nmod_mat_randtest(ours.m, state_);  // overwritten
@@ -72,7 +64,7 @@ TEST_P(MatEntryPoints, EveryEntryAtTheMaximum)
     // The inner sums' largest case: (n - 1)^2 a term, up to 2048 terms, and the largest n.
     for (const ulong n : {~ulong(0), ~ulong(0) - 58, ulong(2)})
         for (const slong inner : {slong(1), slong(16), slong(2048)}) {
-            Mat a(40, inner, n), b(inner, 70, n), ours(40, 70, n), theirs(40, 70, n);
+            NmodMat a(40, inner, n), b(inner, 70, n), ours(40, 70, n), theirs(40, 70, n);
             set_top(a.m);
             set_top(b.m);
             ::nmod_mat_mul(theirs.m, a.m, b.m);
@@ -86,7 +78,7 @@ TEST_P(MatEntryPoints, ProductsLargeEnoughForTheGpuMatchFlint)
     // Shapes the automatic choice sends to the GPU, and one past a million entries a matrix.
     for (const auto& s : {std::vector<slong>{300, 500, 400}, std::vector<slong>{1025, 1000, 1030}}) {
         const ulong n = (ulong(1) << 62) + 135;
-        Mat a(s[0], s[1], n), b(s[1], s[2], n), ours(s[0], s[2], n), theirs(s[0], s[2], n);
+        NmodMat a(s[0], s[1], n), b(s[1], s[2], n), ours(s[0], s[2], n), theirs(s[0], s[2], n);
         nmod_mat_randfull(a.m, state_);
         nmod_mat_randfull(b.m, state_);
         ::nmod_mat_mul(theirs.m, a.m, b.m);
@@ -99,11 +91,11 @@ TEST_P(MatEntryPoints, ProductsLargeEnoughForTheGpuMatchFlint)
 TEST_P(MatEntryPoints, AliasedResults)
 {
     const ulong n = kernels::ntt_primes(1)[0];
-    Mat a(70, 70, n), b(70, 70, n), expected(70, 70, n);
+    NmodMat a(70, 70, n), b(70, 70, n), expected(70, 70, n);
     nmod_mat_randtest(a.m, state_);
     nmod_mat_randtest(b.m, state_);
     ::nmod_mat_mul(expected.m, a.m, b.m);
-    Mat c(70, 70, n);
+    NmodMat c(70, 70, n);
     nmod_mat_set(c.m, a.m);
     ASSERT_EQ(zgpu_nmod_mat_mul(c.m, c.m, b.m), 0) << zgpu_last_error();  // c == a
     EXPECT_TRUE(nmod_mat_equal(c.m, expected.m));
@@ -118,7 +110,7 @@ TEST_P(MatEntryPoints, AliasedResults)
 
 TEST_P(MatEntryPoints, BadInputIsReportedAndNothingIsWritten)
 {
-    Mat a(3, 4, 7), b(4, 5, 7), c(3, 5, 7), wrong(4, 5, 7), other(4, 5, 11), copy(3, 5, 7);
+    NmodMat a(3, 4, 7), b(4, 5, 7), c(3, 5, 7), wrong(4, 5, 7), other(4, 5, 11), copy(3, 5, 7);
     nmod_mat_randtest(c.m, state_);
     nmod_mat_set(copy.m, c.m);
     EXPECT_EQ(zgpu_nmod_mat_mul(c.m, a.m, a.m), -1);
@@ -144,7 +136,7 @@ TEST(NmodMatGpuPath, AFailureIsFinishedByTheHostUnlessTheGpuWasForced)
     flint_rand_t state;
     random_init(state);
     const ulong n = 1000003;
-    Mat a(20, 30, n), b(30, 10, n), c(20, 10, n), expected(20, 10, n), before(20, 10, n);
+    NmodMat a(20, 30, n), b(30, 10, n), c(20, 10, n), expected(20, 10, n), before(20, 10, n);
     nmod_mat_randtest(a.m, state);
     nmod_mat_randtest(b.m, state);
     nmod_mat_randtest(c.m, state);

@@ -7,41 +7,15 @@
 #include <flint/nmod_mat.h>
 #include <gtest/gtest.h>
 
-#include "flint_fixture.hpp"
+#include "residue_fixture.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/residue_matrix.hpp"
 
 namespace zgpu::testing {
 namespace {
 
-using Residues = std::vector<std::vector<ulong>>;  // one array a modulus
-
-class ResidueMatrices : public OnBackendWithFlint {
+class ResidueMatrices : public OnBackendWithResidues {
 protected:
-    Residues random_residues(const PrimeSet& set, std::size_t count)
-    {
-        Residues r(set.size(), std::vector<ulong>(count));
-        for (std::size_t i = 0; i < set.size(); ++i)
-            for (ulong& x : r[i]) x = n_randint(state_, set.moduli()[i]);
-        return r;
-    }
-
-    ResidueBatch upload(const PrimeSet& set, const Residues& r, std::size_t count)
-    {
-        std::vector<const ulong*> p;
-        for (const auto& v : r) p.push_back(v.data());
-        return ResidueBatch::upload(set, p.data(), count, GetParam());
-    }
-
-    static Residues download(const ResidueBatch& b)
-    {
-        Residues r(b.prime_set().size(), std::vector<ulong>(b.count()));
-        std::vector<ulong*> p;
-        for (auto& v : r) p.push_back(v.data());
-        b.download(p.data());
-        return r;
-    }
-
     // FLINT's a b modulo each modulus, row-major.
     static Residues flint_products(const PrimeSet& set, const Residues& a, const Residues& b, std::size_t rows,
                                    std::size_t inner, std::size_t cols)
@@ -80,7 +54,7 @@ TEST_P(ResidueMatrices, ProductsMatchFlintModuloEachModulus)
                               Shape{70, 130, 97}}) {
             const Residues a = random_residues(set, s.rows * s.inner), b = random_residues(set, s.inner * s.cols);
             ResidueBatch r(set, 3, GetParam());
-            mat_mul(r, upload(set, a, s.rows * s.inner), upload(set, b, s.inner * s.cols), s.rows, s.inner, s.cols);
+            mat_mul(r, upload(set, a), upload(set, b), s.rows, s.inner, s.cols);
             const std::string what = std::to_string(s.rows) + " x " + std::to_string(s.inner) + " x " + std::to_string(s.cols) +
                                      " modulo " + std::to_string(set.size()) + " moduli";
             EXPECT_EQ(r.count(), s.rows * s.cols) << what;
@@ -96,7 +70,7 @@ TEST_P(ResidueMatrices, EveryEntryAtItsLargest)
     const std::size_t n = 100;
     const Residues top = {std::vector<ulong>(n * n, moduli[0] - 1), std::vector<ulong>(n * n, moduli[1] - 1)};
     ResidueBatch r(set, 0, GetParam());
-    mat_mul(r, upload(set, top, n * n), upload(set, top, n * n), n, n, n);
+    mat_mul(r, upload(set, top), upload(set, top), n, n, n);
     EXPECT_EQ(download(r), flint_products(set, top, top, n, n, n));
 }
 
@@ -104,10 +78,10 @@ TEST_P(ResidueMatrices, ResultMayBeAnOperand)
 {
     const PrimeSet set = PrimeSet::generated(3);
     const Residues a = random_residues(set, 20 * 20), b = random_residues(set, 20 * 20);
-    ResidueBatch ra = upload(set, a, 400), rb = upload(set, b, 400);
+    ResidueBatch ra = upload(set, a), rb = upload(set, b);
     mat_mul(ra, ra, rb, 20, 20, 20);  // r == a
     EXPECT_EQ(download(ra), flint_products(set, a, b, 20, 20, 20));
-    ra = upload(set, a, 400);
+    ra = upload(set, a);
     mat_mul(rb, ra, rb, 20, 20, 20);  // r == b
     EXPECT_EQ(download(rb), flint_products(set, a, b, 20, 20, 20));
     mat_mul(ra, ra, ra, 20, 20, 20);  // a square
@@ -117,8 +91,8 @@ TEST_P(ResidueMatrices, ResultMayBeAnOperand)
 TEST_P(ResidueMatrices, OperandsThatDoNotMatchAreErrors)
 {
     const PrimeSet two = PrimeSet::generated(2), three = PrimeSet::generated(3);
-    const ResidueBatch a = upload(two, random_residues(two, 6), 6), c = upload(three, random_residues(three, 6), 6);
-    ResidueBatch r = upload(two, random_residues(two, 4), 4);
+    const ResidueBatch a = upload(two, random_residues(two, 6)), c = upload(three, random_residues(three, 6));
+    ResidueBatch r = upload(two, random_residues(two, 4));
     const Residues before = download(r);
     EXPECT_THROW(mat_mul(r, a, c, 2, 3, 2), Error);
     EXPECT_THROW(mat_mul(r, a, a, 2, 2, 3), Error);  // a is not 2 x 2

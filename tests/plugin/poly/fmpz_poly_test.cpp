@@ -12,21 +12,13 @@
 #include <gtest/gtest.h>
 
 #include "flint_fixture.hpp"
+#include "flint_values.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/poly.hpp"
 #include "zgpu/zgpu.h"
 
 namespace zgpu::testing {
 namespace {
-
-// An fmpz polynomial that frees itself.
-struct Poly {
-    Poly() { fmpz_poly_init(p); }
-    ~Poly() { fmpz_poly_clear(p); }
-    Poly(const Poly&) = delete;
-    Poly& operator=(const Poly&) = delete;
-    fmpz_poly_t p;
-};
 
 const slong kLengths[] = {0, 1, 2, 3, 15, 16, 17, 63, 64, 65, 255, 256, 257};
 
@@ -60,7 +52,7 @@ protected:
     // res = a * b through zgpu against FLINT, and the backend that ran.
     void expect_mul(const fmpz_poly_t a, const fmpz_poly_t b, const std::string& what)
     {
-        Poly ours, theirs;
+        FmpzPoly ours, theirs;
         // Overwritten: longer than many products, with large coefficients, for the ones written in place.
         fmpz_poly_randtest(ours.p, state_, 600, 200);
         ::fmpz_poly_mul(theirs.p, a, b);
@@ -75,7 +67,7 @@ TEST_P(FmpzPolyEntryPoints, MulMatchesFlint)
     for (const flint_bitcnt_t bits : {flint_bitcnt_t(1), flint_bitcnt_t(64), flint_bitcnt_t(1000)})
         for (const slong la : kLengths)
             for (const slong lb : {slong(0), slong(1), slong(2), slong(17), la}) {
-                Poly a, b;
+                FmpzPoly a, b;
                 fmpz_poly_randtest(a.p, state_, la, bits);
                 fmpz_poly_randtest(b.p, state_, lb, bits);
                 expect_mul(a.p, b.p, std::to_string(la) + " x " + std::to_string(lb) + ", " + std::to_string(bits) + " bits");
@@ -88,7 +80,7 @@ TEST_P(FmpzPolyEntryPoints, CoefficientsUpTo65536Bits)
     if (GetParam() == Backend::gpu) lengths.insert(lengths.end(), {255, 1025});
     for (const flint_bitcnt_t bits : {flint_bitcnt_t(2), flint_bitcnt_t(65), flint_bitcnt_t(4096), flint_bitcnt_t(65536)})
         for (const slong len : lengths) {
-            Poly a, b;
+            FmpzPoly a, b;
             fmpz_poly_randtest_not_zero(a.p, state_, len, bits);
             fmpz_poly_randtest_not_zero(b.p, state_, len + 1, bits / 2 + 1);
             expect_mul(a.p, b.p, "random, length " + std::to_string(len) + ", " + std::to_string(bits) + " bits");
@@ -106,7 +98,7 @@ TEST_P(FmpzPolyEntryPoints, EveryCoefficientAtTheMaximum)
         for (const slong len : lengths)
             for (const int sign : {1, -1}) {
                 if (len > 4097 && bits > 64) continue;
-                Poly a, b, ours, theirs;
+                FmpzPoly a, b, ours, theirs;
                 set_top(a.p, len, bits, sign);
                 set_top(b.p, len, bits, sign);
                 const std::string what = "length " + std::to_string(len) + ", " + std::to_string(bits) + " bits, sign " +
@@ -123,7 +115,7 @@ TEST_P(FmpzPolyEntryPoints, UnbalancedLengths)
 {
     const slong longest = GetParam() == Backend::gpu ? slong(1) << 20 : slong(1) << 12;
     for (const slong lb : {slong(1), slong(3)}) {
-        Poly a, b;
+        FmpzPoly a, b;
         fmpz_poly_randtest_not_zero(a.p, state_, longest, 64);
         fmpz_poly_set_coeff_ui(a.p, longest - 1, 1);
         set_top(b.p, lb, 100, -1);
@@ -135,7 +127,7 @@ TEST_P(FmpzPolyEntryPoints, UnbalancedLengths)
 TEST_P(FmpzPolyEntryPoints, Aliasing)
 {
     for (const slong len : {slong(1), slong(2), slong(33), slong(1000)}) {
-        Poly a, b, theirs, copy;
+        FmpzPoly a, b, theirs, copy;
         fmpz_poly_randtest(a.p, state_, len, 200);
         fmpz_poly_randtest(b.p, state_, len + 3, 100);
         ::fmpz_poly_mul(theirs.p, a.p, b.p);
@@ -164,7 +156,7 @@ TEST_P(FmpzPolyEntryPoints, MullowMatchesFlint)
             const slong full = la + lb - 1;
             for (const slong trunc : {slong(0), slong(1), full / 2, full - 1, full, full + 5}) {
                 if (trunc < 0) continue;
-                Poly a, b, ours, theirs;
+                FmpzPoly a, b, ours, theirs;
                 fmpz_poly_randtest(a.p, state_, la, 300);
                 fmpz_poly_randtest(b.p, state_, lb, 70);
                 const std::string what = std::to_string(la) + " x " + std::to_string(lb) + " mod x^" + std::to_string(trunc);
@@ -203,7 +195,7 @@ TEST_P(FmpzPolyEntryPoints, RawMulWritesEveryCoefficientAsFlint)
 
 TEST_P(FmpzPolyEntryPoints, BadInputIsReportedAndNothingIsWritten)
 {
-    Poly a, b, res, copy;
+    FmpzPoly a, b, res, copy;
     fmpz_poly_randtest(a.p, state_, 20, 100);
     fmpz_poly_randtest(b.p, state_, 20, 100);
     fmpz_poly_randtest(res.p, state_, 20, 100);

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "flint_fixture.hpp"
+#include "flint_values.hpp"
 #include "kernels/modular/ntt_primes.hpp"
 #include "plugin/gpu/poly_backend.hpp"
 #include "zgpu/error.hpp"
@@ -16,15 +17,6 @@
 
 namespace zgpu::testing {
 namespace {
-
-// An nmod polynomial that frees itself.
-struct Poly {
-    explicit Poly(ulong n) { nmod_poly_init(p, n); }
-    ~Poly() { nmod_poly_clear(p); }
-    Poly(const Poly&) = delete;
-    Poly& operator=(const Poly&) = delete;
-    nmod_poly_t p;
-};
 
 const std::vector<ulong>& moduli()
 {
@@ -56,7 +48,7 @@ TEST_P(PolyEntryPoints, MulMatchesFlint)
     for (const ulong n : moduli())
         for (const slong la : kLengths)
             for (const slong lb : {slong(0), slong(1), slong(2), slong(17), la}) {
-                Poly a(n), b(n), ours(n), theirs(n);
+                NmodPoly a(n), b(n), ours(n), theirs(n);
                 nmod_poly_randtest(a.p, state_, la);
                 nmod_poly_randtest(b.p, state_, lb);
                 nmod_poly_randtest(ours.p, state_, 600);  // overwritten: longer than many products
@@ -77,7 +69,7 @@ TEST_P(PolyEntryPoints, EveryCoefficientAtTheMaximum)
     for (const ulong n : {~ulong(0), ~ulong(0) - 58, ulong(2), ulong(3), kernels::ntt_primes(1)[0]})
         for (const slong len : lengths) {
             if (len > 65537 && n != ~ulong(0) - 58) continue;
-            Poly a(n), b(n), ours(n), theirs(n);
+            NmodPoly a(n), b(n), ours(n), theirs(n);
             set_top(a.p, len);
             set_top(b.p, len);
             ::nmod_poly_mul(theirs.p, a.p, b.p);
@@ -99,7 +91,7 @@ TEST_P(PolyEntryPoints, TransformsAboveTheLimitAreFlints)
 {
     if (GetParam() != Backend::gpu) GTEST_SKIP() << "the limit concerns the GPU path only";
     const ulong n = ~ulong(0) - 58;
-    Poly a(n), b(n), ours(n), theirs(n);
+    NmodPoly a(n), b(n), ours(n), theirs(n);
     const slong limit = slong(gpu::kMaxPolyTransform);  // a power of two: la + lb - 1 <= it
     set_top(a.p, limit);
     set_top(b.p, 2);
@@ -117,7 +109,7 @@ TEST_P(PolyEntryPoints, Aliasing)
 {
     for (const ulong n : moduli())
         for (const slong len : {slong(1), slong(2), slong(33), slong(1000)}) {
-            Poly a(n), b(n), theirs(n), copy(n);
+            NmodPoly a(n), b(n), theirs(n), copy(n);
             nmod_poly_randtest(a.p, state_, len);
             nmod_poly_randtest(b.p, state_, len + 3);
             ::nmod_poly_mul(theirs.p, a.p, b.p);
@@ -144,7 +136,7 @@ TEST_P(PolyEntryPoints, MullowMatchesFlint)
                 const slong full = la + lb - 1;
                 for (const slong trunc : {slong(0), slong(1), full / 2, full - 1, full, full + 5}) {
                     if (trunc < 0) continue;
-                    Poly a(n), b(n), ours(n), theirs(n);
+                    NmodPoly a(n), b(n), ours(n), theirs(n);
                     nmod_poly_randtest(a.p, state_, la);
                     nmod_poly_randtest(b.p, state_, lb);
                     ::nmod_poly_mullow(theirs.p, a.p, b.p, trunc);
@@ -202,9 +194,9 @@ TEST_P(PolyEntryPoints, MulManyMatchesFlint)
         // The long pair costs FLINT's reference products time: on the GPU only, where it matters.
         const bool long_pair = GetParam() == Backend::gpu;
         Batch batch(state_, count, long_pair);
-        std::vector<Poly*> theirs;
+        std::vector<NmodPoly*> theirs;
         for (slong i = 0; i < count; ++i) {
-            theirs.push_back(new Poly(batch.a()[i].mod.n));
+            theirs.push_back(new NmodPoly(batch.a()[i].mod.n));
             ::nmod_poly_mul(theirs.back()->p, batch.a() + i, batch.b() + i);
         }
         ASSERT_EQ(zgpu_nmod_poly_mul_many(batch.res(), batch.a(), batch.b(), count), 0) << zgpu_last_error();
@@ -227,7 +219,7 @@ TEST_P(PolyEntryPoints, MulManyMatchesFlint)
         ASSERT_EQ(zgpu_nmod_poly_mul_many(batch.res(), batch.b(), batch.b(), count), 0) << zgpu_last_error();  // squares
         for (slong i = 0; i < count; ++i)
             EXPECT_TRUE(nmod_poly_equal(batch.res() + i, theirs[std::size_t(i)]->p)) << "squares, pair " << i;
-        for (Poly* p : theirs) delete p;
+        for (NmodPoly* p : theirs) delete p;
     }
 }
 
@@ -262,7 +254,7 @@ TEST_P(PolyEntryPoints, ManyChunksOfUnequalSizesMatchFlint)
 
 TEST_P(PolyEntryPoints, BadInputIsReportedAndNothingIsWritten)
 {
-    Poly a(7), b(7), c(11), res(7), copy(7);
+    NmodPoly a(7), b(7), c(11), res(7), copy(7);
     nmod_poly_randtest(a.p, state_, 20);
     nmod_poly_randtest(b.p, state_, 20);
     nmod_poly_randtest(c.p, state_, 20);
@@ -278,9 +270,9 @@ TEST_P(PolyEntryPoints, BadInputIsReportedAndNothingIsWritten)
     EXPECT_EQ(zgpu_nmod_poly_mul(c.p, a.p, b.p), -1);  // res of another modulus
 
     Batch batch(state_, 9, false);
-    std::vector<Poly*> before;
+    std::vector<NmodPoly*> before;
     for (slong i = 0; i < 9; ++i) {
-        before.push_back(new Poly(batch.res()[i].mod.n));
+        before.push_back(new NmodPoly(batch.res()[i].mod.n));
         nmod_poly_set(before.back()->p, batch.res() + i);
     }
     nmod_poly_clear(batch.b() + 5);
@@ -288,7 +280,7 @@ TEST_P(PolyEntryPoints, BadInputIsReportedAndNothingIsWritten)
     EXPECT_EQ(zgpu_nmod_poly_mul_many(batch.res(), batch.a(), batch.b(), 9), -1);
     EXPECT_NE(std::string(zgpu_last_error()).find("a[5] mod"), std::string::npos) << zgpu_last_error();
     for (slong i = 0; i < 9; ++i) EXPECT_TRUE(nmod_poly_equal(batch.res() + i, before[std::size_t(i)]->p)) << i;
-    for (Poly* p : before) delete p;
+    for (NmodPoly* p : before) delete p;
     EXPECT_EQ(zgpu_nmod_poly_mul_many(batch.res(), batch.a(), batch.b(), -2), -1);
     EXPECT_EQ(zgpu_nmod_poly_mul_many(nullptr, batch.a(), batch.b(), 3), -1);
     EXPECT_EQ(zgpu_nmod_poly_mul_many(nullptr, nullptr, nullptr, 0), 0);

@@ -7,41 +7,15 @@
 #include <flint/nmod_poly.h>
 #include <gtest/gtest.h>
 
-#include "flint_fixture.hpp"
+#include "residue_fixture.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/residue_poly.hpp"
 
 namespace zgpu::testing {
 namespace {
 
-using Residues = std::vector<std::vector<ulong>>;  // one array a modulus
-
-class ResiduePolys : public OnBackendWithFlint {
+class ResiduePolys : public OnBackendWithResidues {
 protected:
-    Residues random_residues(const PrimeSet& set, std::size_t count)
-    {
-        Residues r(set.size(), std::vector<ulong>(count));
-        for (std::size_t i = 0; i < set.size(); ++i)
-            for (ulong& x : r[i]) x = n_randint(state_, set.moduli()[i]);
-        return r;
-    }
-
-    ResidueBatch upload(const PrimeSet& set, const Residues& r)
-    {
-        std::vector<const ulong*> p;
-        for (const auto& v : r) p.push_back(v.data());
-        return ResidueBatch::upload(set, p.data(), r.empty() ? 0 : r[0].size(), GetParam());
-    }
-
-    static Residues download(const ResidueBatch& b)
-    {
-        Residues r(b.prime_set().size(), std::vector<ulong>(b.count()));
-        std::vector<ulong*> p;
-        for (auto& v : r) p.push_back(v.data());
-        b.download(p.data());
-        return r;
-    }
-
     // FLINT's a * b modulo each modulus, of la + lb - 1 coefficients (none where either is empty).
     static Residues flint_products(const PrimeSet& set, const Residues& a, const Residues& b)
     {

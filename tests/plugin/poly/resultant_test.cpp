@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "flint_fixture.hpp"
+#include "flint_values.hpp"
 #include "kernels/modular/ntt_primes.hpp"
 #include "kernels/poly/resultant_sequence.hpp"
 #include "plugin/poly/resultant.hpp"
@@ -26,27 +27,11 @@
 namespace zgpu::testing {
 namespace {
 
-struct Poly {
-    Poly() { fmpz_poly_init(p); }
-    ~Poly() { fmpz_poly_clear(p); }
-    Poly(const Poly&) = delete;
-    Poly& operator=(const Poly&) = delete;
-    fmpz_poly_t p;
-};
-
-struct Z {
-    Z() { fmpz_init(v); }
-    ~Z() { fmpz_clear(v); }
-    Z(const Z&) = delete;
-    Z& operator=(const Z&) = delete;
-    fmpz_t v;
-};
-
 class Resultants : public OnBackendWithFlint {
 protected:
     void expect_flints(const fmpz_poly_t a, const fmpz_poly_t b, const std::string& what)
     {
-        Z ours, theirs;
+        FmpzValue ours, theirs;
         fmpz_set_si(ours.v, 12345);  // overwritten
         ::fmpz_poly_resultant(theirs.v, a, b);
         ASSERT_EQ(zgpu_fmpz_poly_resultant(ours.v, a, b), 0) << zgpu_last_error();
@@ -59,7 +44,7 @@ TEST_P(Resultants, RandomPolynomialsMatchFlint)
     for (const slong la : {0, 1, 2, 3, 17, 80})
         for (const slong lb : {0, 1, 2, 40})
             for (const flint_bitcnt_t bits : {1, 64, 300}) {
-                Poly a, b;
+                FmpzPoly a, b;
                 fmpz_poly_randtest(a.p, state_, la, bits);
                 fmpz_poly_randtest(b.p, state_, lb, bits);
                 expect_flints(a.p, b.p, std::to_string(bits) + " bits");
@@ -68,7 +53,7 @@ TEST_P(Resultants, RandomPolynomialsMatchFlint)
 
 TEST_P(Resultants, SpecialCasesMatchFlint)
 {
-    Poly a, b, c, d;
+    FmpzPoly a, b, c, d;
     fmpz_poly_randtest_not_zero(a.p, state_, 30, 100);
     fmpz_poly_randtest_not_zero(b.p, state_, 20, 100);
     fmpz_poly_randtest_not_zero(c.p, state_, 5, 50);
@@ -79,7 +64,7 @@ TEST_P(Resultants, SpecialCasesMatchFlint)
     fmpz_poly_derivative(d.p, a.p);
     expect_flints(a.p, d.p, "a with its derivative");
     // Leading coefficients 2^k 3^k 5^k ... (primes divide them, none of the 62-bit ones).
-    Z lead;
+    FmpzValue lead;
     fmpz_primorial(lead.v, 200);
     fmpz_pow_ui(lead.v, lead.v, 3);
     fmpz_poly_set_coeff_fmpz(a.p, a.p->length - 1, lead.v);
@@ -89,10 +74,10 @@ TEST_P(Resultants, SpecialCasesMatchFlint)
 
 TEST_P(Resultants, ResultIntoACoefficientOfAnOperand)
 {
-    Poly a, b;
+    FmpzPoly a, b;
     fmpz_poly_randtest_not_zero(a.p, state_, 12, 40);
     fmpz_poly_randtest_not_zero(b.p, state_, 9, 40);
-    Z expected;
+    FmpzValue expected;
     ::fmpz_poly_resultant(expected.v, a.p, b.p);
     ASSERT_EQ(zgpu_fmpz_poly_resultant(a.p->coeffs, a.p, b.p), 0) << zgpu_last_error();
     EXPECT_TRUE(fmpz_equal(a.p->coeffs, expected.v));
@@ -100,21 +85,13 @@ TEST_P(Resultants, ResultIntoACoefficientOfAnOperand)
 
 TEST_P(Resultants, NullIsReported)
 {
-    Poly a;
-    Z r;
+    FmpzPoly a;
+    FmpzValue r;
     EXPECT_EQ(zgpu_fmpz_poly_resultant(r.v, a.p, nullptr), -1);
     EXPECT_STREQ(zgpu_last_error(), "zgpu_fmpz_poly_resultant: b is NULL");
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Resultants, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
-
-struct NmodPoly {
-    explicit NmodPoly(ulong n) { nmod_poly_init(p, n); }
-    ~NmodPoly() { nmod_poly_clear(p); }
-    NmodPoly(const NmodPoly&) = delete;
-    NmodPoly& operator=(const NmodPoly&) = delete;
-    nmod_poly_t p;
-};
 
 // Resultants modulo a prime: against FLINT's nmod_poly_resultant on each backend, for primes from
 // 2 to the largest below 2^64, lengths 0 to 300, a common factor, a polynomial with itself and
@@ -176,10 +153,10 @@ TEST(ResultantRules, TheBoundAndAFailingGpu)
 
     flint_rand_t state;
     random_init(state);
-    Poly a, b;
+    FmpzPoly a, b;
     fmpz_poly_randtest_not_zero(a.p, state, 10, 60);
     fmpz_poly_randtest_not_zero(b.p, state, 8, 60);
-    Z expected, res;
+    FmpzValue expected, res;
     ::fmpz_poly_resultant(expected.v, a.p, b.p);
     const poly::ZPoly za{host_operand(adapters::FmpzReader(a.p->coeffs), std::size_t(a.p->length), "a"), std::size_t(a.p->length), 60};
     const poly::ZPoly zb{host_operand(adapters::FmpzReader(b.p->coeffs), std::size_t(b.p->length), "b"), std::size_t(b.p->length), 60};
@@ -236,7 +213,7 @@ TEST(ResultantRules, TheModularPathOnTheHostMatchesFlint)
     for (const slong la : {1, 2, 9, 40})
         for (const slong lb : {1, 3, 25})
             for (const flint_bitcnt_t bits : {1, 62, 200}) {
-                Poly a, b;
+                FmpzPoly a, b;
                 fmpz_poly_randtest_not_zero(a.p, state, la, bits);
                 fmpz_poly_randtest_not_zero(b.p, state, lb, bits);
                 if (la == 40) {  // every coefficient at the maximum, signs alternating: the bound's tightest
@@ -247,10 +224,10 @@ TEST(ResultantRules, TheModularPathOnTheHostMatchesFlint)
                         if (i % 2) fmpz_neg(a.p->coeffs + i, a.p->coeffs + i);
                     }
                 }
-                Z expected, got;
+                FmpzValue expected, got;
                 ::fmpz_poly_resultant(expected.v, a.p, b.p);
                 const auto norm_bits = [](const fmpz_poly_t x) {
-                    Z n;
+                    FmpzValue n;
                     for (slong i = 0; i < x->length; ++i) fmpz_addmul(n.v, x->coeffs + i, x->coeffs + i);
                     return std::uint64_t(fmpz_bits(n.v));
                 };
@@ -269,7 +246,7 @@ TEST(ResultantRules, TheModularPathOnTheHostMatchesFlint)
 // and gives residues 0.
 TEST(ResultantRules, ProgressLinesCountThePrimes)
 {
-    Poly a, b;
+    FmpzPoly a, b;
     for (slong i = 0; i < 800; ++i) fmpz_poly_set_coeff_si(a.p, i, 1 + i % 5), fmpz_poly_set_coeff_si(b.p, i, 2 - i % 3);
     const std::uint64_t bound = 60000;
     ASSERT_GE(poly::flint_resultant_seconds(800, 800, bound), 1.0);
@@ -282,7 +259,7 @@ TEST(ResultantRules, ProgressLinesCountThePrimes)
         for (std::size_t k = 0; k < primes; ++k) primes_done(1);
         return std::vector<limb_t>(primes, 0);
     };
-    Z res;
+    FmpzValue res;
     zgpu_set_progress(1);
     ::testing::internal::CaptureStderr();
     EXPECT_EQ(poly::resultant_on(Backend::gpu, res.v, za, zb, bound, [] { FAIL() << "the host ran"; }, reporting), Backend::gpu);
