@@ -60,6 +60,12 @@ TEST_P(FmpzMatDet, RandomMatricesMatchFlint)
     FmpzMat big(100, 100);
     fmpz_mat_randtest(big.m, state_, 64);
     expect_flints(big.m, "64 bits");
+    // Entries of 4096 bits, and past a panel's 16 columns.
+    for (const slong n : {5, 20}) {
+        FmpzMat wide(n, n);
+        fmpz_mat_randtest(wide.m, state_, 4096);
+        expect_flints(wide.m, "4096 bits");
+    }
 }
 
 TEST_P(FmpzMatDet, SingularAndGivenDeterminants)

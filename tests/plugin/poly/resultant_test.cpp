@@ -43,7 +43,7 @@ TEST_P(Resultants, RandomPolynomialsMatchFlint)
 {
     for (const slong la : {0, 1, 2, 3, 17, 80})
         for (const slong lb : {0, 1, 2, 40})
-            for (const flint_bitcnt_t bits : {1, 64, 300}) {
+            for (const flint_bitcnt_t bits : {1, 64, 300, 4096}) {
                 FmpzPoly a, b;
                 fmpz_poly_randtest(a.p, state_, la, bits);
                 fmpz_poly_randtest(b.p, state_, lb, bits);
