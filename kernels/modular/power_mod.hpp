@@ -30,6 +30,7 @@ ZGPU_HOST_DEVICE inline limb_t inverse_mod(const Modulus& p, limb_t x)
     // y / 2 mod n for odd n, without overflow where n >= 2^63.
     const auto half = [n](limb_t y) { return (y & 1) ? (y >> 1) + (n >> 1) + 1 : y >> 1; };
     while (u != 1 && v != 1) {
+        if (u == 0 || v == 0) return 0;  // gcd(x, n) > 1, against the contract: no endless loop
         while (!(u & 1)) u >>= 1, s = half(s);
         while (!(v & 1)) v >>= 1, t = half(t);
         if (u >= v) {

@@ -1,12 +1,13 @@
 // Resultants modulo a batch of primes (kernels/poly/resultant_mod.hpp): each step of a
 // remainder sequence is a pass of a group of lanes along the polynomials, which sit in shared
 // memory where they fit. Many primes take a warp each, in blocks of one warp, so that a prime's
-// words are all the shared memory it asks for and an SM holds as many primes as fit. Few primes
-// (fewer than the GPU holds warps of) take a block of 256 threads each, so that one prime's
-// sequence still spreads over an SM.
+// words are all the shared memory it asks for and an SM holds as many primes as fit. Fewer
+// primes than the GPU has SMs take a block of 256 threads each, so that one prime's sequence
+// still spreads over an SM.
 #include "kernels/poly/resultant_mod.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "kernels/common/cuda_check.hpp"
 
@@ -147,6 +148,8 @@ void resultant_mod(limb_t* a, std::size_t da, limb_t* b, std::size_t db, const M
         check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "resultant_mod: SMs");
         lanes_per_prime = count < std::size_t(sms) ? kBlock : kWarp;
     }
+    if (lanes_per_prime != kWarp && lanes_per_prime != kBlock)
+        throw Error("resultant_mod: " + std::to_string(lanes_per_prime) + " lanes a prime (32, 256 or 0)");
     if (lanes_per_prime == kBlock)
         launch(resultant_block_kernel, kBlock, a, da, b, db, moduli, count, res, stream, finished);
     else

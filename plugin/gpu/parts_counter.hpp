@@ -10,7 +10,7 @@
 
 namespace zgpu::gpu {
 
-// Told the parts done so far, each time more are.
+// Told how many more parts are done, each time some are.
 using PartsDone = std::function<void(std::uint64_t parts)>;
 
 class PartsCounter {

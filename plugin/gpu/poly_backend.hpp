@@ -62,7 +62,7 @@ std::vector<limb_t> fmpz_poly_resultant_residues(const HostOperand& a, std::size
                                                  const std::function<void(std::uint64_t)>& primes_done);
 
 // Res(a, b) mod n, n prime, with the formal degrees a.size() - 1 and b.size() - 1 (both at least
-// one coefficient, each below n): one warp's remainder sequence (kernels/poly/resultant_mod.hpp)
+// one coefficient, each below n): one block's remainder sequence (kernels/poly/resultant_mod.hpp)
 // on the first device.
 limb_t nmod_poly_resultant(std::span<const limb_t> a, std::span<const limb_t> b, limb_t n);
 

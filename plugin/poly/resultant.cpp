@@ -32,11 +32,13 @@ constexpr double kPrimeBits = 62;
 // One resultant modulo a prime: FLINT's nmod_poly_resultant (Euclid, then the half-gcd) against
 // one block of the GPU, on the H200 host (bench/results/2026-11-26-h200-nmod-resultant-cde638a.md):
 // FLINT 1.18 ms at length 1000, 9.5 ms at 3000 (about L^1.9), 45 ms at 10000 and 171 ms at
-// 30000 (about L^1.25); the GPU about 0.05 ms a call and 1e9 updates a second (9.5 ms at 3000),
-// a __syncthreads an elimination bounding it. They tie near 3000; FLINT wins elsewhere.
+// 30000 (about L^1.25); the GPU about 0.05 ms a call, 1.2 microseconds an elimination (each ends
+// with a __syncthreads; (La + Lb) / 2 of them) and 6.4e-10 s an update (0.47, 1.9, 9.4 and
+// 76 ms at 300, 1000, 3000 and 10000). They tie near 3000; FLINT wins elsewhere.
 constexpr double kFlintNmodSeconds3000 = 9.5e-3, kFlintNmodHalfGcdFrom = 3000;
 constexpr double kFlintNmodEuclidExponent = 1.9, kFlintNmodHalfGcdExponent = 1.25;
-constexpr double kGpuNmodSecondsPerCall = 0.05e-3, kGpuNmodSecondsPerUpdate = 1 / 1e9;
+constexpr double kGpuNmodSecondsPerCall = 0.05e-3, kGpuNmodSecondsPerElimination = 1.2e-6;
+constexpr double kGpuNmodSecondsPerUpdate = 6.4e-10;
 
 std::vector<limb_t> gpu_residues(const ZPoly& a, const ZPoly& b, const PrimeSet& set,
                                  const std::function<void(std::uint64_t)>& primes_done)
@@ -52,7 +54,8 @@ bool gpu_pays_for_nmod_resultant(std::size_t a_length, std::size_t b_length)
     const double cpu = kFlintNmodSeconds3000 * std::pow(length / kFlintNmodHalfGcdFrom, length < kFlintNmodHalfGcdFrom
                                                                                            ? kFlintNmodEuclidExponent
                                                                                            : kFlintNmodHalfGcdExponent);
-    const double gpu = kGpuNmodSecondsPerCall + double(a_length) * double(b_length) * kGpuNmodSecondsPerUpdate;
+    const double gpu = kGpuNmodSecondsPerCall + double(a_length + b_length) / 2 * kGpuNmodSecondsPerElimination +
+                       double(a_length) * double(b_length) * kGpuNmodSecondsPerUpdate;
     return gpu < cpu;
 }
 

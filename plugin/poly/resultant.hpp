@@ -34,7 +34,7 @@ Backend resultant_on(Backend backend, fmpz_t res, const ZPoly& a, const ZPoly& b
                      const std::function<void()>& on_cpu, const ResultantResiduesOnGpu& residues);
 
 // Res(a, b) mod n for polynomials of lengths a_length, b_length >= 1 (top coefficients nonzero,
-// coefficients below n), n prime: on the GPU (one warp) where it pays, else on_cpu (FLINT's
+// coefficients below n), n prime: on the GPU (one block) where it pays, else on_cpu (FLINT's
 // nmod_poly_resultant), whose value is returned. A GPU that fails leaves it to the host with a
 // warning, unless ZGPU_BACKEND=gpu forced it: then the error stands.
 limb_t nmod_resultant(const limb_t* a, std::size_t a_length, const limb_t* b, std::size_t b_length, limb_t n,

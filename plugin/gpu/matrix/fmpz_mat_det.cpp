@@ -34,8 +34,9 @@ std::vector<limb_t> fmpz_mat_det_residues(const HostOperand& a, std::size_t n, c
     pack(a, place.in(staging));
     const Clock::time_point packed = Clock::now();
     std::byte* device = runtime.scratch(layout.bytes());
-    const DrainOnExit drain{stream, stream, stream};  // before the staging is used again
+    // The counter outlives the drain: no kernel still raises it when it is freed.
     const PartsCounter finished(primes_done);
+    const DrainOnExit drain{stream, stream, stream};  // before the staging is used again
     limb_t* residues = reinterpret_cast<limb_t*>(device + residues_at);
     limb_t* det = reinterpret_cast<limb_t*>(device + det_at);
     enum Phase { kUpload, kReduction, kElimination };

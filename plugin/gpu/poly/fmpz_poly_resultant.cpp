@@ -36,8 +36,9 @@ std::vector<limb_t> fmpz_poly_resultant_residues(const HostOperand& a, std::size
     pack(b, b_place.in(staging));
     const Clock::time_point packed = Clock::now();
     std::byte* device = runtime.scratch(layout.bytes());
-    const DrainOnExit drain{stream, stream, stream};  // before the staging is used again
+    // The counter outlives the drain: no kernel still raises it when it is freed.
     const PartsCounter finished(primes_done);
+    const DrainOnExit drain{stream, stream, stream};  // before the staging is used again
     const auto words = [&](std::size_t at) { return reinterpret_cast<limb_t*>(device + at); };
     const auto rows = [&](std::size_t at, std::size_t count) { return kernels::ResidueView{words(at), count, k, count}; };
     enum Phase { kUpload, kReduction, kSequences };

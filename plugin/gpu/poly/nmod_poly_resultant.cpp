@@ -1,5 +1,5 @@
 // One resultant modulo a prime on the GPU (poly_backend.hpp): both coefficient arrays copied up
-// through the staging memory, the remainder sequence run by one warp (resultant_mod, a batch of
+// through the staging memory, the remainder sequence run by one block (resultant_mod, a batch of
 // one prime), the value read back.
 #include <cstring>
 

@@ -52,7 +52,7 @@ int _zgpu_fmpz_poly_mul(fmpz * res, const fmpz * a, slong lena, const fmpz * b, 
 
 /* res = Res(a, b), as fmpz_poly_resultant (0 where a or b is zero; res may be a coefficient of a
    or b). On the GPU modulo as many primes as Hadamard's bound on the Sylvester matrix needs,
-   each prime's remainder sequence run by a thread, and one CRT: exact on every input. */
+   each prime's remainder sequence run by a warp, and one CRT: exact on every input. */
 int zgpu_fmpz_poly_resultant(fmpz_t res, const fmpz_poly_t a, const fmpz_poly_t b);
 
 /* Progress lines on stderr (on != 0) for products, resultants and determinants that FLINT would

@@ -40,6 +40,9 @@ TEST(PowerMod, InversesMatchGmp)
 {
     std::mt19937_64 rng(3);
     EXPECT_EQ(inverse_mod(make_modulus(2), 1), 1u);
+    // Against the contract (no inverse): 0, not an endless loop.
+    EXPECT_EQ(inverse_mod(make_modulus(15), 5), 0u);
+    EXPECT_EQ(inverse_mod(make_modulus(15), 6), 0u);
     for (const limb_t n : odd_moduli(rng)) {
         const Modulus p = make_modulus(n);
         std::vector<limb_t> xs = {1, 2, n - 1, n - 2, n / 2, n / 2 + 1};

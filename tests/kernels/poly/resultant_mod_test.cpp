@@ -13,6 +13,7 @@
 #include "backend_param.hpp"
 #include "kernels/modular/ntt_primes.hpp"
 #include "kernels/poly/resultant_mod.hpp"
+#include "zgpu/error.hpp"
 
 namespace zgpu::testing {
 namespace {
@@ -65,6 +66,11 @@ TEST_F(ResultantMod, MatchesTheHostsSequenceOnEveryPrime)
     check(0, 5, 40);
     check(7, 0, 40);
     check(1, 1, 77);
+}
+
+TEST_F(ResultantMod, OnlyWarpsOrBlocksOfLanes)
+{
+    EXPECT_THROW(kernels::resultant_mod(nullptr, 1, nullptr, 1, nullptr, 1, nullptr, nullptr, nullptr, 64), Error);
 }
 
 TEST_F(ResultantMod, UnbalancedAndLongPolynomials)
