@@ -47,4 +47,9 @@ std::vector<limb_t> fmpz_mat_det_residues(const HostOperand& a, std::size_t n, c
 void residues_mat_mul(kernels::ConstResidueView a, kernels::ConstResidueView b, const ModularTables& tables, std::size_t rows,
                       std::size_t inner, std::size_t cols, kernels::ResidueView r);
 
+// Device-resident: det of a's count values read as a row-major n x n matrix (n >= 1), modulo
+// each modulus of the set whose device tables `tables` are; every modulus prime. One word a
+// modulus, in the set's order; a is not changed.
+std::vector<limb_t> residues_mat_det(kernels::ConstResidueView a, const ModularTables& tables, std::size_t n);
+
 }  // namespace zgpu::gpu

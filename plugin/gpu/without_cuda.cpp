@@ -127,6 +127,7 @@ void residues_mat_mul(kernels::ConstResidueView, kernels::ConstResidueView, cons
 {
     unavailable();
 }
+std::vector<limb_t> residues_mat_det(kernels::ConstResidueView, const ModularTables&, std::size_t) { unavailable(); }
 void nmod_mat_mul(std::span<const limb_t* const>, std::span<const limb_t* const>, std::span<limb_t* const>, std::size_t,
                   std::size_t, limb_t)
 {

@@ -1,9 +1,12 @@
-// Matrix products on residue batches: on the GPU through gpu::residues_mat_mul, on the CPU
-// FLINT's nmod_mat_mul modulus by modulus on the host threads.
+// Matrix products and determinants on residue batches: on the GPU through gpu::residues_mat_mul
+// and gpu::residues_mat_det, on the CPU FLINT's nmod_mat_mul and nmod_mat_det modulus by
+// modulus on the host threads.
+#include <algorithm>
 #include <string>
 #include <utility>
 
 #include <flint/nmod_mat.h>
+#include <flint/ulong_extras.h>
 
 #include "base/parallel.hpp"
 #include "plugin/gpu/matrix_backend.hpp"
@@ -62,6 +65,36 @@ void mat_mul(ResidueBatch& r, const ResidueBatch& a, const ResidueBatch& b, std:
         }
     }
     r = std::move(out);
+}
+
+void mat_det(std::span<ulong> det, const ResidueBatch& a, std::size_t n)
+{
+    const auto fail = [](const std::string& why) { throw Error("mat_det: " + why); };
+    const PrimeSet::State& set = a.prime_set().state();
+    if (det.size() != set.moduli.size())
+        fail("det has room for " + std::to_string(det.size()) + " values, not " + std::to_string(set.moduli.size()));
+    if (a.count() != n * n) fail("a holds " + std::to_string(a.count()) + " values, not " + std::to_string(n) + " x " + std::to_string(n));
+    for (std::size_t i = 0; i < set.moduli.size(); ++i)
+        if (!n_is_prime(set.moduli[i])) fail("modulus " + std::to_string(i) + " (" + std::to_string(set.moduli[i]) + ") is not prime");
+    if (n == 0) {
+        for (ulong& d : det) d = 1;
+        return;
+    }
+    if (a.backend() == Backend::gpu) {
+        const std::vector<limb_t> values = gpu::residues_mat_det(residue_view(a), set.gpu_reduction_tables(), n);
+        std::copy(values.begin(), values.end(), det.begin());
+        return;
+    }
+    parallel_for(set.moduli.size(), 1, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t m = begin; m < end; ++m) {
+            nmod_mat_t x;
+            nmod_mat_init(x, slong(n), slong(n), set.moduli[m]);
+            const limb_t* entries = a.data() + m * a.prime_stride();
+            for (std::size_t e = 0; e < n * n; ++e) nmod_mat_entry(x, slong(e / n), slong(e % n)) = entries[e];
+            det[m] = nmod_mat_det(x);
+            nmod_mat_clear(x);
+        }
+    });
 }
 
 }  // namespace zgpu

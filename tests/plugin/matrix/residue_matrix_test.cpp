@@ -1,6 +1,6 @@
-// mat_mul on residue batches against FLINT's nmod_mat_mul modulo each modulus, on each backend:
-// empty and 1 x 1 shapes, shapes off the kernel's tiles, moduli from 2 to 2^64 - 1, aliasing,
-// operands that do not match.
+// mat_mul and mat_det on residue batches against FLINT's nmod_mat_mul and nmod_mat_det modulo
+// each modulus, on each backend: empty and 1 x 1 shapes, shapes off the kernels' tiles and
+// panels, moduli from 2 to 2^64 - 1, singular matrices, aliasing, operands that do not match.
 #include <string>
 #include <vector>
 
@@ -109,6 +109,57 @@ TEST_P(ResidueMatrices, OperandsThatDoNotMatchAreErrors)
         EXPECT_THROW(mat_mul(r, a, on_cpu, 2, 3, 2), Error);
         EXPECT_EQ(download(r), before);
     }
+}
+
+// FLINT's determinant of each modulus's n x n matrix.
+std::vector<ulong> flint_dets(const PrimeSet& set, const Residues& a, std::size_t n)
+{
+    std::vector<ulong> d(set.size());
+    for (std::size_t m = 0; m < set.size(); ++m) {
+        nmod_mat_t x;
+        nmod_mat_init(x, slong(n), slong(n), set.moduli()[m]);
+        for (std::size_t e = 0; e < n * n; ++e) nmod_mat_entry(x, slong(e / n), slong(e % n)) = a[m][e];
+        d[m] = nmod_mat_det(x);
+        nmod_mat_clear(x);
+    }
+    return d;
+}
+
+TEST_P(ResidueMatrices, DeterminantsMatchFlintModuloEachPrime)
+{
+    const limb_t primes[] = {2, 3, 65537, (limb_t(1) << 62) - 57, ~limb_t(0) - 58};
+    for (const PrimeSet& set : {PrimeSet::generated(1), PrimeSet::generated(5), PrimeSet(primes)})
+        for (const std::size_t n : {0, 1, 2, 7, 16, 17, 40}) {
+            Residues a = random_residues(set, n * n);
+            const ResidueBatch ra = upload(set, a);
+            std::vector<ulong> d(set.size(), 99);
+            mat_det(d, ra, n);
+            EXPECT_EQ(d, flint_dets(set, a, n)) << n << " x " << n << " modulo " << set.size() << " primes";
+            EXPECT_EQ(download(ra), a) << "a changed";
+            if (n < 2) continue;
+            for (auto& m : a)  // the last row a copy of the first: singular
+                for (std::size_t j = 0; j < n; ++j) m[(n - 1) * n + j] = m[j];
+            mat_det(d, upload(set, a), n);
+            EXPECT_EQ(d, std::vector<ulong>(set.size(), 0)) << "singular, " << n << " x " << n;
+        }
+}
+
+TEST_P(ResidueMatrices, DeterminantsNeedPrimesAndMatchingSizes)
+{
+    const limb_t coprime[] = {4, 9};
+    const PrimeSet composite(coprime), two = PrimeSet::generated(2);
+    std::vector<ulong> d(2, 7);
+    try {
+        mat_det(d, upload(composite, random_residues(composite, 4)), 2);
+        ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+        EXPECT_STREQ(e.what(), "zgpu: mat_det: modulus 0 (4) is not prime");
+    }
+    EXPECT_THROW(mat_det(d, upload(two, random_residues(two, 5)), 2), Error);  // not 2 x 2
+    std::vector<ulong> short_det(1, 7);
+    EXPECT_THROW(mat_det(short_det, upload(two, random_residues(two, 4)), 2), Error);
+    EXPECT_EQ(d, std::vector<ulong>(2, 7));
+    EXPECT_EQ(short_det, std::vector<ulong>(1, 7));
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ResidueMatrices, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
