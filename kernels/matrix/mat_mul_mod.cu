@@ -6,7 +6,9 @@
 // entry at the end: no reduction in the inner loop, and any words as entries.
 //
 // Cost a term: 8 IMADs as the other kernels count them (four 32 x 32-bit products, low and
-// high halves); shared memory (MM + MN) / (MM MN) = 1/2 word loaded a term.
+// high halves); shared memory (MM + MN) / (MM MN) = 1/2 word loaded a term. The same kernel
+// subtracts the product from c instead (an LU's trailing update), at one more subtraction an
+// entry.
 #include "kernels/matrix/mat_mul_mod.hpp"
 
 #include <algorithm>
@@ -24,6 +26,7 @@ static_assert(TM * TN == kThreads);
 // Matrices of a batch a grid row each, the grid's y dimension at most this (more loop).
 constexpr unsigned kMaxGridY = 65535;
 
+template <bool Subtract>
 __global__ void __launch_bounds__(kThreads, 2)
     mat_mul_mod_kernel(const ConstMatricesView a, const ConstMatricesView b, const Modulus* moduli, const MatricesView c)
 {
@@ -69,16 +72,18 @@ __global__ void __launch_bounds__(kThreads, 2)
 #pragma unroll
             for (int q = 0; q < MN; ++q) {
                 const std::size_t row = row0 + tm + TM * i, col = col0 + tn + TN * q;
-                if (row < c.rows && col < c.cols) cm[row * c.row_stride + col] = n.reduce(acc[i][q].words());
+                if (row >= c.rows || col >= c.cols) continue;
+                limb_t& entry = cm[row * c.row_stride + col];
+                const limb_t product = n.reduce(acc[i][q].words());
+                entry = Subtract ? n.sub(entry, product) : product;
             }
     }
 }
 
 std::size_t round_up(std::size_t x, std::size_t to) { return (x + to - 1) / to * to; }
 
-}  // namespace
-
-void mat_mul_mod(ConstMatricesView a, ConstMatricesView b, const Modulus* moduli, MatricesView c, cudaStream_t stream)
+template <bool Subtract>
+void launch(ConstMatricesView a, ConstMatricesView b, const Modulus* moduli, MatricesView c, cudaStream_t stream)
 {
     if (c.count == 0 || c.rows == 0 || c.cols == 0) return;
     // The digit sums are exact below 2^31 terms.
@@ -87,8 +92,20 @@ void mat_mul_mod(ConstMatricesView a, ConstMatricesView b, const Modulus* moduli
     const std::size_t tiles = (c.rows + BM - 1) / BM * ((c.cols + BN - 1) / BN);
     if (tiles > 0x7fffffffu) throw Error("mat_mul_mod: " + std::to_string(c.rows) + " x " + std::to_string(c.cols) + " is too large");
     const dim3 grid(unsigned(tiles), unsigned(std::min<std::size_t>(c.count, kMaxGridY)));
-    mat_mul_mod_kernel<<<grid, kThreads, 0, stream>>>(a, b, moduli, c);
-    check_launch("mat_mul_mod");
+    mat_mul_mod_kernel<Subtract><<<grid, kThreads, 0, stream>>>(a, b, moduli, c);
+    check_launch(Subtract ? "mat_submul_mod" : "mat_mul_mod");
+}
+
+}  // namespace
+
+void mat_mul_mod(ConstMatricesView a, ConstMatricesView b, const Modulus* moduli, MatricesView c, cudaStream_t stream)
+{
+    launch<false>(a, b, moduli, c, stream);
+}
+
+void mat_submul_mod(ConstMatricesView a, ConstMatricesView b, const Modulus* moduli, MatricesView c, cudaStream_t stream)
+{
+    launch<true>(a, b, moduli, c, stream);
 }
 
 double mat_mul_mod_terms(std::size_t rows, std::size_t inner, std::size_t cols, std::size_t count)

@@ -16,6 +16,11 @@ namespace zgpu::kernels {
 // nor b. Only enqueues work on `stream`; launch errors are thrown as zgpu::Error.
 void mat_mul_mod(ConstMatricesView a, ConstMatricesView b, const Modulus* moduli, MatricesView c, cudaStream_t stream);
 
+// c_b = c_b - a_b b_b mod moduli[b], as FLINT's nmod_mat_submul with c in place: c's entries in
+// [0, n_b) before and after. The same contract, but c may lie inside the matrix that a or b are
+// views of (an LU's trailing block), sharing no entry with either.
+void mat_submul_mod(ConstMatricesView a, ConstMatricesView b, const Modulus* moduli, MatricesView c, cudaStream_t stream);
+
 // Multiply-adds (one 64 x 64 -> 128-bit product summed exactly) that a call does: the padded
 // tiles' inner products, for the benchmarks' share of the IMAD peak.
 double mat_mul_mod_terms(std::size_t rows, std::size_t inner, std::size_t cols, std::size_t count);

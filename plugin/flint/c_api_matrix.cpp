@@ -13,6 +13,22 @@ int zgpu_nmod_mat_mul(nmod_mat_t c, const nmod_mat_t a, const nmod_mat_t b)
     return report(__func__, [&] { zgpu::nmod_mat_mul(c, a, b); });
 }
 
+int zgpu_nmod_mat_det(ulong* det, const nmod_mat_t a)
+{
+    return report(__func__, [&] {
+        if (!det) throw zgpu::Error("nmod_mat_det: det is NULL");
+        *det = zgpu::nmod_mat_det(a);
+    });
+}
+
+int zgpu_nmod_mat_rank(slong* rank, const nmod_mat_t a)
+{
+    return report(__func__, [&] {
+        if (!rank) throw zgpu::Error("nmod_mat_rank: rank is NULL");
+        *rank = zgpu::nmod_mat_rank(a);
+    });
+}
+
 int zgpu_fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b)
 {
     return report(__func__, [&] { zgpu::fmpz_mat_mul(c, a, b); });

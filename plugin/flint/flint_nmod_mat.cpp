@@ -1,6 +1,8 @@
-// FLINT-style products of nmod matrices: the argument checks, then plugin/matrix.
+// FLINT-style products, determinants and ranks of nmod matrices: the argument checks, then
+// plugin/matrix.
 #include <string>
 
+#include "plugin/matrix/nmod_mat_lu.hpp"
 #include "plugin/matrix/nmod_mat_mul.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/matrix.hpp"
@@ -29,6 +31,20 @@ void nmod_mat_mul(nmod_mat_t c, const nmod_mat_t a, const nmod_mat_t b)
 {
     check_product("nmod_mat_mul", c, a, b);
     matrix::nmod_mat_product(c, a, b);
+}
+
+ulong nmod_mat_det(const nmod_mat_t a)
+{
+    if (!a) throw Error("nmod_mat_det: a is NULL");
+    // FLINT aborts on a matrix that is not square.
+    if (a->r != a->c) throw Error("nmod_mat_det: a is " + shape(a) + ", not square");
+    return matrix::nmod_mat_lu_det(a);
+}
+
+slong nmod_mat_rank(const nmod_mat_t a)
+{
+    if (!a) throw Error("nmod_mat_rank: a is NULL");
+    return matrix::nmod_mat_lu_rank(a);
 }
 
 }  // namespace zgpu

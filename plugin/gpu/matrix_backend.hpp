@@ -24,6 +24,12 @@ class ModularTables;
 void nmod_mat_mul(std::span<const limb_t* const> a_rows, std::span<const limb_t* const> b_rows, std::span<limb_t* const> c_rows,
                   std::size_t inner, std::size_t cols, limb_t n);
 
+// det(a) mod p, a square of rows.size() rows, and the rank of a of rows.size() rows of `cols`
+// words: entries in [0, p), p prime; rows not changed. A blocked LU on the first device
+// (kernels/matrix/lu_panel_mod.hpp): the same rank and determinant as FLINT's.
+limb_t nmod_mat_det(std::span<const limb_t* const> rows, limb_t p);
+std::size_t nmod_mat_rank(std::span<const limb_t* const> rows, std::size_t cols, limb_t p);
+
 // c = a b over Z: a of rows x inner entries and b of inner x cols, row-major, signed values of
 // at most kMaxLimbs limbs that the operands pack; every entry of c of absolute value below half
 // the product of the set's primes, whose device tables `tables` are. The entries reduced modulo

@@ -1,45 +1,17 @@
 // Matrix products mod n from host rows: a and b gathered into pinned memory on all host threads,
 // one upload, kernels/matrix/mat_mul_mod.hpp on the first device, one download, c's rows
 // scattered. ZGPU_TIMING=1 prints the host's and the device's parts.
-#include <algorithm>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 
 #include "base/parallel.hpp"
 #include "kernels/matrix/mat_mul_mod.hpp"
+#include "plugin/gpu/matrix/host_rows.hpp"
 #include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/gpu/phase_times.hpp"
 #include "plugin/gpu/runtime.hpp"
 #include "plugin/gpu/stream_events.hpp"
 
 namespace zgpu::gpu {
-namespace {
-
-// Matrices of fewer words are copied on the calling thread: a few hundred microseconds of
-// copying at most, where waking the host threads took milliseconds while FLINT's own threads
-// were busy on the same cores (H200 host, 32 threads).
-constexpr std::size_t kParallelFromWords = std::size_t(1) << 18;
-
-// The fewest rows of `words` words that the host threads copy together.
-std::size_t rows_parallel_from(std::size_t words) { return std::max<std::size_t>(2, kParallelFromWords / std::max<std::size_t>(words, 1)); }
-
-// Rows of `words` words each, from `rows` to one packed array, or back.
-void gather(std::span<const limb_t* const> rows, std::size_t words, limb_t* packed)
-{
-    parallel_for(rows.size(), rows_parallel_from(words), [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) std::memcpy(packed + i * words, rows[i], words * sizeof(limb_t));
-    });
-}
-
-void scatter(const limb_t* packed, std::size_t words, std::span<limb_t* const> rows)
-{
-    parallel_for(rows.size(), rows_parallel_from(words), [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) std::memcpy(rows[i], packed + i * words, words * sizeof(limb_t));
-    });
-}
-
-}  // namespace
 
 void nmod_mat_mul(std::span<const limb_t* const> a_rows, std::span<const limb_t* const> b_rows, std::span<limb_t* const> c_rows,
                   std::size_t inner, std::size_t cols, limb_t n)
@@ -58,8 +30,8 @@ void nmod_mat_mul(std::span<const limb_t* const> a_rows, std::span<const limb_t*
     auto* modulus = reinterpret_cast<kernels::Modulus*>(device);
     limb_t* a = reinterpret_cast<limb_t*>(device + sizeof(kernels::Modulus));
     limb_t *b = a + a_words, *c = b + b_words;
-    gather(a_rows, inner, host);
-    gather(b_rows, cols, host + a_words);
+    gather_rows(a_rows, inner, host);
+    gather_rows(b_rows, cols, host + a_words);
     const Clock::time_point gathered = Clock::now();
     enum Phase { kUpload, kProduct, kDownload };
     PhaseTimes times(3);
@@ -78,7 +50,7 @@ void nmod_mat_mul(std::span<const limb_t* const> a_rows, std::span<const limb_t*
     times.end(kDownload, stream);
     runtime.synchronize("a matrix product mod n");
     const Clock::time_point computed = Clock::now();
-    scatter(host + a_words + b_words, cols, c_rows);
+    scatter_rows(host + a_words + b_words, cols, c_rows);
     if (times.on())
         std::fprintf(stderr,
                      "zgpu: %zu x %zu times %zu x %zu mod %llu on the GPU: gathering %.2f ms, GPU %.2f ms (upload %.2f, product "

@@ -10,6 +10,8 @@
 namespace zgpu {
 
 void nmod_mat_mul(nmod_mat_t c, const nmod_mat_t a, const nmod_mat_t b);
+ulong nmod_mat_det(const nmod_mat_t a);
+slong nmod_mat_rank(const nmod_mat_t a);
 void fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b);
 void fmpz_mat_det(fmpz_t det, const fmpz_mat_t a);
 

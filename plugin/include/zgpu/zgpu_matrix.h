@@ -1,4 +1,4 @@
-/* Matrix products with FLINT's semantics, modulo a word-size n (2 <= n < 2^64, prime or not)
+/* Matrix products, determinants and ranks with FLINT's semantics, modulo a word-size n (2 <= n < 2^64, prime or not)
    and over Z. c may be a or b; empty shapes allowed. On the GPU a tiled product whose inner sums
    are exact before one reduction an entry; over Z the entries reduced modulo as many 62-bit
    primes as the product's bound needs (bits of a + bits of b + log2 of the inner dimension +
@@ -18,6 +18,13 @@ extern "C" {
 
 /* c = a * b, as nmod_mat_mul: a is m x k, b is k x n, c is m x n. */
 int zgpu_nmod_mat_mul(nmod_mat_t c, const nmod_mat_t a, const nmod_mat_t b);
+
+/* *det = det(a), as nmod_mat_det: a square (FLINT aborts otherwise; here an error), any modulus.
+   *rank = rank(a), as nmod_mat_rank: the modulus prime, as FLINT requires. On the GPU, for a
+   prime modulus, a blocked LU: panels of 16 columns on one block, the trailing updates on the
+   whole GPU. */
+int zgpu_nmod_mat_det(ulong * det, const nmod_mat_t a);
+int zgpu_nmod_mat_rank(slong * rank, const nmod_mat_t a);
 
 /* c = a * b over Z, as fmpz_mat_mul. */
 int zgpu_fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b);

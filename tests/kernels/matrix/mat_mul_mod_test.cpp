@@ -1,7 +1,7 @@
 // Matrix products mod n on the GPU (kernels/matrix/mat_mul_mod.hpp) against a plain reference
 // (128-bit products reduced a term at a time): any words as entries (all ones included), every
 // modulus size, the tiles' edges, row strides wider than the rows, and a batch with a modulus a
-// matrix, more matrices than the grid's rows.
+// matrix, more matrices than the grid's rows; mat_submul_mod on an LU's trailing block.
 #include <random>
 #include <string>
 #include <vector>
@@ -10,6 +10,7 @@
 
 #include "../modular/device_modular.hpp"
 #include "backend_param.hpp"
+#include "kernels/matrix/lu_panel_mod.hpp"
 #include "kernels/matrix/mat_mul_mod.hpp"
 #include "kernels/modular/ntt_primes.hpp"
 
@@ -92,6 +93,36 @@ TEST_F(MatMulMod, BatchesWithAModulusAMatrix)
     check_products({17, 20, 30, 7}, kernels::ntt_primes(7), false, 2);
     // More matrices than the grid has rows (65535).
     check_products({1, 2, 1, 70000}, {2, 3, 5, ~limb_t(0)}, false, 3);
+}
+
+TEST_F(MatMulMod, SubtractsFromAnLuTrailingBlockOfTheSameMatrix)
+{
+    // The views lu_trailing_update names after a panel: l left of the block, u above it, all in
+    // one matrix with a row stride wider than its rows; nothing outside the block changes.
+    const std::size_t rows = 70, cols = 90, stride = 93, r0 = 5, k0 = 10, k1 = 26;
+    for (const limb_t n : {limb_t(3), kernels::ntt_primes(1)[0], ~limb_t(0) - 58})
+        for (const std::size_t pivots : {std::size_t(1), std::size_t(11), std::size_t(16)}) {
+            std::mt19937_64 random(n + pivots);
+            std::vector<limb_t> before(rows * stride);
+            for (limb_t& x : before) x = random() % n;
+            DeviceArray<limb_t> d(before);
+            DeviceArray<kernels::Modulus> dm(std::vector<kernels::Modulus>{kernels::make_modulus(n)});
+            const kernels::LuTrailingUpdate update = kernels::lu_trailing_update({d.data(), rows, cols, stride, 0, 1}, r0, pivots, k0, k1);
+            kernels::mat_submul_mod(update.l, update.u, dm.data(), update.a, nullptr);
+            const std::vector<limb_t> after = d.download();
+            const std::size_t below = r0 + pivots;
+            for (std::size_t i = 0; i < rows; ++i)
+                for (std::size_t j = 0; j < stride; ++j) {
+                    limb_t expected = before[i * stride + j];
+                    if (i >= below && j >= k1 && j < cols) {
+                        unsigned __int128 sum = 0;
+                        for (std::size_t t = 0; t < pivots; ++t)
+                            sum = (sum + (unsigned __int128)before[i * stride + k0 + t] * before[(r0 + t) * stride + j]) % n;
+                        expected = expected >= limb_t(sum) ? expected - limb_t(sum) : expected + (n - limb_t(sum));
+                    }
+                    ASSERT_EQ(after[i * stride + j], expected) << "entry (" << i << ", " << j << ") mod " << n << ", " << pivots << " pivots";
+                }
+        }
 }
 
 }  // namespace

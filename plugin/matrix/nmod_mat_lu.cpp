@@ -1,0 +1,105 @@
+#include "plugin/matrix/nmod_mat_lu.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include <flint/ulong_extras.h>
+
+#include "base/parallel.hpp"
+#include "plugin/gpu/matrix_backend.hpp"
+#include "plugin/host_ops/dispatch.hpp"
+#include "plugin/host_ops/gpu_or_host.hpp"
+#include "plugin/poly/flint_threads.hpp"
+
+namespace zgpu::matrix {
+namespace {
+
+// FLINT 3.6's nmod_mat_det and nmod_mat_rank (an LU by blocks on nmod_mat_mul) modulo a 62-bit
+// prime, one thread: about 3.5e-10 s a term of rows cols min(rows, cols), from 0.67 ms at 100 x
+// 100 to 1.14 s at 1600 x 1600 (a 2-core Debian host); its threads shorten the products inside.
+constexpr double kFlintSecondsPerTerm = 3.5e-10;
+constexpr double kFlintThreadShare = 0.25;
+constexpr double kFlintThreadedFromSeconds = 1e-3;
+
+// The GPU: a fixed cost a call, the matrix through pinned memory and PCIe, and per panel of 16
+// columns a launch, the panel's rows at one block's pace (the rank also waits for each panel),
+// and the trailing update's 8 IMADs a multiply-add at half the IMAD peak.
+constexpr double kGpuSecondsPerCall = 0.1e-3;
+constexpr double kGpuBytesPerSecond = 10e9;
+constexpr double kGpuSecondsPerPanel = 12e-6, kGpuSecondsPerRankPanel = 15e-6;
+constexpr double kGpuSecondsPerPanelRow = 16e-9;
+constexpr double kGpuSecondsPerTerm = 8 / (0.5 * 1.67e13);
+constexpr double kPanel = 16;
+
+double terms(std::size_t rows, std::size_t cols) { return double(rows) * double(cols) * double(std::min(rows, cols)); }
+
+template <class Result>
+Result on_host(const nmod_mat_struct* a, Result (*flint)(const nmod_mat_struct*))
+{
+    const bool threaded = terms(std::size_t(a->r), std::size_t(a->c)) * kFlintSecondsPerTerm >= kFlintThreadedFromSeconds;
+    const poly::FlintThreads threads(threaded ? host_threads() : 1);
+    return flint(a);
+}
+
+ulong flint_det(const nmod_mat_struct* a) { return ::nmod_mat_det(a); }
+slong flint_rank(const nmod_mat_struct* a) { return ::nmod_mat_rank(a); }
+
+template <class Row>
+std::vector<Row> rows_of(const nmod_mat_struct* m)
+{
+    std::vector<Row> rows(std::size_t(m->r));
+    for (slong i = 0; i < m->r; ++i) rows[std::size_t(i)] = &nmod_mat_entry(m, i, 0);
+    return rows;
+}
+
+ulong gpu_det(const nmod_mat_struct* a) { return gpu::nmod_mat_det(rows_of<const limb_t*>(a), a->mod.n); }
+slong gpu_rank(const nmod_mat_struct* a) { return slong(gpu::nmod_mat_rank(rows_of<const limb_t*>(a), std::size_t(a->c), a->mod.n)); }
+
+// The GPU's elimination needs a prime (FLINT's determinant takes any modulus) and an entry.
+bool gpu_can(const nmod_mat_struct* a) { return a->r > 0 && a->c > 0 && n_is_prime(a->mod.n); }
+
+template <class Result, class Gpu>
+Result on(Backend backend, const nmod_mat_struct* a, const Gpu& gpu, Result (*flint)(const nmod_mat_struct*), const char* what)
+{
+    if (!gpu_can(a)) backend = Backend::cpu;
+    Result result{};
+    const auto host = [&] { result = on_host(a, flint); };
+    run_on(
+        backend, [&] { return gpu_or_host([&] { result = gpu(a); }, host, what); }, host);
+    return result;
+}
+
+// ZGPU_BACKEND=gpu forces the GPU where it can run.
+Backend choice(const nmod_mat_struct* a, bool rank_mode)
+{
+    if (!gpu_can(a)) return Backend::cpu;
+    return choose(gpu_pays_for_nmod_mat_lu(std::size_t(a->r), std::size_t(a->c), rank_mode, host_threads()));
+}
+
+}  // namespace
+
+bool gpu_pays_for_nmod_mat_lu(std::size_t rows, std::size_t cols, bool rank_mode, unsigned threads)
+{
+    const double one = terms(rows, cols) * kFlintSecondsPerTerm;
+    const double cpu = one < kFlintThreadedFromSeconds ? one : one / std::max(1.0, kFlintThreadShare * double(threads));
+    const double panels = double((cols + std::size_t(kPanel) - 1) / std::size_t(kPanel));
+    const double gpu = kGpuSecondsPerCall + 8.0 * double(rows) * double(cols) / kGpuBytesPerSecond +
+                       panels * ((rank_mode ? kGpuSecondsPerRankPanel : kGpuSecondsPerPanel) + double(rows) * kGpuSecondsPerPanelRow) +
+                       terms(rows, cols) / 3 * kGpuSecondsPerTerm;
+    return gpu < cpu;
+}
+
+ulong nmod_mat_lu_det_on(Backend backend, const nmod_mat_struct* a, const NmodMatDetGpu& gpu)
+{
+    return on(backend, a, gpu, flint_det, "a determinant mod p");
+}
+
+slong nmod_mat_lu_rank_on(Backend backend, const nmod_mat_struct* a, const NmodMatRankGpu& gpu)
+{
+    return on(backend, a, gpu, flint_rank, "a rank mod p");
+}
+
+ulong nmod_mat_lu_det(const nmod_mat_struct* a) { return nmod_mat_lu_det_on(choice(a, false), a, gpu_det); }
+slong nmod_mat_lu_rank(const nmod_mat_struct* a) { return nmod_mat_lu_rank_on(choice(a, true), a, gpu_rank); }
+
+}  // namespace zgpu::matrix
