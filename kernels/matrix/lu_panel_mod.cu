@@ -1,13 +1,19 @@
 // One panel of a blocked LU mod p (contract: lu_panel_mod.hpp), on one block of threads.
 //
-// A panel is narrow (kLuPanel columns) and tall (every row from r0 down), so one block takes it:
-// a column costs four synchronisations (pivot search, swap and inverse, multipliers,
-// elimination) and (m - r) (k1 - c) products mod p. The forward substitution that turns the
-// pivot rows into U's rows needs no synchronisation: each thread owns columns right of the panel
-// and keeps its column's new U entries in registers, summing each row's products exactly in
-// 32-bit digits (DigitSum) and reducing once.
+// A panel is narrow (kLuPanel columns) and tall (every row from r0 down), so one block takes it,
+// and its cost is latency: a column is two synchronisations and one pass over the rows below.
+//   - No inverse a column: the rows below lose their multiple of the pivot row without division
+//     (x <- d x - m u for the pivot d, the row's entry m in the pivot column and the pivot row's
+//     u), which scales every row below by d. The panel's pivots are inverted together at its end
+//     (one inversion, 3 q products), and the multipliers m / d then take their place: each row's
+//     scale cancels, as row and pivot carry the same product of earlier pivots.
+//   - The pass that eliminates column c also finds column c + 1's pivot (its first nonzero).
+//   - Each thread loads kBatch rows before it computes on them, so that their loads overlap.
+// The forward substitution that turns the pivot rows into U's rows needs no synchronisation:
+// each thread owns columns right of the panel and keeps its column's new U entries in registers,
+// summing each row's products exactly in 32-bit digits (DigitSum) and reducing once.
 //
-// Cost a panel: (m - r0) kLuPanel^2 / 2 products mod p in the block, and (n - k1) kLuPanel^2 / 2
+// Cost a panel: (m - r0) kLuPanel^2 products mod p in the block, and (n - k1) kLuPanel^2 / 2
 // digit products; the trailing update (n^3 / 3 multiply-adds over the whole LU) runs on the
 // whole GPU in mat_submul_mod.
 #include "kernels/matrix/lu_panel_mod.hpp"
@@ -20,6 +26,7 @@ namespace {
 
 constexpr unsigned kThreads = 512;
 constexpr unsigned kRowsAtOnce = kThreads / kLuPanel;  // rows of the elimination a pass
+constexpr unsigned kBatch = 8;                         // rows a thread loads before it computes
 
 class Panel {
 public:
@@ -41,41 +48,62 @@ public:
         return std::size_t(*shared);
     }
 
-    // Rows r and s from column k0 on; thread 0 takes column c first (it has read the pivot there).
-    __device__ void swap_rows(std::size_t r, std::size_t s, std::size_t k0, std::size_t c) const
+    // Rows r and s from column k0 on.
+    __device__ void swap_rows(std::size_t r, std::size_t s, std::size_t k0) const
     {
-        const auto swap = [&](std::size_t j) {
+        for (std::size_t j = k0 + threadIdx.x; j < n_; j += kThreads) {
             const limb_t t = at(r, j);
             at(r, j) = at(s, j);
             at(s, j) = t;
-        };
-        for (std::size_t j = c + threadIdx.x; j < n_; j += kThreads) swap(j);
-        for (std::size_t j = k0 + threadIdx.x; j < c; j += kThreads) swap(j);
+        }
     }
 
-    // Entries below row r in column c become multipliers.
-    __device__ void multipliers(std::size_t r, std::size_t c, limb_t inverse) const
-    {
-        for (std::size_t i = r + 1 + threadIdx.x; i < m_; i += kThreads) at(i, c) = p_.mul(at(i, c), inverse);
-    }
-
-    // The panel's entries right of column c, below row r, lose their multiple of row r: kLuPanel
-    // threads a row, along it.
-    __device__ void eliminate(std::size_t r, std::size_t c, std::size_t k1) const
+    // The panel's entries right of column c, below row r: x <- d x - m u (d the pivot, m the
+    // row's entry in column c, u the pivot row's), kLuPanel threads a row, along it. The first
+    // row left nonzero in column c + 1 goes to *next.
+    __device__ void eliminate(std::size_t r, std::size_t c, std::size_t k1, limb_t d, unsigned long long* next) const
     {
         const std::size_t j = c + 1 + threadIdx.x % kLuPanel;
         if (j >= k1) return;
         const limb_t u = at(r, j);
-        for (std::size_t i = r + 1 + threadIdx.x / kLuPanel; i < m_; i += kRowsAtOnce) at(i, j) = p_.sub(at(i, j), p_.mul(at(i, c), u));
+        bool found = false;
+        for (std::size_t i0 = r + 1 + threadIdx.x / kLuPanel; i0 < m_; i0 += kBatch * kRowsAtOnce) {
+            limb_t x[kBatch], m[kBatch];
+#pragma unroll
+            for (unsigned b = 0; b < kBatch; ++b) {
+                const std::size_t i = i0 + b * kRowsAtOnce;
+                if (i < m_) x[b] = at(i, j), m[b] = at(i, c);
+            }
+#pragma unroll
+            for (unsigned b = 0; b < kBatch; ++b) {
+                const std::size_t i = i0 + b * kRowsAtOnce;
+                if (i >= m_) break;
+                const limb_t y = p_.sub(p_.mul(d, x[b]), p_.mul(m[b], u));
+                at(i, j) = y;
+                if (j == c + 1 && y != 0 && !found) {
+                    atomicMin(next, static_cast<unsigned long long>(i));
+                    found = true;  // this thread's later rows are further down
+                }
+            }
+        }
     }
 
-    // Rows r0 on: the panel's columns in the order `order` gives (pivot columns first).
-    __device__ void reorder_columns(std::size_t r0, std::size_t k0, std::size_t width, const std::uint32_t* order) const
+    // Rows r0 on: the panel's columns in the order `order` gives (the q pivot columns first),
+    // the multipliers of pivot t (rows below r0 + t) times inverse[t].
+    __device__ void finish_multipliers(std::size_t r0, std::size_t k0, std::size_t width, unsigned q, const std::uint32_t* order,
+                                       const limb_t* inverse) const
     {
         for (std::size_t i = r0 + threadIdx.x; i < m_; i += kThreads) {
             limb_t row[kLuPanel];
-            for (std::size_t t = 0; t < width; ++t) row[t] = at(i, k0 + order[t]);
-            for (std::size_t t = 0; t < width; ++t) at(i, k0 + t) = row[t];
+#pragma unroll
+            for (unsigned t = 0; t < kLuPanel; ++t)
+                if (t < width) row[t] = at(i, k0 + t);
+#pragma unroll
+            for (unsigned t = 0; t < kLuPanel; ++t) {
+                if (t >= width) break;
+                const limb_t x = row[order[t]];
+                at(i, k0 + t) = t < q && i > r0 + t ? p_.mul(x, inverse[t]) : x;
+            }
         }
     }
 
@@ -103,23 +131,43 @@ private:
     Modulus p_;
 };
 
+// Thread 0's end of a panel: inverse[t] = 1 / pivot[t] for t < q by one inversion (Montgomery's
+// trick), and the determinant times the true pivots: pivot t was found on a row scaled by the
+// product of the pivots before it.
+__device__ limb_t invert_pivots(const Modulus& p, const limb_t* pivot, unsigned q, limb_t* inverse, limb_t det)
+{
+    limb_t prefix[kLuPanel + 1];
+    prefix[0] = 1 % p.n;
+    for (unsigned t = 0; t < q; ++t) prefix[t + 1] = p.mul(prefix[t], pivot[t]);
+    limb_t inverse_prefix = inverse_mod(p, prefix[q]);  // 1 / (pivot[0] ... pivot[t]) for t = q - 1 down
+    for (unsigned t = q; t-- > 0;) {
+        inverse[t] = p.mul(inverse_prefix, prefix[t]);
+        inverse_prefix = p.mul(inverse_prefix, pivot[t]);  // now 1 / prefix[t]
+        det = p.mul(det, p.mul(pivot[t], inverse_prefix));
+    }
+    return det;
+}
+
 __global__ void __launch_bounds__(kThreads)
     lu_panel_kernel(const MatricesView a, std::size_t k0, std::size_t width, bool stop_without_pivot, LuState* state)
 {
-    __shared__ unsigned long long pivot;
-    __shared__ limb_t inverse;
+    __shared__ unsigned long long next_pivot[2];  // column c's pivot row in slot c % 2
+    __shared__ limb_t pivot[kLuPanel], inverse[kLuPanel];
     __shared__ std::uint32_t order[kLuPanel];  // the panel's pivot columns, then the others
     if (state->stopped) return;
     const Modulus p = state->p;
     const Panel panel(a, p);
-    const std::size_t r0 = state->rank, k1 = k0 + width;
+    const std::size_t m = a.rows, r0 = state->rank, k1 = k0 + width;
     std::size_t r = r0;
     unsigned q = 0;
     limb_t det = state->det;  // thread 0's
-    bool pivot_column[kLuPanel] = {};
-    for (std::size_t c = k0; c < k1 && r < a.rows; ++c) {
-        const std::size_t s = panel.pivot_row(r, c, &pivot);
-        if (s == a.rows) {
+    bool searched = false;    // whether the last elimination found this column's pivot
+    std::uint32_t pivot_columns = 0;
+    for (std::size_t c = k0; c < k1 && r < m; ++c) {
+        unsigned long long* slot = &next_pivot[c & 1];
+        const std::size_t s = searched ? std::size_t(*slot) : panel.pivot_row(r, c, slot);
+        searched = false;
+        if (s == m) {
             if (stop_without_pivot) {
                 if (threadIdx.x == 0) {
                     state->stopped = 1;
@@ -127,36 +175,35 @@ __global__ void __launch_bounds__(kThreads)
                 }
                 return;
             }
-            __syncthreads();  // every thread has read `pivot` before the next column resets it
             continue;
         }
-        pivot_column[c - k0] = true;
+        pivot_columns |= 1u << (c - k0);
+        // Column c + 1's slot was column c - 1's, which every thread has read.
+        if (threadIdx.x == 0) next_pivot[(c + 1) & 1] = m;
+        if (s != r) panel.swap_rows(r, s, k0);
+        __syncthreads();
+        const limb_t d = panel.at(r, c);
         if (threadIdx.x == 0) {
-            const limb_t v = panel.at(s, c);  // before this thread swaps column c
-            det = p.mul(s == r ? det : p.neg(det), v);
-            inverse = inverse_mod(p, v);
+            pivot[q] = d;
+            if (s != r) det = p.neg(det);
         }
-        if (s != r) panel.swap_rows(r, s, k0, c);
+        panel.eliminate(r, c, k1, d, &next_pivot[(c + 1) & 1]);
         __syncthreads();
-        panel.multipliers(r, c, inverse);
-        __syncthreads();
-        panel.eliminate(r, c, k1);
-        __syncthreads();
+        searched = true;
         ++r;
         ++q;
     }
-    if (q < width) {
-        if (threadIdx.x == 0) {
-            unsigned next = 0;
-            for (unsigned t = 0; t < width; ++t)
-                if (pivot_column[t]) order[next++] = t;
-            for (unsigned t = 0; t < width; ++t)
-                if (!pivot_column[t]) order[next++] = t;
-        }
-        __syncthreads();
-        panel.reorder_columns(r0, k0, width, order);
-        __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned next = 0;
+        for (unsigned t = 0; t < width; ++t)
+            if (pivot_columns >> t & 1) order[next++] = t;
+        for (unsigned t = 0; t < width; ++t)
+            if (!(pivot_columns >> t & 1)) order[next++] = t;
+        det = invert_pivots(p, pivot, q, inverse, det);
     }
+    __syncthreads();
+    panel.finish_multipliers(r0, k0, width, q, order, inverse);
+    __syncthreads();
     panel.forward_substitution(r0, q, k0, k1);
     if (threadIdx.x == 0) {
         state->rank = r;

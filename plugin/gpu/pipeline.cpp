@@ -1,7 +1,6 @@
 #include "plugin/gpu/pipeline.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
@@ -10,6 +9,7 @@
 #include <vector>
 
 #include "base/parallel.hpp"
+#include "plugin/gpu/memory_limit.hpp"
 #include "plugin/gpu/phase_times.hpp"
 #include "plugin/gpu/runtime.hpp"
 #include "plugin/gpu/stream_events.hpp"
@@ -99,20 +99,6 @@ struct ResultLayout {
         return views;
     }
 };
-
-// ZGPU_GPU_MEMORY_LIMIT: the most bytes of device memory a call's slots may take (two chunks
-// of operands, two of results); unset, no limit beyond the chunk bounds.
-std::size_t device_memory_limit()
-{
-    const char* value = std::getenv("ZGPU_GPU_MEMORY_LIMIT");
-    if (!value || !*value) return SIZE_MAX;
-    char* end = nullptr;
-    // strtoull would take "-1" as the largest number: the value must start with a digit.
-    const unsigned long long bytes = std::isdigit(static_cast<unsigned char>(*value)) ? std::strtoull(value, &end, 10) : 0;
-    if (bytes == 0 || *end != '\0')
-        throw Error(std::string("ZGPU_GPU_MEMORY_LIMIT=") + value + ": expected a positive number of bytes");
-    return std::size_t(bytes);
-}
 
 // The most elements a chunk may have for two chunks of operands and results to fit `limit`:
 // per_element bytes an element (operands not shared, and results), `fixed` bytes a chunk

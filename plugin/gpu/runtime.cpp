@@ -127,6 +127,13 @@ std::byte* at_least(DeviceMemory& memory, std::size_t bytes)
 std::byte* Runtime::scratch(std::size_t bytes) { return at_least(scratch_, bytes); }
 std::byte* Runtime::workspace(std::size_t bytes) { return at_least(workspace_, bytes); }
 
+std::size_t Runtime::scratch_available() const
+{
+    std::size_t free = 0, total = 0;
+    check(cudaMemGetInfo(&free, &total), "reading the device's free memory");
+    return free + scratch_.size();
+}
+
 void Runtime::synchronize(std::string_view operation)
 {
     check(cudaStreamSynchronize(stream_), operation);

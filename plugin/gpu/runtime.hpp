@@ -115,6 +115,9 @@ public:
     // Device memory of at least `bytes`, reused across calls (contents not kept): scratch holds
     // the operands and results of host operations, workspace the working data of kernels.
     std::byte* scratch(std::size_t bytes);
+    // The most scratch could hold now: what it holds and what the device has free. Call with a
+    // Lease held.
+    std::size_t scratch_available() const;
     std::byte* workspace(std::size_t bytes);
 
     void synchronize(std::string_view operation);

@@ -2,23 +2,36 @@
 // host threads into pinned memory and copied up, reduced modulo each prime of the set
 // (multi_mod), multiplied modulo each prime in one batch (mat_mul_mod), and reconstructed
 // (multi_crt) in chunks that are copied down and handed to the caller while the next runs.
-// ZGPU_TIMING=1 prints the split: host packing and unpacking, and the device time of the upload,
-// reduction, products, CRT and downloads.
+// Products larger than the device memory the call may use (what the device has free, or
+// ZGPU_GPU_MEMORY_LIMIT) run in blocks: bands of a's rows times bands of b's columns, each its
+// own such pass. ZGPU_TIMING=1 prints the split of each block: host packing and unpacking, and
+// the device time of the upload, reduction, products, CRT and downloads.
 #include <algorithm>
 #include <cstdio>
+#include <memory>
+#include <numeric>
+#include <vector>
 
 #include "kernels/matrix/mat_mul_mod.hpp"
 #include "kernels/modular/multi_mod.hpp"
+#include "plugin/gpu/matrix/product_blocks.hpp"
 #include "plugin/gpu/matrix_backend.hpp"
+#include "plugin/gpu/memory_limit.hpp"
 #include "plugin/gpu/modular/crt_to_host.hpp"
 #include "plugin/gpu/modular/modular_tables.hpp"
 #include "plugin/gpu/phase_times.hpp"
 #include "plugin/gpu/stream_events.hpp"
 
 namespace zgpu::gpu {
+namespace {
 
-void fmpz_mat_product(const HostOperand& a, const HostOperand& b, std::size_t rows, std::size_t inner, std::size_t cols,
-                      const ModularTables& tables, const HostResult& result)
+// The share of the device's free memory a call plans to use: the rest is for the kernels' own
+// workspace and the prime set's tables.
+constexpr double kFreeMemoryShare = 0.8;
+
+// One pass: all of a times all of b, both as packed operands of this block.
+void block_product(const HostOperand& a, const HostOperand& b, std::size_t rows, std::size_t inner, std::size_t cols,
+                   const ModularTables& tables, const HostResult& result)
 {
     const std::size_t a_count = rows * inner, b_count = inner * cols, c_count = rows * cols;
     if (c_count == 0) return;
@@ -72,6 +85,73 @@ void fmpz_mat_product(const HostOperand& a, const HostOperand& b, std::size_t ro
                      rows, inner, inner, cols, k, milliseconds(packed - start), times.milliseconds(kUpload),
                      times.milliseconds(kReduction), times.milliseconds(kProducts), times.milliseconds(kCrt),
                      times.milliseconds(kDownload), milliseconds(unpacking), milliseconds(Clock::now() - start));
+}
+
+// Operands of a block: elements first .. of x, or the elements at `indices` (shared with the
+// caller's copy of the operand), packed as x packs them.
+HostOperand elements_from(const HostOperand& x, std::size_t first)
+{
+    HostOperand part{x.max_limbs, x.min_limbs, x.too_large, {}, {}, {}, {}};
+    part.pack = [&x, first](std::size_t from, BatchView out) { x.pack(first + from, out); };
+    return part;
+}
+
+HostOperand elements_at(const HostOperand& x, std::shared_ptr<const std::vector<std::size_t>> indices)
+{
+    HostOperand part{x.max_limbs, x.min_limbs, x.too_large, {}, {}, {}, {}};
+    part.pack = [&x, indices](std::size_t from, BatchView out) {
+        x.pack_indexed(std::span<const std::size_t>(*indices).subspan(from, out.count), out);
+    };
+    return part;
+}
+
+// The device bytes an entry of a, b and c takes in block_product.
+ProductEntryBytes entry_bytes(const HostOperand& a, const HostOperand& b, const ModularTables& tables)
+{
+    const std::size_t residues = tables.moduli().size() * sizeof(limb_t), size = sizeof(std::int32_t);
+    const auto packed = [](const HostOperand& x) { return size_class(std::uint32_t(std::max<std::uint64_t>(x.max_limbs, 1))) * sizeof(limb_t); };
+    return {packed(a) + size + residues, packed(b) + size + residues, residues + size_class(crt_limbs(tables)) * sizeof(limb_t) + size};
+}
+
+// The device memory a block may take: a share of what the first runtime's scratch holds and the
+// device has free, and at most ZGPU_GPU_MEMORY_LIMIT.
+std::size_t block_budget()
+{
+    Runtime& runtime = Runtime::get();
+    const Runtime::Lease lease(runtime);
+    return std::min(device_memory_limit(), std::size_t(kFreeMemoryShare * double(runtime.scratch_available())));
+}
+
+}  // namespace
+
+void fmpz_mat_product(const HostOperand& a, const HostOperand& b, std::size_t rows, std::size_t inner, std::size_t cols,
+                      const ModularTables& tables, const HostResult& result)
+{
+    if (rows == 0 || cols == 0) return;
+    const ProductBlock block = product_block(rows, inner, cols, entry_bytes(a, b, tables), block_budget());
+    if (block.rows == rows && block.cols == cols) return block_product(a, b, rows, inner, cols, tables, result);
+    for (std::size_t c0 = 0; c0 < cols; c0 += block.cols) {
+        const std::size_t w = std::min(block.cols, cols - c0);
+        HostOperand b_band = b;
+        if (w < cols) {
+            auto indices = std::make_shared<std::vector<std::size_t>>(inner * w);
+            for (std::size_t k = 0; k < inner; ++k) std::iota(indices->begin() + k * w, indices->begin() + (k + 1) * w, k * cols + c0);
+            b_band = elements_at(b, std::move(indices));
+        }
+        for (std::size_t r0 = 0; r0 < rows; r0 += block.rows) {
+            const std::size_t h = std::min(block.rows, rows - r0);
+            // The block's values come in its own row-major order: whole rows of c follow one
+            // another, pieces of rows are handed on a row at a time.
+            block_product(elements_from(a, r0 * inner), b_band, h, inner, w, tables, [&](std::size_t first, ConstBatchView values) {
+                if (w == cols) return result(r0 * cols + first, values);
+                for (std::size_t done = 0; done < values.count;) {
+                    const std::size_t e = first + done, i = e / w, j = e % w, piece = std::min(values.count - done, w - j);
+                    result((r0 + i) * cols + c0 + j, {values.element(done), values.sizes + done, piece, values.stride});
+                    done += piece;
+                }
+            });
+        }
+    }
 }
 
 }  // namespace zgpu::gpu

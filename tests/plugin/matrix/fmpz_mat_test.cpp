@@ -1,6 +1,7 @@
 // zgpu_fmpz_mat_mul against FLINT's fmpz_mat_mul on each backend: empty, 1 x 1 and non-square
 // shapes, the tiles' edges, entries of 1 to 4096 bits with signs, every entry at the bound's
-// maximum, aliasing, windows; bad input; the GPU's failures; the choice's rules.
+// maximum, aliasing, windows, products in blocks under a device memory limit; bad input; the
+// GPU's failures; the choice's rules.
 #include <gmp.h>
 
 #include <string>
@@ -111,6 +112,45 @@ TEST_P(FmpzMatEntryPoints, AliasingAndWindows)
     fmpz_mat_window_clear(wa);
     fmpz_mat_window_clear(wb);
     fmpz_mat_window_clear(wc);
+}
+
+TEST_P(FmpzMatEntryPoints, ProductsBeyondTheDeviceMemoryLimitRunInBlocks)
+{
+    // ZGPU_GPU_MEMORY_LIMIT far below the products' device bytes: bands of a's rows where b
+    // fits (300 x 20 times 20 x 10, about 530 kB), bands of b's columns too where it does not
+    // (70 x 30 times 30 x 50, about 770 kB), ragged at the edges; c == a in blocks.
+    struct Case {
+        slong rows, inner, cols;
+        flint_bitcnt_t bits;
+        const char* limit;
+    };
+    for (const Case& t : {Case{300, 20, 10, 100, "100000"}, Case{70, 30, 50, 200, "200000"}, Case{64, 64, 64, 300, "100000"}}) {
+        FmpzMat a(t.rows, t.inner), b(t.inner, t.cols), ours(t.rows, t.cols), theirs(t.rows, t.cols);
+        fmpz_mat_randtest(a.m, state_, t.bits);
+        fmpz_mat_randtest(b.m, state_, t.bits);
+        ::fmpz_mat_mul(theirs.m, a.m, b.m);
+        setenv("ZGPU_GPU_MEMORY_LIMIT", t.limit, 1);
+        const int status = zgpu_fmpz_mat_mul(ours.m, a.m, b.m);
+        const int aliased = t.inner == t.cols ? zgpu_fmpz_mat_mul(a.m, a.m, b.m) : 0;
+        unsetenv("ZGPU_GPU_MEMORY_LIMIT");
+        ASSERT_EQ(status, 0) << zgpu_last_error();
+        ASSERT_EQ(aliased, 0) << zgpu_last_error();
+        EXPECT_TRUE(fmpz_mat_equal(ours.m, theirs.m)) << context(t.rows, t.inner, t.cols, t.bits) << ", limit " << t.limit;
+        EXPECT_TRUE(t.inner != t.cols || fmpz_mat_equal(a.m, theirs.m)) << "c == a, " << context(t.rows, t.inner, t.cols, t.bits);
+    }
+    if (GetParam() != Backend::gpu) return;
+    // Forced onto the GPU, a limit that does not hold one row and one column is an error, and c
+    // is left as it was.
+    FmpzMat a(4, 500), b(500, 4), c(4, 4), copy(4, 4);
+    fmpz_mat_randtest(a.m, state_, 64);
+    fmpz_mat_randtest(b.m, state_, 64);
+    fmpz_mat_randtest(c.m, state_, 64);
+    fmpz_mat_set(copy.m, c.m);
+    setenv("ZGPU_GPU_MEMORY_LIMIT", "1000", 1);
+    EXPECT_EQ(zgpu_fmpz_mat_mul(c.m, a.m, b.m), -1);
+    unsetenv("ZGPU_GPU_MEMORY_LIMIT");
+    EXPECT_NE(std::string(zgpu_last_error()).find("do not fit the 1000 bytes of device memory"), std::string::npos) << zgpu_last_error();
+    EXPECT_TRUE(fmpz_mat_equal(c.m, copy.m));
 }
 
 TEST_P(FmpzMatEntryPoints, BadInputIsReportedAndNothingIsWritten)
