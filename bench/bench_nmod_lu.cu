@@ -89,10 +89,27 @@ void row(bool det, slong rows, slong cols, slong rank, unsigned threads, bool fl
                 100 * (update_at_peak + pcie) / gpu);
 }
 
+// The GPU's determinant of one random n x n matrix, three times, and nothing else: for profilers.
+int profile(slong n)
+{
+    Mat a(n, n, kPrime62);
+    fill(a.m, n, 1);
+    setenv("ZGPU_BACKEND", "gpu", 1);
+    for (int k = 0; k < 3; ++k) {
+        ulong det = 0;
+        const double start = now();
+        if (zgpu_nmod_mat_det(&det, a.m) != 0) return std::fprintf(stderr, "%s\n", zgpu_last_error()), 1;
+        std::printf("det of %ld x %ld on the GPU: %.3f ms\n", long(n), long(n), 1e3 * (now() - start));
+    }
+    return 0;
+}
+
 }  // namespace
 
-int main()
+// With an argument n, only the GPU's determinant of an n x n matrix (for profilers).
+int main(int argc, char** argv)
 {
+    if (argc > 1) return profile(std::atol(argv[1]));
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
     const DeviceInfo device = device_info();
     std::printf("## zgpu determinants and ranks mod p of one matrix\n\ndevice: %s, %d SMs, %.2f GHz; IMAD peak %.3g a second; host "

@@ -8,10 +8,12 @@
 //     (one inversion, 3 q products), and the multipliers m / d then take their place: each row's
 //     scale cancels, as row and pivot carry the same product of earlier pivots.
 //   - The pass that eliminates column c also finds column c + 1's pivot (its first nonzero).
-//   - Each thread loads kBatch rows before it computes on them, so that their loads overlap.
-// The forward substitution that turns the pivot rows into U's rows needs no synchronisation:
-// each thread owns columns right of the panel and keeps its column's new U entries in registers,
-// summing each row's products exactly in 32-bit digits (DigitSum) and reducing once.
+//   - Each thread loads kBatch rows before it computes on them, so that their loads overlap, and
+//     multiplies by the column's pivot and the pivot row's entry by Shoup's products (primes
+//     below 2^62), with no division.
+// The forward substitution that turns the pivot rows into U's rows is a kernel of its own over the
+// whole GPU: each thread owns a column right of the panel and keeps its new U entries in
+// registers, summing each row's products exactly in 32-bit digits (DigitSum) and reducing once.
 //
 // Cost a panel: (m - r0) kLuPanel^2 products mod p in the block, and (n - k1) kLuPanel^2 / 2
 // digit products; the trailing update (n^3 / 3 multiply-adds over the whole LU) runs on the
@@ -20,6 +22,7 @@
 
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/modular/power_mod.hpp"
+#include "kernels/modular/shoup_product.hpp"
 
 namespace zgpu::kernels {
 namespace {
@@ -27,6 +30,7 @@ namespace {
 constexpr unsigned kThreads = 512;
 constexpr unsigned kRowsAtOnce = kThreads / kLuPanel;  // rows of the elimination a pass
 constexpr unsigned kBatch = 8;                         // rows a thread loads before it computes
+constexpr unsigned kSubstitutionThreads = 128;
 
 class Panel {
 public:
@@ -65,7 +69,9 @@ public:
     {
         const std::size_t j = c + 1 + threadIdx.x % kLuPanel;
         if (j >= k1) return;
-        const limb_t u = at(r, j);
+        const limb_t minus_u = p_.neg(at(r, j));
+        const bool shoup = p_.n < kShoupPrimeBound;
+        const limb_t d_shoup = shoup ? shoup_companion(p_, d) : 0, minus_u_shoup = shoup ? shoup_companion(p_, minus_u) : 0;
         bool found = false;
         for (std::size_t i0 = r + 1 + threadIdx.x / kLuPanel; i0 < m_; i0 += kBatch * kRowsAtOnce) {
             limb_t x[kBatch], m[kBatch];
@@ -78,7 +84,8 @@ public:
             for (unsigned b = 0; b < kBatch; ++b) {
                 const std::size_t i = i0 + b * kRowsAtOnce;
                 if (i >= m_) break;
-                const limb_t y = p_.sub(p_.mul(d, x[b]), p_.mul(m[b], u));
+                const limb_t y = shoup ? reduce_below_4p(mul_shoup_lazy(x[b], d, d_shoup, p_.n) + mul_shoup_lazy(m[b], minus_u, minus_u_shoup, p_.n), p_.n)
+                                       : p_.add(p_.mul(d, x[b]), p_.mul(m[b], minus_u));
                 at(i, j) = y;
                 if (j == c + 1 && y != 0 && !found) {
                     atomicMin(next, static_cast<unsigned long long>(i));
@@ -103,24 +110,6 @@ public:
                 if (t >= width) break;
                 const limb_t x = row[order[t]];
                 at(i, k0 + t) = t < q && i > r0 + t ? p_.mul(x, inverse[t]) : x;
-            }
-        }
-    }
-
-    // Rows r0 .. r0 + q - 1 from column k1 on: row r0 + t loses sum over s < t of m(r0 + t, k0 + s)
-    // times U's row r0 + s, a thread a column.
-    __device__ void forward_substitution(std::size_t r0, unsigned q, std::size_t k0, std::size_t k1) const
-    {
-        for (std::size_t j = k1 + threadIdx.x; j < n_; j += kThreads) {
-            limb_t u[kLuPanel];
-#pragma unroll
-            for (unsigned t = 0; t < kLuPanel; ++t) {
-                if (t >= q) break;
-                DigitSum s;
-#pragma unroll
-                for (unsigned k = 0; k < t; ++k) s.add_product(at(r0 + t, k0 + k), u[k]);
-                u[t] = p_.sub(at(r0 + t, j), p_.reduce(s.words()));
-                at(r0 + t, j) = u[t];
             }
         }
     }
@@ -203,12 +192,35 @@ __global__ void __launch_bounds__(kThreads)
     }
     __syncthreads();
     panel.finish_multipliers(r0, k0, width, q, order, inverse);
-    __syncthreads();
-    panel.forward_substitution(r0, q, k0, k1);
     if (threadIdx.x == 0) {
         state->rank = r;
         state->pivots = q;
         state->det = det;
+    }
+}
+
+// Rows r0 .. r0 + q - 1 from column k1 on become U's rows: row r0 + t loses the sum over s < t of
+// m(r0 + t, k0 + s) times U's row r0 + s. A thread a column, over the whole GPU; the column's new
+// U entries stay in registers.
+__global__ void __launch_bounds__(kSubstitutionThreads)
+    lu_forward_substitution_kernel(const MatricesView a, std::size_t k0, std::size_t k1, const LuState* state)
+{
+    if (state->stopped) return;
+    const std::size_t j = k1 + std::size_t(blockIdx.x) * kSubstitutionThreads + threadIdx.x;
+    if (j >= a.cols) return;
+    const Modulus p = state->p;
+    const unsigned q = unsigned(state->pivots);
+    const std::size_t r0 = state->rank - q;
+    const auto at = [&](std::size_t i, std::size_t c) -> limb_t& { return a.data[i * a.row_stride + c]; };
+    limb_t u[kLuPanel];
+#pragma unroll
+    for (unsigned t = 0; t < kLuPanel; ++t) {
+        if (t >= q) break;
+        DigitSum s;
+#pragma unroll
+        for (unsigned k = 0; k < t; ++k) s.add_product(at(r0 + t, k0 + k), u[k]);
+        u[t] = p.sub(at(r0 + t, j), p.reduce(s.words()));
+        at(r0 + t, j) = u[t];
     }
 }
 
@@ -218,6 +230,11 @@ void lu_panel_mod(MatricesView a, std::size_t k0, std::size_t width, bool stop_w
 {
     lu_panel_kernel<<<1, kThreads, 0, stream>>>(a, k0, width, stop_without_pivot, state);
     check_launch("lu_panel_mod");
+    const std::size_t k1 = k0 + width;
+    if (k1 == a.cols) return;
+    const std::size_t blocks = (a.cols - k1 + kSubstitutionThreads - 1) / kSubstitutionThreads;
+    lu_forward_substitution_kernel<<<unsigned(blocks), kSubstitutionThreads, 0, stream>>>(a, k0, k1, state);
+    check_launch("lu_panel_mod: forward substitution");
 }
 
 LuTrailingUpdate lu_trailing_update(MatricesView a, std::size_t r0, std::size_t pivots, std::size_t k0, std::size_t k1)

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "kernels/modular/power_mod.hpp"
+#include "kernels/modular/shoup_product.hpp"
 
 namespace zgpu::kernels {
 
@@ -29,17 +30,6 @@ struct SingleLane {
 };
 
 namespace detail {
-
-// x w mod p up to one p (in [0, 2p)) for any word x and w < p < 2^63, by Shoup's companion
-// w_shoup = floor(w B / p).
-ZGPU_HOST_DEVICE inline limb_t mul_shoup_lazy(limb_t x, limb_t w, limb_t w_shoup, limb_t p)
-{
-    return x * w - mul_high(x, w_shoup) * p;
-}
-ZGPU_HOST_DEVICE inline limb_t shoup_companion(const Modulus& p, limb_t w) { return p.divide(w, 0).quotient; }
-
-// Primes below 2^62 take Shoup's products: two of them, each below 2p, sum below 2^64.
-constexpr limb_t kLazyPrimeBound = limb_t(1) << 62;
 
 // A product of powers b^e mod p, pushed one a step and held a lane a step in turn, so that the
 // lanes raise size() of them at once: the group pays one power a size() of steps.
@@ -77,7 +67,7 @@ ZGPU_HOST_DEVICE void pseudo_remainder(const Lanes& lanes, limb_t* a, std::size_
                                        const Modulus& p)
 {
     const limb_t beta = b[m];
-    const bool lazy = p.n < kLazyPrimeBound;
+    const bool lazy = p.n < kShoupPrimeBound;
     const limb_t beta_shoup = lazy ? shoup_companion(p, beta) : 0;
     limb_t missed = 1 % p.n;  // beta^(n - i): the powers a coefficient first touched at step i missed
     for (std::size_t i = n + 1; i-- > m;) {
@@ -89,10 +79,9 @@ ZGPU_HOST_DEVICE void pseudo_remainder(const Lanes& lanes, limb_t* a, std::size_
             const limb_t c_shoup = shoup_companion(p, c), first_shoup = shoup_companion(p, first);
             for (std::size_t j = shift + lanes.rank(); j < i; j += lanes.size()) {
                 const bool at_first = j == shift;
-                limb_t t = mul_shoup_lazy(a[j], at_first ? first : beta, at_first ? first_shoup : beta_shoup, p.n) +
-                           mul_shoup_lazy(b[j - shift], c, c_shoup, p.n);
-                if (t >= 2 * p.n) t -= 2 * p.n;
-                a[j] = t >= p.n ? t - p.n : t;
+                a[j] = reduce_below_4p(mul_shoup_lazy(a[j], at_first ? first : beta, at_first ? first_shoup : beta_shoup, p.n) +
+                                           mul_shoup_lazy(b[j - shift], c, c_shoup, p.n),
+                                       p.n);
             }
         } else {
             for (std::size_t j = shift + lanes.rank(); j < i; j += lanes.size())

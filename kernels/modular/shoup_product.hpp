@@ -1,0 +1,30 @@
+// Products by a fixed factor w modulo p < 2^62 by Shoup's companion floor(w B / p): three
+// 64-bit multiplications and no division, where Modulus::mul divides a two-word product. For
+// loops that multiply many words by the same w (a remainder sequence's step, an elimination's
+// pivot row).
+#pragma once
+
+#include "kernels/modular/modulus.hpp"
+
+namespace zgpu::kernels {
+
+// Primes below this take Shoup's products: two of them, each below 2p, sum below 2^64.
+constexpr limb_t kShoupPrimeBound = limb_t(1) << 62;
+
+// floor(w B / p) for w < p.
+ZGPU_HOST_DEVICE inline limb_t shoup_companion(const Modulus& p, limb_t w) { return p.divide(w, 0).quotient; }
+
+// x w mod p up to one p (in [0, 2p)) for any word x and w < p < 2^63.
+ZGPU_HOST_DEVICE inline limb_t mul_shoup_lazy(limb_t x, limb_t w, limb_t w_shoup, limb_t p)
+{
+    return x * w - mul_high(x, w_shoup) * p;
+}
+
+// A sum below 4p into [0, p).
+ZGPU_HOST_DEVICE inline limb_t reduce_below_4p(limb_t t, limb_t p)
+{
+    if (t >= 2 * p) t -= 2 * p;
+    return t >= p ? t - p : t;
+}
+
+}  // namespace zgpu::kernels
