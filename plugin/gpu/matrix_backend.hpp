@@ -35,7 +35,10 @@ std::size_t nmod_mat_rank(std::span<const limb_t* const> rows, std::size_t cols,
 // the product of the set's primes, whose device tables `tables` are. The entries reduced modulo
 // each prime, multiplied modulo each (kernels/matrix/mat_mul_mod.hpp, one batch), and
 // reconstructed by one CRT, all on the first device; result(first, values) receives c's entries
-// in row-major order, chunk by chunk, of stride crt_limbs(tables).
+// from `first` on, chunk by chunk, of stride crt_limbs(tables). Products beyond the device memory
+// the call may take (a share of what is free, at most ZGPU_GPU_MEMORY_LIMIT) run in blocks of
+// a's rows times b's columns (gpu/matrix/product_blocks.hpp); then result receives pieces of
+// rows in no set order, from several host threads at once (never the same entry twice).
 void fmpz_mat_product(const HostOperand& a, const HostOperand& b, std::size_t rows, std::size_t inner, std::size_t cols,
                       const ModularTables& tables, const HostResult& result);
 

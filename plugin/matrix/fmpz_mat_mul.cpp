@@ -1,6 +1,7 @@
 #include "plugin/matrix/fmpz_mat_mul.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 
 #include "base/parallel.hpp"
@@ -88,14 +89,14 @@ Backend fmpz_mat_product_on(Backend backend, const ZMatrix& a, const ZMatrix& b,
             on_host(a, b, on_cpu);
             return Backend::cpu;
         }
-        bool delivered = false;
+        std::atomic<bool> delivered = false;  // products in blocks hand their rows on from several threads
         const auto gpu = [&] {
             multiply(a, b, set, [&](std::size_t first, ConstBatchView values) {
                 delivered = true;
                 on_gpu_result(first, values);
             });
         };
-        return gpu_or_host(gpu, [&] { on_host(a, b, on_cpu); }, "a matrix product over Z", [&] { return delivered; });
+        return gpu_or_host(gpu, [&] { on_host(a, b, on_cpu); }, "a matrix product over Z", [&] { return delivered.load(); });
     };
     Backend ran = backend;
     run_on(

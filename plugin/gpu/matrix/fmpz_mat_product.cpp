@@ -12,6 +12,7 @@
 #include <numeric>
 #include <vector>
 
+#include "base/parallel.hpp"
 #include "kernels/matrix/mat_mul_mod.hpp"
 #include "kernels/modular/multi_mod.hpp"
 #include "plugin/gpu/matrix/product_blocks.hpp"
@@ -130,6 +131,7 @@ void fmpz_mat_product(const HostOperand& a, const HostOperand& b, std::size_t ro
     if (rows == 0 || cols == 0) return;
     const ProductBlock block = product_block(rows, inner, cols, entry_bytes(a, b, tables), block_budget());
     if (block.rows == rows && block.cols == cols) return block_product(a, b, rows, inner, cols, tables, result);
+    const KeepWorkersAwake awake;  // each block packs and unpacks in turn
     for (std::size_t c0 = 0; c0 < cols; c0 += block.cols) {
         const std::size_t w = std::min(block.cols, cols - c0);
         HostOperand b_band = b;
@@ -141,14 +143,17 @@ void fmpz_mat_product(const HostOperand& a, const HostOperand& b, std::size_t ro
         for (std::size_t r0 = 0; r0 < rows; r0 += block.rows) {
             const std::size_t h = std::min(block.rows, rows - r0);
             // The block's values come in its own row-major order: whole rows of c follow one
-            // another, pieces of rows are handed on a row at a time.
+            // another; pieces of rows are handed on a row at a time, the rows spread over the
+            // host threads (one piece is too short to wake them for).
             block_product(elements_from(a, r0 * inner), b_band, h, inner, w, tables, [&](std::size_t first, ConstBatchView values) {
                 if (w == cols) return result(r0 * cols + first, values);
-                for (std::size_t done = 0; done < values.count;) {
-                    const std::size_t e = first + done, i = e / w, j = e % w, piece = std::min(values.count - done, w - j);
-                    result((r0 + i) * cols + c0 + j, {values.element(done), values.sizes + done, piece, values.stride});
-                    done += piece;
-                }
+                const std::size_t last = first + values.count;
+                parallel_for(first / w, (last - 1) / w + 1, 2, [&](std::size_t begin, std::size_t end) {
+                    for (std::size_t i = begin; i < end; ++i) {
+                        const std::size_t from = std::max(first, i * w), to = std::min(last, (i + 1) * w), at = from - first;
+                        result((r0 + i) * cols + c0 + from - i * w, {values.element(at), values.sizes + at, to - from, values.stride});
+                    }
+                });
             });
         }
     }

@@ -1,6 +1,6 @@
 // zgpu::mul and determinant on NTL's mat_ZZ against NTL's, on each backend: empty and
 // non-square shapes, entries of 1 to 500 bits with signs, chunks of entries that span rows,
-// singular matrices, aliasing, bad shapes.
+// singular matrices, aliasing, products in blocks under a device memory limit, bad shapes.
 #include <string>
 
 #include <NTL/mat_ZZ.h>
@@ -56,6 +56,18 @@ TEST_P(NtlMatrices, MulInPlace)
     NTL::mul(expected, a, b);
     zgpu::mul(a, a, b);
     EXPECT_TRUE(a == expected);
+}
+
+TEST_P(NtlMatrices, MulInBlocksUnderADeviceMemoryLimit)
+{
+    // About 500 kB of device data against a limit of 150 kB: bands of rows and of columns.
+    const NTL::mat_ZZ a = random(60, 40, 200), b = random(40, 70, 200);
+    NTL::mat_ZZ expected, ours;
+    NTL::mul(expected, a, b);
+    setenv("ZGPU_GPU_MEMORY_LIMIT", "150000", 1);
+    zgpu::mul(ours, a, b);
+    unsetenv("ZGPU_GPU_MEMORY_LIMIT");
+    EXPECT_TRUE(ours == expected);
 }
 
 TEST_P(NtlMatrices, DeterminantMatchesNtl)
