@@ -28,7 +28,6 @@ namespace zgpu::kernels {
 namespace {
 
 constexpr unsigned kThreads = 512;
-constexpr unsigned kRowsAtOnce = kThreads / kLuPanel;  // rows of the elimination a pass
 constexpr unsigned kBatch = 8;                         // rows a thread loads before it computes
 constexpr unsigned kSubstitutionThreads = 128;
 
@@ -63,26 +62,28 @@ public:
     }
 
     // The panel's entries right of column c, below row r: x <- d x - m u (d the pivot, m the
-    // row's entry in column c, u the pivot row's), kLuPanel threads a row, along it. The first
-    // row left nonzero in column c + 1 goes to *next.
+    // row's entry in column c, u the pivot row's). The threads split into groups of one a column,
+    // each group down a share of the rows. The first row left nonzero in column c + 1 goes to
+    // *next.
     __device__ void eliminate(std::size_t r, std::size_t c, std::size_t k1, limb_t d, unsigned long long* next) const
     {
-        const std::size_t j = c + 1 + threadIdx.x % kLuPanel;
-        if (j >= k1) return;
+        const unsigned columns = unsigned(k1 - c - 1), groups = columns ? kThreads / columns : 0;
+        if (threadIdx.x >= groups * columns) return;
+        const std::size_t j = c + 1 + threadIdx.x % columns;
         const limb_t minus_u = p_.neg(at(r, j));
         const bool shoup = p_.n < kShoupPrimeBound;
         const limb_t d_shoup = shoup ? shoup_companion(p_, d) : 0, minus_u_shoup = shoup ? shoup_companion(p_, minus_u) : 0;
         bool found = false;
-        for (std::size_t i0 = r + 1 + threadIdx.x / kLuPanel; i0 < m_; i0 += kBatch * kRowsAtOnce) {
+        for (std::size_t i0 = r + 1 + threadIdx.x / columns; i0 < m_; i0 += kBatch * groups) {
             limb_t x[kBatch], m[kBatch];
 #pragma unroll
             for (unsigned b = 0; b < kBatch; ++b) {
-                const std::size_t i = i0 + b * kRowsAtOnce;
+                const std::size_t i = i0 + b * groups;
                 if (i < m_) x[b] = at(i, j), m[b] = at(i, c);
             }
 #pragma unroll
             for (unsigned b = 0; b < kBatch; ++b) {
-                const std::size_t i = i0 + b * kRowsAtOnce;
+                const std::size_t i = i0 + b * groups;
                 if (i >= m_) break;
                 const limb_t y = shoup ? reduce_below_4p(mul_shoup_lazy(x[b], d, d_shoup, p_.n) + mul_shoup_lazy(m[b], minus_u, minus_u_shoup, p_.n), p_.n)
                                        : p_.add(p_.mul(d, x[b]), p_.mul(m[b], minus_u));
