@@ -31,11 +31,28 @@ constexpr unsigned kThreads = 512;
 constexpr unsigned kBatch = 8;                         // rows a thread loads before it computes
 constexpr unsigned kSubstitutionThreads = 128;
 
+// The panel's rows r0 .. m - 1 in shared memory, a row kTileStride words (distinct banks for a
+// column's entries), where they fit.
+constexpr std::size_t kTileStride = kLuPanel + 1;
+constexpr std::size_t kTileRows = 1664;  // 221 KiB
+constexpr std::size_t kTileBytes = kTileRows * kTileStride * sizeof(limb_t);
+
 class Panel {
 public:
-    __device__ Panel(const MatricesView& a, const Modulus& p) : e_(a.data), m_(a.rows), n_(a.cols), stride_(a.row_stride), p_(p) {}
+    // On a's rows r0 on and columns k0 .. k1 - 1, in `tile` (shared memory) where it is not null.
+    __device__ Panel(const MatricesView& a, const Modulus& p, std::size_t r0, std::size_t k0, std::size_t k1, limb_t* tile)
+        : e_(a.data), m_(a.rows), n_(a.cols), stride_(a.row_stride), r0_(r0), k0_(k0), k1_(k1), p_(p),
+          cells_(tile ? tile : a.data + r0 * a.row_stride + k0), cell_stride_(tile ? kTileStride : a.row_stride), tile_(tile)
+    {
+    }
 
     __device__ limb_t& at(std::size_t i, std::size_t j) const { return e_[i * stride_ + j]; }
+    // Entry (i, j) of the panel: i >= r0, k0 <= j < k1.
+    __device__ limb_t& cell(std::size_t i, std::size_t j) const { return cells_[(i - r0_) * cell_stride_ + (j - k0_)]; }
+
+    // Copies the panel into the tile, or back; ends with a barrier.
+    __device__ void load() const { copy(true); }
+    __device__ void store() const { copy(false); }
 
     // The first row from r down with a nonzero entry in column c, or m; all threads get it.
     __device__ std::size_t pivot_row(std::size_t r, std::size_t c, unsigned long long* shared) const
@@ -43,7 +60,7 @@ public:
         if (threadIdx.x == 0) *shared = m_;
         __syncthreads();
         for (std::size_t i = r + threadIdx.x; i < m_; i += kThreads)
-            if (at(i, c) != 0) {
+            if (cell(i, c) != 0) {
                 atomicMin(shared, static_cast<unsigned long long>(i));
                 break;  // this thread's rows only grow
             }
@@ -51,14 +68,16 @@ public:
         return std::size_t(*shared);
     }
 
-    // Rows r and s from column k0 on.
-    __device__ void swap_rows(std::size_t r, std::size_t s, std::size_t k0) const
+    // Rows r and s from column k0 on: the panel's part, and the columns right of it in a.
+    __device__ void swap_rows(std::size_t r, std::size_t s) const
     {
-        for (std::size_t j = k0 + threadIdx.x; j < n_; j += kThreads) {
-            const limb_t t = at(r, j);
-            at(r, j) = at(s, j);
-            at(s, j) = t;
-        }
+        const auto swap = [](limb_t& x, limb_t& y) {
+            const limb_t t = x;
+            x = y;
+            y = t;
+        };
+        for (std::size_t j = k0_ + threadIdx.x; j < k1_; j += kThreads) swap(cell(r, j), cell(s, j));
+        for (std::size_t j = k1_ + threadIdx.x; j < n_; j += kThreads) swap(at(r, j), at(s, j));
     }
 
     // The panel's entries right of column c, below row r: x <- d x - m u (d the pivot, m the
@@ -70,7 +89,7 @@ public:
         const unsigned columns = unsigned(k1 - c - 1), groups = columns ? kThreads / columns : 0;
         if (threadIdx.x >= groups * columns) return;
         const std::size_t j = c + 1 + threadIdx.x % columns;
-        const limb_t minus_u = p_.neg(at(r, j));
+        const limb_t minus_u = p_.neg(cell(r, j));
         const bool shoup = p_.n < kShoupPrimeBound;
         const limb_t d_shoup = shoup ? shoup_companion(p_, d) : 0, minus_u_shoup = shoup ? shoup_companion(p_, minus_u) : 0;
         bool found = false;
@@ -79,7 +98,7 @@ public:
 #pragma unroll
             for (unsigned b = 0; b < kBatch; ++b) {
                 const std::size_t i = i0 + b * groups;
-                if (i < m_) x[b] = at(i, j), m[b] = at(i, c);
+                if (i < m_) x[b] = cell(i, j), m[b] = cell(i, c);
             }
 #pragma unroll
             for (unsigned b = 0; b < kBatch; ++b) {
@@ -87,7 +106,7 @@ public:
                 if (i >= m_) break;
                 const limb_t y = shoup ? reduce_below_4p(mul_shoup_lazy(x[b], d, d_shoup, p_.n) + mul_shoup_lazy(m[b], minus_u, minus_u_shoup, p_.n), p_.n)
                                        : p_.add(p_.mul(d, x[b]), p_.mul(m[b], minus_u));
-                at(i, j) = y;
+                cell(i, j) = y;
                 if (j == c + 1 && y != 0 && !found) {
                     atomicMin(next, static_cast<unsigned long long>(i));
                     found = true;  // this thread's later rows are further down
@@ -105,20 +124,36 @@ public:
             limb_t row[kLuPanel];
 #pragma unroll
             for (unsigned t = 0; t < kLuPanel; ++t)
-                if (t < width) row[t] = at(i, k0 + t);
+                if (t < width) row[t] = cell(i, k0 + t);
 #pragma unroll
             for (unsigned t = 0; t < kLuPanel; ++t) {
                 if (t >= width) break;
                 const limb_t x = row[order[t]];
-                at(i, k0 + t) = t < q && i > r0 + t ? p_.mul(x, inverse[t]) : x;
+                cell(i, k0 + t) = t < q && i > r0 + t ? p_.mul(x, inverse[t]) : x;
             }
         }
     }
 
 private:
+    __device__ void copy(bool in) const
+    {
+        if (tile_) {
+            const std::size_t width = k1_ - k0_;
+            for (std::size_t e = threadIdx.x; e < (m_ - r0_) * width; e += kThreads) {
+                const std::size_t i = r0_ + e / width, j = k0_ + e % width;
+                if (in) cell(i, j) = at(i, j);
+                else at(i, j) = cell(i, j);
+            }
+        }
+        __syncthreads();
+    }
+
     limb_t* e_;
-    std::size_t m_, n_, stride_;
+    std::size_t m_, n_, stride_, r0_, k0_, k1_;
     Modulus p_;
+    limb_t* cells_;
+    std::size_t cell_stride_;
+    limb_t* tile_;
 };
 
 // Thread 0's end of a panel: inverse[t] = 1 / pivot[t] for t < q by one inversion (Montgomery's
@@ -139,15 +174,18 @@ __device__ limb_t invert_pivots(const Modulus& p, const limb_t* pivot, unsigned 
 }
 
 __global__ void __launch_bounds__(kThreads)
-    lu_panel_kernel(const MatricesView a, std::size_t k0, std::size_t width, bool stop_without_pivot, LuState* state)
+    lu_panel_kernel(const MatricesView a, std::size_t k0, std::size_t width, bool stop_without_pivot, std::size_t tile_rows,
+                    LuState* state)
 {
+    extern __shared__ limb_t tile[];
     __shared__ unsigned long long next_pivot[2];  // column c's pivot row in slot c % 2
     __shared__ limb_t pivot[kLuPanel], inverse[kLuPanel];
     __shared__ std::uint32_t order[kLuPanel];  // the panel's pivot columns, then the others
     if (state->stopped) return;
     const Modulus p = state->p;
-    const Panel panel(a, p);
     const std::size_t m = a.rows, r0 = state->rank, k1 = k0 + width;
+    const Panel panel(a, p, r0, k0, k1, m - r0 <= tile_rows ? tile : nullptr);
+    panel.load();
     std::size_t r = r0;
     unsigned q = 0;
     limb_t det = state->det;  // thread 0's
@@ -170,9 +208,9 @@ __global__ void __launch_bounds__(kThreads)
         pivot_columns |= 1u << (c - k0);
         // Column c + 1's slot was column c - 1's, which every thread has read.
         if (threadIdx.x == 0) next_pivot[(c + 1) & 1] = m;
-        if (s != r) panel.swap_rows(r, s, k0);
+        if (s != r) panel.swap_rows(r, s);
         __syncthreads();
-        const limb_t d = panel.at(r, c);
+        const limb_t d = panel.cell(r, c);
         if (threadIdx.x == 0) {
             pivot[q] = d;
             if (s != r) det = p.neg(det);
@@ -193,6 +231,8 @@ __global__ void __launch_bounds__(kThreads)
     }
     __syncthreads();
     panel.finish_multipliers(r0, k0, width, q, order, inverse);
+    __syncthreads();
+    panel.store();
     if (threadIdx.x == 0) {
         state->rank = r;
         state->pivots = q;
@@ -227,9 +267,14 @@ __global__ void __launch_bounds__(kSubstitutionThreads)
 
 }  // namespace
 
-void lu_panel_mod(MatricesView a, std::size_t k0, std::size_t width, bool stop_without_pivot, LuState* state, cudaStream_t stream)
+void lu_panel_mod(MatricesView a, std::size_t k0, std::size_t width, bool stop_without_pivot, std::size_t rows_from_r0,
+                  LuState* state, cudaStream_t stream)
 {
-    lu_panel_kernel<<<1, kThreads, 0, stream>>>(a, k0, width, stop_without_pivot, state);
+    const std::size_t tile_rows = rows_from_r0 <= kTileRows ? rows_from_r0 : 0;
+    const std::size_t tile_bytes = tile_rows * kTileStride * sizeof(limb_t);
+    static_assert(kTileBytes <= 227 * 1024, "the tile exceeds a block's shared memory on sm_90");
+    check(cudaFuncSetAttribute(lu_panel_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kTileBytes)), "lu_panel_mod: shared memory");
+    lu_panel_kernel<<<1, kThreads, tile_bytes, stream>>>(a, k0, width, stop_without_pivot, tile_rows, state);
     check_launch("lu_panel_mod");
     const std::size_t k1 = k0 + width;
     if (k1 == a.cols) return;

@@ -35,10 +35,13 @@ struct LuState {
 //   - the panel's pivot columns are moved to its front in their order (rows r0 on), so that the
 //     multipliers fill columns k0 .. k0 + q - 1 of rows r0 + q on, for q pivots;
 //   - rows r0 .. r0 + q - 1 right of the panel become U's rows.
-// state->rank then grows by q and state->pivots is q. Contract: a and state in device memory;
-// k0 + width <= n. Only enqueues work on `stream`; launch errors are thrown as zgpu::Error.
-void lu_panel_mod(MatricesView a, std::size_t k0, std::size_t width, bool stop_without_pivot, LuState* state,
-                  cudaStream_t stream);
+// state->rank then grows by q and state->pivots is q. rows_from_r0 is m - state->rank as the
+// caller knows it (m - k0 for a determinant, which has a pivot in every column so far): where it is
+// at most about 1660 rows, the panel is eliminated in shared memory. Contract: a and state in
+// device memory; k0 + width <= n. Only enqueues work on `stream`; launch errors are thrown as
+// zgpu::Error.
+void lu_panel_mod(MatricesView a, std::size_t k0, std::size_t width, bool stop_without_pivot, std::size_t rows_from_r0,
+                  LuState* state, cudaStream_t stream);
 
 // The views of the trailing update after a panel of columns k0 .. k1 - 1 that found `pivots`
 // pivots below row r0: a -= l u over rows r0 + pivots on, columns k1 on.

@@ -50,7 +50,7 @@ kernels::LuState eliminate(std::span<const limb_t* const> rows, std::size_t cols
     std::size_t rank = 0, panels = 0;
     for (std::size_t k0 = 0; k0 < cols && rank < m; k0 += kernels::kLuPanel, ++panels) {
         const std::size_t k1 = std::min(cols, k0 + kernels::kLuPanel);
-        kernels::lu_panel_mod(a, k0, k1 - k0, determinant, state, stream);
+        kernels::lu_panel_mod(a, k0, k1 - k0, determinant, m - rank, state, stream);
         // A determinant's panel finds a pivot in every column, or the rest is skipped.
         std::size_t pivots = k1 - k0;
         if (!determinant) {

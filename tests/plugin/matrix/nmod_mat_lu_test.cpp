@@ -1,8 +1,9 @@
 // zgpu_nmod_mat_det and zgpu_nmod_mat_rank against FLINT's nmod_mat_det and nmod_mat_rank on
 // each backend: empty and 1 x 1 matrices, sizes around the GPU's panels of 16 columns, tall and
-// wide shapes, every rank, columns without a pivot inside a panel and at its edges, pivots that
-// need row swaps, every entry n - 1, moduli from 2 to 2^64 - 59 (composite ones go to FLINT),
-// bad input; the GPU's failure handled by the host; the choice's rules.
+// wide shapes, every rank, panels in shared and in device memory, columns without a pivot inside
+// a panel and at its edges, pivots that need row swaps, every entry n - 1, moduli from 2 to
+// 2^64 - 59 (composite ones go to FLINT), bad input; the GPU's failure handled by the host; the
+// choice's rules.
 #include <string>
 #include <vector>
 
@@ -148,6 +149,21 @@ TEST_P(NmodMatLu, LargeEnoughForTheGpuMatchFlint)
     fill_rank_at_most(wide.m, 150, state_);
     expect_flint(wide.m);
     EXPECT_STREQ(zgpu_last_backend(), GetParam() == Backend::gpu ? "gpu" : "cpu");
+}
+
+TEST_P(NmodMatLu, PanelsTallerThanSharedMemoryMatchFlint)
+{
+    // Over about 1660 rows below the panel's first, the GPU eliminates a panel in device memory,
+    // not shared memory: tall matrices of every rank, and a square one that starts there.
+    const ulong p = n_nextprime(ulong(1) << 62, 1);
+    for (const slong r : {slong(0), slong(17), slong(40), slong(48)}) {
+        NmodMat tall(1800, 48, p);
+        fill_rank_at_most(tall.m, r, state_);
+        expect_flint(tall.m);
+    }
+    NmodMat square(1700, 1700, p);
+    fill_uniform(square.m, state_);
+    expect_flint(square.m);
 }
 
 TEST_P(NmodMatLu, CompositeModuliGoToFlint)
