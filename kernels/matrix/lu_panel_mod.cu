@@ -241,28 +241,38 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // Rows r0 .. r0 + q - 1 from column k1 on become U's rows: row r0 + t loses the sum over s < t of
-// m(r0 + t, k0 + s) times U's row r0 + s. A thread a column, over the whole GPU; the column's new
-// U entries stay in registers.
+// m(r0 + t, k0 + s) times U's row r0 + s. A thread a column, over the whole GPU; the block first
+// reads the multipliers into shared memory, and each thread its column's q entries at once, so
+// that the substitution waits for memory once, not once a row.
 __global__ void __launch_bounds__(kSubstitutionThreads)
     lu_forward_substitution_kernel(const MatricesView a, std::size_t k0, std::size_t k1, const LuState* state)
 {
+    __shared__ limb_t multiplier[kLuPanel][kLuPanel];
     if (state->stopped) return;
-    const std::size_t j = k1 + std::size_t(blockIdx.x) * kSubstitutionThreads + threadIdx.x;
-    if (j >= a.cols) return;
     const Modulus p = state->p;
     const unsigned q = unsigned(state->pivots);
     const std::size_t r0 = state->rank - q;
     const auto at = [&](std::size_t i, std::size_t c) -> limb_t& { return a.data[i * a.row_stride + c]; };
+    for (unsigned e = threadIdx.x; e < q * q; e += kSubstitutionThreads)
+        if (e % q < e / q) multiplier[e / q][e % q] = at(r0 + e / q, k0 + e % q);
+    __syncthreads();
+    const std::size_t j = k1 + std::size_t(blockIdx.x) * kSubstitutionThreads + threadIdx.x;
+    if (j >= a.cols) return;
     limb_t u[kLuPanel];
 #pragma unroll
-    for (unsigned t = 0; t < kLuPanel; ++t) {
+    for (unsigned t = 0; t < kLuPanel; ++t)
+        if (t < q) u[t] = at(r0 + t, j);
+#pragma unroll
+    for (unsigned t = 1; t < kLuPanel; ++t) {
         if (t >= q) break;
         DigitSum s;
 #pragma unroll
-        for (unsigned k = 0; k < t; ++k) s.add_product(at(r0 + t, k0 + k), u[k]);
-        u[t] = p.sub(at(r0 + t, j), p.reduce(s.words()));
-        at(r0 + t, j) = u[t];
+        for (unsigned k = 0; k < t; ++k) s.add_product(multiplier[t][k], u[k]);
+        u[t] = p.sub(u[t], p.reduce(s.words()));
     }
+#pragma unroll
+    for (unsigned t = 1; t < kLuPanel; ++t)
+        if (t < q) at(r0 + t, j) = u[t];
 }
 
 }  // namespace
