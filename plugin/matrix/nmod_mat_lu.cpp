@@ -15,19 +15,23 @@ namespace zgpu::matrix {
 namespace {
 
 // FLINT 3.6's nmod_mat_det and nmod_mat_rank (an LU by blocks on nmod_mat_mul) modulo a 62-bit
-// prime, one thread: about 3.5e-10 s a term of rows cols min(rows, cols), from 0.67 ms at 100 x
-// 100 to 1.14 s at 1600 x 1600 (a 2-core Debian host); its threads shorten the products inside.
+// prime on one thread, H200 host (bench/results/2026-11-26-h200-lu-blocks-133356f.md): 4e-10 s a
+// term of rows cols min(rows, cols) at 100 x 100 (0.40 ms), 2.4e-10 at 1024 and 2e-10 at 2048;
+// on 16 threads 2.4 times faster at 1024 and 3.4 times at 2048 (its threads run the products).
 constexpr double kFlintSecondsPerTerm = 3.5e-10;
 constexpr double kFlintThreadShare = 0.25;
 constexpr double kFlintThreadedFromSeconds = 1e-3;
 
-// The GPU: a fixed cost a call, the matrix through pinned memory and PCIe, and per panel of 16
-// columns a launch, the panel's rows at one block's pace (the rank also waits for each panel),
-// and the trailing update's 8 IMADs a multiply-add at half the IMAD peak.
-constexpr double kGpuSecondsPerCall = 0.1e-3;
+// The GPU, same run: a fixed cost a call, the matrix through pinned memory and PCIe, and per
+// panel of 16 columns about 65 microseconds of latency (launches, a barrier-bound block) and
+// 117 ns a row below the panel's first (one block's pace; half the rows on average), 15
+// microseconds more where the rank waits for each panel; the trailing updates' 8 IMADs a
+// multiply-add at half the IMAD peak. It measured 0.28 ms at 64 x 64, 8.1 ms at 1024 and 27 ms
+// at 2048.
+constexpr double kGpuSecondsPerCall = 0.02e-3;
 constexpr double kGpuBytesPerSecond = 10e9;
-constexpr double kGpuSecondsPerPanel = 12e-6, kGpuSecondsPerRankPanel = 15e-6;
-constexpr double kGpuSecondsPerPanelRow = 16e-9;
+constexpr double kGpuSecondsPerPanel = 65e-6, kGpuSecondsPerRankPanel = 80e-6;
+constexpr double kGpuSecondsPerPanelRow = 117e-9;
 constexpr double kGpuSecondsPerTerm = 8 / (0.5 * 1.67e13);
 constexpr double kPanel = 16;
 
@@ -84,7 +88,7 @@ bool gpu_pays_for_nmod_mat_lu(std::size_t rows, std::size_t cols, bool rank_mode
     const double cpu = one < kFlintThreadedFromSeconds ? one : one / std::max(1.0, kFlintThreadShare * double(threads));
     const double panels = double((cols + std::size_t(kPanel) - 1) / std::size_t(kPanel));
     const double gpu = kGpuSecondsPerCall + 8.0 * double(rows) * double(cols) / kGpuBytesPerSecond +
-                       panels * ((rank_mode ? kGpuSecondsPerRankPanel : kGpuSecondsPerPanel) + double(rows) * kGpuSecondsPerPanelRow) +
+                       panels * ((rank_mode ? kGpuSecondsPerRankPanel : kGpuSecondsPerPanel) + double(rows) / 2 * kGpuSecondsPerPanelRow) +
                        terms(rows, cols) / 3 * kGpuSecondsPerTerm;
     return gpu < cpu;
 }

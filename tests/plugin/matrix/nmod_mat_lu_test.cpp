@@ -225,6 +225,10 @@ TEST(NmodMatLuChoice, SmallMatricesStayOnTheHostLargeOnesGoToTheGpu)
     EXPECT_FALSE(matrix::gpu_pays_for_nmod_mat_lu(1, 5000, true, 16));
     EXPECT_TRUE(matrix::gpu_pays_for_nmod_mat_lu(1000, 1000, false, 16));
     EXPECT_TRUE(matrix::gpu_pays_for_nmod_mat_lu(1000, 1000, true, 16));
+    // The measured crossover of the determinant: FLINT 0.40 against the GPU's 0.49 ms at 100 x 100,
+    // 0.84 against 0.61 at 128 x 128 (bench/results/2026-11-26-h200-lu-blocks-133356f.md).
+    EXPECT_FALSE(matrix::gpu_pays_for_nmod_mat_lu(100, 100, false, 16));
+    EXPECT_TRUE(matrix::gpu_pays_for_nmod_mat_lu(160, 160, false, 16));
 }
 
 }  // namespace
