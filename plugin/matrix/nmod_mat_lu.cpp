@@ -1,6 +1,7 @@
 #include "plugin/matrix/nmod_mat_lu.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include <flint/ulong_extras.h>
@@ -17,9 +18,10 @@ namespace {
 // FLINT 3.6's nmod_mat_det and nmod_mat_rank (an LU by blocks on nmod_mat_mul) modulo a 62-bit
 // prime on one thread, H200 host (bench/results/2026-11-26-h200-lu-blocks-133356f.md): 4e-10 s a
 // term of rows cols min(rows, cols) at 100 x 100 (0.40 ms), 2.4e-10 at 1024 and 2e-10 at 2048;
-// on 16 threads 2.4 times faster at 1024 and 3.4 times at 2048 (its threads run the products).
+// on 16 threads 1.15 times faster at 256, 1.7 at 512, 2.4 at 1024 and 3.4 at 2048 (its threads
+// run the products inside): about 1 + log2(one thread's time / 4 ms) / 3, at most threads / 4.
 constexpr double kFlintSecondsPerTerm = 3.5e-10;
-constexpr double kFlintThreadShare = 0.25;
+constexpr double kFlintThreadsPayFromSeconds = 4e-3;
 constexpr double kFlintThreadedFromSeconds = 1e-3;
 
 // The GPU, same run: a fixed cost a call, the matrix through pinned memory and PCIe, and per
@@ -85,7 +87,8 @@ Backend choice(const nmod_mat_struct* a, bool rank_mode)
 bool gpu_pays_for_nmod_mat_lu(std::size_t rows, std::size_t cols, bool rank_mode, unsigned threads)
 {
     const double one = terms(rows, cols) * kFlintSecondsPerTerm;
-    const double cpu = one < kFlintThreadedFromSeconds ? one : one / std::max(1.0, kFlintThreadShare * double(threads));
+    const double speedup = 1 + std::log2(std::max(1.0, one / kFlintThreadsPayFromSeconds)) / 3;
+    const double cpu = one / std::clamp(speedup, 1.0, std::max(1.0, double(threads) / 4));
     const double panels = double((cols + std::size_t(kPanel) - 1) / std::size_t(kPanel));
     const double gpu = kGpuSecondsPerCall + 8.0 * double(rows) * double(cols) / kGpuBytesPerSecond +
                        panels * ((rank_mode ? kGpuSecondsPerRankPanel : kGpuSecondsPerPanel) + double(rows) / 2 * kGpuSecondsPerPanelRow) +
