@@ -70,14 +70,6 @@ void device_row(std::size_t n, std::size_t count, double imad_peak)
     cudaFree(m);
 }
 
-struct Mat {
-    Mat(slong r, slong c, ulong n) { nmod_mat_init(m, r, c, n); }
-    ~Mat() { nmod_mat_clear(m); }
-    Mat(const Mat&) = delete;
-    Mat& operator=(const Mat&) = delete;
-    nmod_mat_t m;
-};
-
 double zgpu_mat_seconds(const char* backend, nmod_mat_t c, const nmod_mat_t a, const nmod_mat_t b, std::string* ran = nullptr)
 {
     const double t = zgpu_seconds(backend, [&] { return zgpu_nmod_mat_mul(c, a, b); });

@@ -22,14 +22,6 @@ namespace {
 constexpr double kPcieBytesPerSecond = 55e9;
 constexpr ulong kPrime62 = (ulong(1) << 62) - 57;
 
-struct Mat {
-    Mat(slong r, slong c, ulong n) { nmod_mat_init(m, r, c, n); }
-    ~Mat() { nmod_mat_clear(m); }
-    Mat(const Mat&) = delete;
-    Mat& operator=(const Mat&) = delete;
-    nmod_mat_t m;
-};
-
 // Random entries, and rank at most `rank` where it is below the smaller side: the first `rank`
 // rows random, each later row the sum of two earlier ones.
 void fill(nmod_mat_t a, slong rank, std::uint64_t seed)

@@ -12,6 +12,7 @@
 
 #include <cuda_runtime.h>
 #include <flint/fmpz_vec.h>
+#include <flint/nmod_mat.h>
 
 #include "zgpu/limb_batch.hpp"
 #include "zgpu/zgpu.h"
@@ -61,6 +62,15 @@ double median_seconds(int repeats, const std::function<void()>& op, const std::f
     std::sort(times.begin(), times.end());
     return times[times.size() / 2];
 }
+
+// An nmod_mat that frees itself.
+struct Mat {
+    Mat(slong r, slong c, ulong n) { nmod_mat_init(m, r, c, n); }
+    ~Mat() { nmod_mat_clear(m); }
+    Mat(const Mat&) = delete;
+    Mat& operator=(const Mat&) = delete;
+    nmod_mat_t m;
+};
 
 // Device 0 as the benchmarks' headers describe it: its properties, its IMAD peak (64 a clock an
 // SM) and the time of the run.
