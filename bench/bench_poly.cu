@@ -12,6 +12,7 @@
 //   bench_poly
 // ZGPU_BENCH_SKIP_FLINT1=1 leaves out FLINT's one-thread runs of the largest cases (2^16 x 4096
 // bits, 2^18 x 256 bits, 2^12 x 16384 bits, nmod at 2^22, the batch).
+#include <bit>
 #include <cmath>
 #include <condition_variable>
 #include <cstring>
@@ -433,8 +434,8 @@ kernels::PolyNttTablesView ntt_tables(DeviceArena& arena, std::span<const limb_t
         inverse_roots.push_back(f.pow(w, length - 1));
     }
     const kernels::Field64* d_fields = arena.upload(fields);
-    limb_t* forward = arena.alloc<limb_t>(primes.size() * length);
-    limb_t* inverse = arena.alloc<limb_t>(primes.size() * length);
+    auto* forward = arena.alloc<kernels::Twiddle64>(primes.size() * length);
+    auto* inverse = arena.alloc<kernels::Twiddle64>(primes.size() * length);
     kernels::make_poly_ntt_tables(d_fields, arena.upload(roots), arena.upload(inverse_roots), primes.size(), length, forward, inverse,
                                   nullptr);
     check(cudaDeviceSynchronize(), "make_poly_ntt_tables");
@@ -443,11 +444,13 @@ kernels::PolyNttTablesView ntt_tables(DeviceArena& arena, std::span<const limb_t
 
 std::size_t round32(std::size_t n) { return (n + 31) / 32 * 32; }
 
-// 11 IMADs a 64-bit Montgomery product: 3 transforms of N/2 log2 N butterflies and N pointwise
-// products, a prime, a product.
+// IMADs of the transforms, a prime, a product: 3 transforms of N/2 log2 N butterflies, each a
+// product by a twiddle with Shoup's companion (10 IMADs: 4 for the high half of x w_shoup, 3 each
+// for the low halves of x w and q p), and N pointwise steps of two Montgomery products (11 IMADs
+// each).
 double ntt_imads(double products, double primes, std::uint32_t n)
 {
-    return 11.0 * products * primes * (3.0 * n / 2 * std::log2(double(n)) + n);
+    return products * primes * (10.0 * 3.0 * n / 2 * std::log2(double(n)) + 22.0 * n);
 }
 
 struct DeviceRow {
@@ -619,8 +622,9 @@ void print_device(const std::vector<DeviceRow>& rows, double imad_peak, unsigned
                 "primes 1 mod 2^32 below 2^62; the batch: the three largest); N: transform length. reduction: multi_mod of a and b "
                 "(the batch: none, its coefficients go in as words, reduced on the way); product: kernels::poly_mul; CRT: multi_crt "
                 "(signed) of the 2 length - 1 coefficients, for the batch crt_to_moduli to each pair's 62-bit modulus. NTT IMAD "
-                "share: 11 IMADs a 64-bit Montgomery product (the full 64x64 product 4 IMAD.WIDE, the low product 3, the high 4), "
-                "times (3 transforms x N/2 log2 N butterflies + N pointwise products) x k a product, over the peak %.3g IMAD/s "
+                "share: 10 IMADs a butterfly (a product by a twiddle with Shoup's companion: 4 for the high half of x w_shoup, 3 "
+                "each for the low halves of x w and q p) and 22 a pointwise step (two Montgomery products), times (3 transforms x N/2 "
+                "log2 N butterflies + N pointwise steps) x k a product, over the peak %.3g IMAD/s "
                 "(64 a clock an SM x SMs x clock), of the product's time. x FLINT-%u: FLINT's %u-thread time of section 1 over the "
                 "product alone and over reduction + product + CRT; target: the issue's device-resident x FLINT-%u (the batch; for the "
                 "NTT IMAD share it aims at 40 %%). Results are checked against FLINT's.\n\n",
@@ -738,6 +742,64 @@ void start_gpu()
     unsetenv("ZGPU_BACKEND");
 }
 
+// The transforms alone, device-resident, without FLINT: `products` products of two random
+// polynomials of `length` residues modulo `primes` NTT primes, timed by CUDA events; three
+// coefficients of the last product checked against the schoolbook sum.
+void transform_row(std::size_t products, std::uint64_t length, std::size_t primes, double imad_peak)
+{
+    const std::vector<limb_t> p = kernels::ntt_primes(primes);
+    const std::uint64_t out_length = 2 * length - 1;
+    const std::uint32_t n = kernels::poly_ntt_length(length, length);
+    DeviceArena arena;
+    const kernels::PolyNttTablesView ntt = ntt_tables(arena, p, n);
+    const std::size_t in_stride = round32(products * length), out_stride = round32(products * out_length);
+    std::vector<limb_t> a(primes * in_stride), b(primes * in_stride);
+    for (std::size_t i = 0; i < primes; ++i)
+        for (std::size_t e = 0; e < products * length; ++e) {
+            a[i * in_stride + e] = mix(3 * (i * in_stride + e)) % p[i];
+            b[i * in_stride + e] = mix(3 * (i * in_stride + e) + 1) % p[i];
+        }
+    std::vector<std::uint64_t> in_offsets(products), out_offsets(products);
+    for (std::size_t j = 0; j < products; ++j) in_offsets[j] = j * length, out_offsets[j] = j * out_length;
+    const std::uint64_t *d_in = arena.upload(in_offsets), *d_out = arena.upload(out_offsets);
+    const std::uint32_t* d_in_lengths = arena.upload(std::vector<std::uint32_t>(products, std::uint32_t(length)));
+    const std::uint32_t* d_out_lengths = arena.upload(std::vector<std::uint32_t>(products, std::uint32_t(out_length)));
+    const kernels::ResidueView av{arena.upload(a), products * length, primes, in_stride}, bv{arena.upload(b), products * length, primes, in_stride};
+    const kernels::ResidueView rv{arena.alloc<limb_t>(primes * out_stride), products * out_length, primes, out_stride};
+    const double t = event_seconds([&] {
+        kernels::poly_mul({av, d_in, d_in_lengths}, {bv, d_in, d_in_lengths}, false, products, n, ntt, {rv, d_out, d_out_lengths}, nullptr);
+    });
+    const std::size_t i = primes - 1, j = products - 1;
+    const std::vector<limb_t> r = download(rv.data + i * out_stride + j * out_length, out_length);
+    const limb_t* x = a.data() + i * in_stride + j * length;
+    const limb_t* y = b.data() + i * in_stride + j * length;
+    for (const std::uint64_t c : {std::uint64_t(0), length - 1, out_length - 1}) {
+        limb_t sum = 0;
+        for (std::uint64_t k = c >= length ? c - length + 1 : 0; k <= std::min(c, length - 1); ++k)
+            sum = limb_t((sum + (unsigned __int128)x[k] * y[c - k]) % p[i]);
+        if (sum != r[c]) fail("transforms: product " + std::to_string(j) + " coefficient " + std::to_string(c) + " differs from the schoolbook sum");
+    }
+    const double imads = ntt_imads(double(products), double(primes), n);
+    std::printf("| %zu x %llu | %zu | 2^%d | %.3f | %.1f %% |\n", products, static_cast<unsigned long long>(length), primes,
+                std::countr_zero(n), 1e3 * t, 100 * imads / t / imad_peak);
+}
+
+int transforms_only()
+{
+    const DeviceInfo device = device_info();
+    std::printf("## zgpu polynomial products: the transforms alone\n\ndevice: %s; IMAD peak %.3g a second; %s\n\n"
+                "poly_mul on device-resident residues, CUDA events, median of 10. IMAD share: 3 transforms of N/2 log2 N "
+                "butterflies of 10 IMADs and N pointwise steps of 22 a prime, over the peak.\n\n"
+                "| products x length | primes | N | ms | IMAD share |\n|---|---:|---:|---:|---:|\n",
+                device.prop.name, device.imad_peak, device.date);
+    transform_row(10000, 1024, 3, device.imad_peak);
+    transform_row(1, std::uint64_t(1) << 16, 34, device.imad_peak);
+    transform_row(1, std::uint64_t(1) << 18, 9, device.imad_peak);
+    transform_row(1, std::uint64_t(1) << 12, 529, device.imad_peak);
+    transform_row(1, std::uint64_t(1) << 20, 3, device.imad_peak);
+    return 0;
+}
+
 // The three sections, in order; the tables printed as each ends.
 int run()
 {
@@ -799,9 +861,12 @@ int run()
 
 }  // namespace
 
-int main()
+// With the argument "transforms", only the device-resident transforms (no FLINT), for work on
+// the NTT.
+int main(int argc, char** argv)
 {
     try {
+        if (argc > 1 && std::string(argv[1]) == "transforms") return transforms_only();
         return run();
     } catch (const std::exception& e) {  // zgpu::Error from the kernels' calls
         fail(e.what());

@@ -2,12 +2,12 @@
 // host and device: what the polynomial products' transforms (kernels/poly/) compute in.
 //
 // Residues inside the transforms are lazy (Harvey): any value in [0, 2p) stands for its class;
-// as 4p < 2^64 a butterfly needs no carries and one correction an output. Twiddle factors are
-// kept in Montgomery form (w R mod p, R = 2^64), so that a table entry is one word and a
-// product needs no precomputed companion:
+// as 4p < 2^64 a butterfly needs no carries and one correction an output. A twiddle factor w
+// comes with Shoup's companion floor(w B / p) (B = 2^64), so that a product by it is three 64-bit
+// multiplications and a subtraction: x w - floor(x w_shoup / B) p, in [0, 2p) for any word x.
+// Products of two variables (the pointwise step) are Montgomery's, R = 2^64:
 //   mul(x, y) = x y / R mod p in [0, 2p) for x < 4p and y < p, or both below 2p: the
 //   Montgomery quotient (x y + m p) / R < 4p^2 / R + p < 2p as 4p < R.
-// On sm_90 a product is three 64-bit multiplications (about 11 IMADs).
 #pragma once
 
 #include <cstdint>
@@ -19,9 +19,14 @@
 
 namespace zgpu::kernels {
 
+// A twiddle factor w in [0, p) and its companion floor(w B / p), loaded together.
+struct alignas(16) Twiddle64 {
+    limb_t w, w_shoup;
+};
+
 struct Field64 {
     using Word = limb_t;
-    using Twiddle = limb_t;  // w R mod p
+    using Twiddle = Twiddle64;
 
     limb_t p;
     limb_t montgomery;  // -p^-1 mod R
@@ -45,18 +50,21 @@ struct Field64 {
     ZGPU_HOST_DEVICE limb_t to_montgomery(limb_t x) const { return normal(mul(normal(reduce_word(x)), r2)); }
     ZGPU_HOST_DEVICE limb_t from_montgomery(limb_t x) const { return normal(mul(x, 1)); }
 
-    // Butterflies on lazy residues with a twiddle in Montgomery form.
+    // x w mod p in [0, 2p) for any word x, by the twiddle's companion.
+    ZGPU_HOST_DEVICE limb_t mul_twiddle(limb_t x, const Twiddle64& t) const { return x * t.w - mul_high(x, t.w_shoup) * p; }
+
+    // Butterflies on lazy residues.
     // Forward (decimation in frequency): (u, v) -> (u + v, (u - v) w).
-    ZGPU_HOST_DEVICE void forward_butterfly(limb_t& u, limb_t& v, limb_t w) const
+    ZGPU_HOST_DEVICE void forward_butterfly(limb_t& u, limb_t& v, const Twiddle64& w) const
     {
         const limb_t difference = u + 2 * p - v;  // < 4p
         u = lazy(u + v);
-        v = mul(difference, w);
+        v = mul_twiddle(difference, w);
     }
     // Inverse (decimation in time): (u, v) -> (u + v w, u - v w).
-    ZGPU_HOST_DEVICE void inverse_butterfly(limb_t& u, limb_t& v, limb_t w) const
+    ZGPU_HOST_DEVICE void inverse_butterfly(limb_t& u, limb_t& v, const Twiddle64& w) const
     {
-        const limb_t t = mul(v, w);
+        const limb_t t = mul_twiddle(v, w);
         v = lazy(u + 2 * p - t);
         u = lazy(u + t);
     }
@@ -67,6 +75,13 @@ struct Field64 {
         const limb_t difference = u + 2 * p - v;  // < 4p
         u = lazy(u + v);
         v = lazy(difference);
+    }
+
+    // The twiddle of w R mod p (Montgomery form, as pow and root_of_unity64 give it).
+    ZGPU_HOST_DEVICE Twiddle64 twiddle(limb_t w_montgomery) const
+    {
+        const limb_t w = from_montgomery(w_montgomery);
+        return {w, limb_t(((unsigned __int128)w << 64) / p)};
     }
 
     // x^e for x in Montgomery form, in Montgomery form, in [0, p).

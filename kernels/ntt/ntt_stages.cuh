@@ -14,8 +14,8 @@
 
 namespace zgpu::kernels {
 
-// One butterfly with table entry `index`: {w, w_shoup} in one 8-byte load for the 32-bit
-// primes, w R mod p for the 64-bit ones.
+// One butterfly with table entry `index`: {w, w_shoup} in one load, of 8 bytes for the 32-bit
+// primes and 16 for the 64-bit ones.
 template <bool Forward>
 __device__ __forceinline__ void table_butterfly(const PrimeField& f, std::uint32_t& u, std::uint32_t& v,
                                                 const Twiddle* table, std::uint32_t index)
@@ -26,10 +26,11 @@ __device__ __forceinline__ void table_butterfly(const PrimeField& f, std::uint32
 }
 
 template <bool Forward>
-__device__ __forceinline__ void table_butterfly(const Field64& f, limb_t& u, limb_t& v, const limb_t* table,
+__device__ __forceinline__ void table_butterfly(const Field64& f, limb_t& u, limb_t& v, const Twiddle64* table,
                                                 std::uint32_t index)
 {
-    const limb_t w = __ldg(table + index);
+    const ulonglong2 entry = __ldg(reinterpret_cast<const ulonglong2*>(table) + index);
+    const Twiddle64 w{entry.x, entry.y};
     if constexpr (Forward) f.forward_butterfly(u, v, w);
     else f.inverse_butterfly(u, v, w);
 }

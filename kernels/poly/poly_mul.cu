@@ -4,7 +4,7 @@
 // wraps: forward transforms of both operands (decimation in frequency, natural order in,
 // bit-reversed out), the pointwise product times N^-1, the inverse transform (decimation in
 // time, bit-reversed in, natural out); no bit reversal is ever done. The butterflies are
-// ntt_stages.cuh's on Field64's lazy residues with Montgomery twiddles.
+// ntt_stages.cuh's on Field64's lazy residues, the twiddles with Shoup's companions.
 // Up to kTile coefficients a transform lives in shared memory: one kernel reads both operands
 // (reducing them on the way), transforms, multiplies and transforms back, the last forward and
 // the first inverse three stages fused in registers (their products by 1 skipped), and writes
@@ -13,8 +13,9 @@
 // tile in passes of up to four over device memory (outer_pass: a thread a group of 16 elements
 // 2^s apart, a warp's loads coalesced), then the tile kernel on each piece of kTile words,
 // then the inverse passes, the last of which writes the product.
-// Cost: 3 transforms (2 for a square) of (N/2) log2 N butterflies, each one Montgomery product
-// (three 64-bit multiplications), plus two products a coefficient for the pointwise step.
+// Cost: 3 transforms (2 for a square) of (N/2) log2 N butterflies, each one product by a twiddle
+// (three 64-bit multiplications: about 10 IMADs), plus two Montgomery products a coefficient for
+// the pointwise step.
 #include "kernels/poly/poly_mul.hpp"
 
 #include <algorithm>
@@ -143,7 +144,10 @@ struct TileSlots {
 // The tile's stages: the forward ones below the tile's top (all of a short transform's), the
 // pointwise product and the inverse ones up to the tile's top. Tiles 0 .. tiles - 1 are a's, the
 // next `tiles` b's, one after another in shared memory.
-__global__ void __launch_bounds__(kTileThreads) tile_stages(const TileArgs args)
+// Six blocks an SM (80 registers a thread, a few spilled): 24 warps hide the products' latency
+// better than the 20 of five blocks (the batch of 10^4 products of length 1024: 2.60 against
+// 2.78 ms on the H200).
+__global__ void __launch_bounds__(kTileThreads, 6) tile_stages(const TileArgs args)
 {
     extern __shared__ limb_t smem[];
     __shared__ TileSlots slots;
@@ -178,7 +182,7 @@ __global__ void __launch_bounds__(kTileThreads) tile_stages(const TileArgs args)
         __syncthreads();
     }
     const Field64 f = plan.tables.fields[prime];
-    const limb_t *forward = plan.tables.forward_table(prime), *inverse = plan.tables.inverse_table(prime);
+    const Twiddle64 *forward = plan.tables.forward_table(prime), *inverse = plan.tables.inverse_table(prime);
     const std::size_t b_spectrum = args.chunk_transforms * plan.length;
     const std::uint32_t b_tiles = tiles * tile_length;  // flat index of b's first word
 

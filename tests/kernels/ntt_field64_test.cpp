@@ -1,6 +1,7 @@
 // The 64-bit NTT field (kernels/ntt/ntt_field64.hpp) on the host against 128-bit arithmetic:
-// Montgomery products at the edges of their input bounds, the word reduction, conversions, and
-// roots of unity of every order the NTT primes allow.
+// Montgomery products at the edges of their input bounds, products by twiddles with Shoup's
+// companion and the butterflies at theirs, the word reduction, conversions, and roots of unity
+// of every order the NTT primes allow.
 #include <random>
 
 #include <gtest/gtest.h>
@@ -53,6 +54,41 @@ TEST(NttField64, ProductsReductionsAndConversions)
         }
         // Lazy inputs below 2p on both sides, as the pointwise products have them.
         EXPECT_LT(f.mul(2 * p - 1, 2 * p - 1), 2 * p);
+    }
+}
+
+TEST(NttField64, TwiddleProductsAndButterflies)
+{
+    std::mt19937_64 rng(65);
+    for (const limb_t p : {kernels::ntt_primes(1)[0], kernels::ntt_primes(1000).back(), limb_t(1000000007)}) {
+        SCOPED_TRACE(p);
+        const kernels::Field64 f = kernels::make_field64(p);
+        const limb_t words[] = {0, 1, p - 1, 2 * p - 1, 4 * p - 1, ~limb_t(0)};
+        for (int trial = 0; trial < 2000; ++trial) {
+            const limb_t w = trial % 4 == 0 ? p - 1 : trial % 4 == 1 ? 1 : rng() % p;
+            const kernels::Twiddle64 t = f.twiddle(f.to_montgomery(w));
+            ASSERT_EQ(t.w, w);
+            // Any word times the twiddle, into [0, 2p).
+            const limb_t x = trial < 6 ? words[trial] : rng();
+            const limb_t product = f.mul_twiddle(x, t);
+            EXPECT_LT(product, 2 * p);
+            EXPECT_EQ(product % p, mul_mod(x % p, w, p));
+            // Butterflies on lazy inputs below 2p, the largest included.
+            const limb_t u0 = trial < 6 ? 2 * p - 1 : rng() % (2 * p), v0 = trial < 6 ? 2 * p - 1 - trial % 2 : rng() % (2 * p);
+            limb_t u = u0, v = v0;
+            f.forward_butterfly(u, v, t);
+            EXPECT_LT(u, 2 * p);
+            EXPECT_LT(v, 2 * p);
+            EXPECT_EQ(u % p, (u0 % p + v0 % p) % p);
+            EXPECT_EQ(v % p, mul_mod((u0 % p + p - v0 % p) % p, w, p));
+            u = u0, v = v0;
+            f.inverse_butterfly(u, v, t);
+            EXPECT_LT(u, 2 * p);
+            EXPECT_LT(v, 2 * p);
+            const limb_t vw = mul_mod(v0 % p, w, p);
+            EXPECT_EQ(u % p, (u0 % p + vw) % p);
+            EXPECT_EQ(v % p, (u0 % p + p - vw) % p);
+        }
     }
 }
 

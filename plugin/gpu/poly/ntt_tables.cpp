@@ -39,19 +39,20 @@ PolyNttTables::PolyNttTables(std::span<const limb_t> primes, std::uint32_t lengt
     }
     UploadLayout layout;
     const std::size_t fields_at = layout.add(fields), roots_at = layout.add(roots), inverse_at = layout.add(inverse_roots);
-    const std::size_t table_words = primes.size() * std::size_t(length);
-    memory_ = DeviceMemory(layout.bytes() + 2 * table_words * sizeof(limb_t));
+    const std::size_t table_entries = primes.size() * std::size_t(length);
+    // The tables after the roots, at a 256-byte boundary (kernels load an entry's 16 bytes at once).
+    memory_ = DeviceMemory(layout.bytes() + 2 * table_entries * sizeof(kernels::Twiddle64));
     const std::vector<std::byte> gathered = layout.gather();
     // From pageable memory a copy may return before the data has left it: wait.
     check(cudaMemcpyAsync(memory_.data(), gathered.data(), gathered.size(), cudaMemcpyHostToDevice, stream), "uploading NTT roots");
     check(cudaStreamSynchronize(stream), "uploading NTT roots");
     std::byte* base = memory_.data();
-    auto* forward = reinterpret_cast<limb_t*>(base + layout.bytes());
+    auto* forward = reinterpret_cast<kernels::Twiddle64*>(base + layout.bytes());
     const auto* device_fields = reinterpret_cast<const kernels::Field64*>(base + fields_at);
     kernels::make_poly_ntt_tables(device_fields, reinterpret_cast<const limb_t*>(base + roots_at),
                                   reinterpret_cast<const limb_t*>(base + inverse_at), primes.size(), length, forward,
-                                  forward + table_words, stream);
-    view_ = {primes.size(), length, device_fields, forward, forward + table_words};
+                                  forward + table_entries, stream);
+    view_ = {primes.size(), length, device_fields, forward, forward + table_entries};
 }
 
 bool PolyNttTables::serves(std::span<const limb_t> primes, std::uint32_t length) const

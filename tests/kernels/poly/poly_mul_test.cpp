@@ -54,7 +54,8 @@ private:
     }
 
     DeviceArray<kernels::Field64> fields_;
-    DeviceArray<limb_t> roots_, inverse_roots_, forward_, inverse_;
+    DeviceArray<limb_t> roots_, inverse_roots_;
+    DeviceArray<kernels::Twiddle64> forward_, inverse_;
     kernels::PolyNttTablesView view_;
 };
 
