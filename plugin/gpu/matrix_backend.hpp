@@ -27,8 +27,12 @@ void nmod_mat_mul(std::span<const limb_t* const> a_rows, std::span<const limb_t*
 // det(a) mod p, a square of rows.size() rows, and the rank of a of rows.size() rows of `cols`
 // words: entries in [0, p), p prime; rows not changed. A blocked LU on the first device
 // (kernels/matrix/lu_panel_mod.hpp): the same rank and determinant as FLINT's.
-limb_t nmod_mat_det(std::span<const limb_t* const> rows, limb_t p);
-std::size_t nmod_mat_rank(std::span<const limb_t* const> rows, std::size_t cols, limb_t p);
+// columns_done, where not empty, is told of the columns eliminated: after each panel for the rank,
+// which waits for each anyway, and every kLuProgressPanels panels for the determinant.
+limb_t nmod_mat_det(std::span<const limb_t* const> rows, limb_t p, const std::function<void(std::uint64_t)>& columns_done);
+std::size_t nmod_mat_rank(std::span<const limb_t* const> rows, std::size_t cols, limb_t p,
+                          const std::function<void(std::uint64_t)>& columns_done);
+inline constexpr std::size_t kLuProgressPanels = 32;
 
 // c = a b over Z: a of rows x inner entries and b of inner x cols, row-major, signed values of
 // at most kMaxLimbs limbs that the operands pack; every entry of c of absolute value below half

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 
 #include <flint/nmod_mat.h>
@@ -12,13 +13,14 @@
 
 namespace zgpu::matrix {
 
-// The GPU's parts, replaceable in tests: det(a) and rank(a) mod a prime from host rows.
-using NmodMatDetGpu = std::function<ulong(const nmod_mat_struct* a)>;
-using NmodMatRankGpu = std::function<slong(const nmod_mat_struct* a)>;
+// The GPU's parts, replaceable in tests: det(a) and rank(a) mod a prime from host rows;
+// columns_done, where not empty, is told of the columns eliminated as they are (progress lines).
+using NmodMatDetGpu = std::function<ulong(const nmod_mat_struct* a, const std::function<void(std::uint64_t)>& columns_done)>;
+using NmodMatRankGpu = std::function<slong(const nmod_mat_struct* a, const std::function<void(std::uint64_t)>& columns_done)>;
 
 // As FLINT's nmod_mat_det (a square, checked by the caller) and nmod_mat_rank. A GPU that fails
 // leaves the call to the host, with a warning, unless ZGPU_BACKEND=gpu asked for it, where the
-// error stands.
+// error stands. Progress lines (ZGPU_PROGRESS=1) count the columns eliminated.
 ulong nmod_mat_lu_det(const nmod_mat_struct* a);
 slong nmod_mat_lu_rank(const nmod_mat_struct* a);
 ulong nmod_mat_lu_det_on(Backend backend, const nmod_mat_struct* a, const NmodMatDetGpu& gpu);

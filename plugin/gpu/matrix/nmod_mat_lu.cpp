@@ -3,7 +3,8 @@
 // kernels/matrix/lu_panel_mod.hpp, each followed by its trailing update (mat_submul_mod) on the
 // whole GPU. The determinant needs a pivot in every column, so each panel's place is known in
 // advance and the host waits once, at the end; the rank reads each panel's pivot count back
-// before the next. ZGPU_TIMING=1 prints the split.
+// before the next. ZGPU_TIMING=1 prints the split; progress lines count the columns done (the
+// determinant then waits for its panels every kLuProgressPanels).
 #include <algorithm>
 #include <cstdio>
 
@@ -21,7 +22,8 @@ namespace {
 enum class Goal { rank, determinant };
 
 // The elimination's final state: rows in [0, p), p prime.
-kernels::LuState eliminate(std::span<const limb_t* const> rows, std::size_t cols, limb_t p, Goal goal)
+kernels::LuState eliminate(std::span<const limb_t* const> rows, std::size_t cols, limb_t p, Goal goal,
+                           const std::function<void(std::uint64_t)>& columns_done)
 {
     const std::size_t m = rows.size(), words = m * cols;
     const Clock::time_point start = Clock::now();
@@ -57,7 +59,11 @@ kernels::LuState eliminate(std::span<const limb_t* const> rows, std::size_t cols
             check(cudaMemcpyAsync(readback, state, sizeof *readback, cudaMemcpyDeviceToHost, stream), "reading the elimination's state");
             runtime.synchronize("a panel of an LU mod p");
             pivots = readback->pivots;
+        } else if (columns_done && (panels + 1) % kLuProgressPanels == 0) {
+            runtime.synchronize("a panel of an LU mod p");
         }
+        if (columns_done && (!determinant || (panels + 1) % kLuProgressPanels == 0))
+            columns_done(determinant ? kLuProgressPanels * kernels::kLuPanel : k1 - k0);
         if (pivots > 0 && k1 < cols && rank + pivots < m) {
             const kernels::LuTrailingUpdate update = kernels::lu_trailing_update(a, rank, pivots, k0, k1);
             kernels::mat_submul_mod(update.l, update.u, &state->p, update.a, stream);
@@ -67,6 +73,7 @@ kernels::LuState eliminate(std::span<const limb_t* const> rows, std::size_t cols
     times.end(kElimination, stream);
     check(cudaMemcpyAsync(readback, state, sizeof *readback, cudaMemcpyDeviceToHost, stream), "reading the elimination's state");
     runtime.synchronize(determinant ? "a determinant mod p" : "a rank mod p");
+    if (columns_done && determinant) columns_done(cols - panels / kLuProgressPanels * kLuProgressPanels * kernels::kLuPanel);
     if (times.on())
         std::fprintf(stderr,
                      "zgpu: %s of %zu x %zu mod %llu on the GPU: gathering %.2f ms, upload %.2f ms, elimination %.2f ms (%zu panels), "
@@ -78,15 +85,16 @@ kernels::LuState eliminate(std::span<const limb_t* const> rows, std::size_t cols
 
 }  // namespace
 
-limb_t nmod_mat_det(std::span<const limb_t* const> rows, limb_t p)
+limb_t nmod_mat_det(std::span<const limb_t* const> rows, limb_t p, const std::function<void(std::uint64_t)>& columns_done)
 {
-    const kernels::LuState s = eliminate(rows, rows.size(), p, Goal::determinant);
+    const kernels::LuState s = eliminate(rows, rows.size(), p, Goal::determinant, columns_done);
     return s.stopped ? 0 : s.det;
 }
 
-std::size_t nmod_mat_rank(std::span<const limb_t* const> rows, std::size_t cols, limb_t p)
+std::size_t nmod_mat_rank(std::span<const limb_t* const> rows, std::size_t cols, limb_t p,
+                          const std::function<void(std::uint64_t)>& columns_done)
 {
-    return std::size_t(eliminate(rows, cols, p, Goal::rank).rank);
+    return std::size_t(eliminate(rows, cols, p, Goal::rank, columns_done).rank);
 }
 
 }  // namespace zgpu::gpu

@@ -4,6 +4,8 @@
 // a panel and at its edges, pivots that need row swaps, every entry n - 1, moduli from 2 to
 // 2^64 - 59 (composite ones go to FLINT), bad input; the GPU's failure handled by the host; the
 // choice's rules.
+#include <algorithm>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -204,8 +206,12 @@ TEST(NmodMatLuGpuPath, AFailureIsFinishedByTheHostUnlessTheGpuWasForced)
     random_init(state);
     NmodMat a(30, 30, 1000003);
     fill_uniform(a.m, state);
-    const matrix::NmodMatDetGpu failing_det = [](const nmod_mat_struct*) -> ulong { throw Error("out of device memory (a stand-in)"); };
-    const matrix::NmodMatRankGpu failing_rank = [](const nmod_mat_struct*) -> slong { throw Error("out of device memory (a stand-in)"); };
+    const matrix::NmodMatDetGpu failing_det = [](const nmod_mat_struct*, const auto&) -> ulong {
+        throw Error("out of device memory (a stand-in)");
+    };
+    const matrix::NmodMatRankGpu failing_rank = [](const nmod_mat_struct*, const auto&) -> slong {
+        throw Error("out of device memory (a stand-in)");
+    };
     ::testing::internal::CaptureStderr();
     EXPECT_EQ(matrix::nmod_mat_lu_det_on(Backend::gpu, a.m, failing_det), ::nmod_mat_det(a.m));
     EXPECT_EQ(matrix::nmod_mat_lu_rank_on(Backend::gpu, a.m, failing_rank), 30);
@@ -217,6 +223,29 @@ TEST(NmodMatLuGpuPath, AFailureIsFinishedByTheHostUnlessTheGpuWasForced)
     EXPECT_THROW(matrix::nmod_mat_lu_rank_on(Backend::gpu, a.m, failing_rank), Error);
     unsetenv("ZGPU_BACKEND");
     random_clear(state);
+}
+
+// Progress lines for a determinant that FLINT would take a second or more for (by the cost model):
+// the columns as the total, a line a tenth of them done. The stand-in reports 150 columns at a
+// time and gives 7. Runs without a GPU.
+TEST(NmodMatLuGpuPath, ProgressLinesCountTheColumns)
+{
+    const ulong p = n_nextprime(ulong(1) << 62, 1);
+    NmodMat a(1500, 1500, p);
+    const matrix::NmodMatDetGpu reporting = [](const nmod_mat_struct*, const std::function<void(std::uint64_t)>& columns_done) {
+        for (int k = 0; k < 10; ++k) columns_done(150);
+        return ulong(7);
+    };
+    zgpu_set_progress(1);
+    ::testing::internal::CaptureStderr();
+    EXPECT_EQ(matrix::nmod_mat_lu_det_on(Backend::gpu, a.m, reporting), 7u);
+    const std::string text = ::testing::internal::GetCapturedStderr();
+    zgpu_set_progress(0);
+    const std::string what = "zgpu: nmod_mat_det, 1500 x 1500 mod " + std::to_string(p) + ": ";
+    EXPECT_NE(text.find(what + "started"), std::string::npos) << text;
+    EXPECT_NE(text.find(what + "50 % (750 of 1500)"), std::string::npos) << text;
+    EXPECT_NE(text.find(what + "done on the gpu"), std::string::npos) << text;
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 11) << text;
 }
 
 TEST(NmodMatLuChoice, SmallMatricesStayOnTheHostLargeOnesGoToTheGpu)
