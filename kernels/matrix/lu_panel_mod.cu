@@ -32,10 +32,11 @@ constexpr unsigned kBatch = 8;                         // rows a thread loads be
 constexpr unsigned kSubstitutionThreads = 128;
 
 // The panel's rows r0 .. m - 1 in shared memory, a row kTileStride words (distinct banks for a
-// column's entries), where they fit.
+// column's entries), where they fit in what the device lets a block opt in to (227 KiB on sm_90:
+// 1700 rows), less the kernel's own static shared memory.
 constexpr std::size_t kTileStride = kLuPanel + 1;
-constexpr std::size_t kTileRows = 1664;  // 221 KiB
-constexpr std::size_t kTileBytes = kTileRows * kTileStride * sizeof(limb_t);
+constexpr std::size_t kTileRowBytes = kTileStride * sizeof(limb_t);
+constexpr std::size_t kStaticSharedBytes = 1024;  // at least the kernel's own (336 bytes on sm_90)
 
 class Panel {
 public:
@@ -84,9 +85,9 @@ public:
     // row's entry in column c, u the pivot row's). The threads split into groups of one a column,
     // each group down a share of the rows. The first row left nonzero in column c + 1 goes to
     // *next.
-    __device__ void eliminate(std::size_t r, std::size_t c, std::size_t k1, limb_t d, unsigned long long* next) const
+    __device__ void eliminate(std::size_t r, std::size_t c, limb_t d, unsigned long long* next) const
     {
-        const unsigned columns = unsigned(k1 - c - 1), groups = columns ? kThreads / columns : 0;
+        const unsigned columns = unsigned(k1_ - c - 1), groups = columns ? kThreads / columns : 0;
         if (threadIdx.x >= groups * columns) return;
         const std::size_t j = c + 1 + threadIdx.x % columns;
         const limb_t minus_u = p_.neg(cell(r, j));
@@ -117,19 +118,19 @@ public:
 
     // Rows r0 on: the panel's columns in the order `order` gives (the q pivot columns first),
     // the multipliers of pivot t (rows below r0 + t) times inverse[t].
-    __device__ void finish_multipliers(std::size_t r0, std::size_t k0, std::size_t width, unsigned q, const std::uint32_t* order,
-                                       const limb_t* inverse) const
+    __device__ void finish_multipliers(unsigned q, const std::uint32_t* order, const limb_t* inverse) const
     {
-        for (std::size_t i = r0 + threadIdx.x; i < m_; i += kThreads) {
+        const std::size_t width = k1_ - k0_;
+        for (std::size_t i = r0_ + threadIdx.x; i < m_; i += kThreads) {
             limb_t row[kLuPanel];
 #pragma unroll
             for (unsigned t = 0; t < kLuPanel; ++t)
-                if (t < width) row[t] = cell(i, k0 + t);
+                if (t < width) row[t] = cell(i, k0_ + t);
 #pragma unroll
             for (unsigned t = 0; t < kLuPanel; ++t) {
                 if (t >= width) break;
                 const limb_t x = row[order[t]];
-                cell(i, k0 + t) = t < q && i > r0 + t ? p_.mul(x, inverse[t]) : x;
+                cell(i, k0_ + t) = t < q && i > r0_ + t ? p_.mul(x, inverse[t]) : x;
             }
         }
     }
@@ -215,7 +216,7 @@ __global__ void __launch_bounds__(kThreads)
             pivot[q] = d;
             if (s != r) det = p.neg(det);
         }
-        panel.eliminate(r, c, k1, d, &next_pivot[(c + 1) & 1]);
+        panel.eliminate(r, c, d, &next_pivot[(c + 1) & 1]);
         __syncthreads();
         searched = true;
         ++r;
@@ -230,7 +231,7 @@ __global__ void __launch_bounds__(kThreads)
         det = invert_pivots(p, pivot, q, inverse, det);
     }
     __syncthreads();
-    panel.finish_multipliers(r0, k0, width, q, order, inverse);
+    panel.finish_multipliers(q, order, inverse);
     __syncthreads();
     panel.store();
     if (threadIdx.x == 0) {
@@ -280,10 +281,14 @@ __global__ void __launch_bounds__(kSubstitutionThreads)
 void lu_panel_mod(MatricesView a, std::size_t k0, std::size_t width, bool stop_without_pivot, std::size_t rows_from_r0,
                   LuState* state, cudaStream_t stream)
 {
-    const std::size_t tile_rows = rows_from_r0 <= kTileRows ? rows_from_r0 : 0;
-    const std::size_t tile_bytes = tile_rows * kTileStride * sizeof(limb_t);
-    static_assert(kTileBytes <= 227 * 1024, "the tile exceeds a block's shared memory on sm_90");
-    check(cudaFuncSetAttribute(lu_panel_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kTileBytes)), "lu_panel_mod: shared memory");
+    int device = 0, optin = 0;
+    check(cudaGetDevice(&device), "lu_panel_mod: the current device");
+    check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "lu_panel_mod: shared memory");
+    const std::size_t most_rows = std::size_t(optin) > kStaticSharedBytes ? (std::size_t(optin) - kStaticSharedBytes) / kTileRowBytes : 0;
+    const std::size_t tile_rows = rows_from_r0 <= most_rows ? rows_from_r0 : 0;
+    const std::size_t tile_bytes = tile_rows * kTileRowBytes;
+    if (tile_bytes > 48 * 1024)
+        check(cudaFuncSetAttribute(lu_panel_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(tile_bytes)), "lu_panel_mod: shared memory");
     lu_panel_kernel<<<1, kThreads, tile_bytes, stream>>>(a, k0, width, stop_without_pivot, tile_rows, state);
     check_launch("lu_panel_mod");
     const std::size_t k1 = k0 + width;

@@ -16,30 +16,33 @@ namespace zgpu::kernels {
 // Columns of a panel: the inner dimension of each trailing update.
 constexpr std::size_t kLuPanel = 16;
 
-// Where an elimination stands, in device memory from panel to panel.
+// Where an elimination stands, in device memory from panel to panel. The elimination is for the
+// rank and the determinant: it leaves true multipliers and true U rows right of each panel, but
+// U's entries inside a panel scaled by the panel's earlier pivots (no use for solving).
 struct LuState {
     Modulus p;                 // a prime
-    std::uint64_t rank = 0;    // pivots so far: rows 0 .. rank - 1 hold U's rows
+    std::uint64_t rank = 0;    // pivots so far
     std::uint64_t pivots = 0;  // pivots of the last panel
-    limb_t det = 1;            // the pivots' product, negated for each row swap
+    limb_t det = 1;            // the true pivots' product, negated for each row swap
     std::uint32_t stopped = 0; // a column had no pivot and the caller asked to stop there
 };
 
 // Eliminates columns k0 .. k0 + width - 1 (1 <= width <= kLuPanel) of the m x n matrix a (one
-// matrix, entries in [0, p)) from row r0 = state->rank down, as LAPACK's getrf does a panel:
+// matrix, entries in [0, p)) from row r0 = state->rank down, by panels as LAPACK's getrf:
 //   - column by column, the first row from r down with a nonzero entry is swapped with row r
-//     (from column k0 on), det takes the pivot, the entries below become multipliers and the
-//     panel's entries right of it lose their multiple of row r; r then moves down one;
+//     (from column k0 on), det takes the pivot, and the rows below lose their multiple of row r
+//     in the panel's columns; r then moves down one;
 //   - a column with no pivot is skipped, or, where stop_without_pivot, ends the elimination
-//     (state->stopped = 1, det = 0: the matrix is singular) and every later call returns at once;
+//     (state->stopped = 1, det = 0: the matrix is singular) and later panels return at once (the
+//     caller stops its trailing updates);
 //   - the panel's pivot columns are moved to its front in their order (rows r0 on), so that the
 //     multipliers fill columns k0 .. k0 + q - 1 of rows r0 + q on, for q pivots;
 //   - rows r0 .. r0 + q - 1 right of the panel become U's rows.
 // state->rank then grows by q and state->pivots is q. rows_from_r0 is m - state->rank as the
-// caller knows it (m - k0 for a determinant, which has a pivot in every column so far): where it is
-// at most about 1660 rows, the panel is eliminated in shared memory. Contract: a and state in
-// device memory; k0 + width <= n. Only enqueues work on `stream`; launch errors are thrown as
-// zgpu::Error.
+// caller knows it (m - k0 for a determinant, which has a pivot in every column so far): where
+// that many rows fit the shared memory a block may opt in to (about 1700 on sm_90), the panel is
+// eliminated there. Contract: a and state in device memory; k0 + width <= n. Only enqueues work
+// on `stream`; launch errors are thrown as zgpu::Error.
 void lu_panel_mod(MatricesView a, std::size_t k0, std::size_t width, bool stop_without_pivot, std::size_t rows_from_r0,
                   LuState* state, cudaStream_t stream);
 

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "kernels/common/word_division.hpp"
+#include "kernels/modular/shoup_product.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/limb_batch.hpp"
 
@@ -51,7 +52,7 @@ struct Field64 {
     ZGPU_HOST_DEVICE limb_t from_montgomery(limb_t x) const { return normal(mul(x, 1)); }
 
     // x w mod p in [0, 2p) for any word x, by the twiddle's companion.
-    ZGPU_HOST_DEVICE limb_t mul_twiddle(limb_t x, const Twiddle64& t) const { return x * t.w - mul_high(x, t.w_shoup) * p; }
+    ZGPU_HOST_DEVICE limb_t mul_twiddle(limb_t x, const Twiddle64& t) const { return mul_shoup_lazy(x, t.w, t.w_shoup, p); }
 
     // Butterflies on lazy residues.
     // Forward (decimation in frequency): (u, v) -> (u + v, (u - v) w).

@@ -1,8 +1,8 @@
 // Twiddle tables of the polynomial products (layout: poly_ntt_tables.hpp). The top level
 // (entries N/2 + j = w_N^j) goes in runs: a thread raises the root to its run's first exponent
 // and multiplies by the root along the run, one product and one companion (a 128-bit division)
-// an entry. The levels below take every
-// (N / 2h)-th entry of the top one: w_2h^j = w_N^(j N / 2h).
+// an entry. The levels below take every (N / 2h)-th entry of the top one: w_2h^j =
+// w_N^(j N / 2h).
 #include "kernels/poly/poly_ntt_tables.hpp"
 
 #include <algorithm>

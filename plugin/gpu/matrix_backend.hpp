@@ -1,6 +1,7 @@
-// The GPU's matrix products mod n for the plugin's matrix layer (plugin/matrix/): host
-// matrices given by their rows, as FLINT's nmod_mat keeps them (FLINT 2.9: an array of row
-// pointers; FLINT 3: a stride). Built with or without CUDA (without, each throws zgpu::Error).
+// The GPU's matrix products, determinants and ranks for the plugin's matrix layer
+// (plugin/matrix/): host matrices given by their rows, as FLINT's nmod_mat keeps them (FLINT 2.9:
+// an array of row pointers; FLINT 3: a stride). Built with or without CUDA (without, each throws
+// zgpu::Error).
 #pragma once
 
 #include <cstddef>
@@ -28,11 +29,14 @@ void nmod_mat_mul(std::span<const limb_t* const> a_rows, std::span<const limb_t*
 // words: entries in [0, p), p prime; rows not changed. A blocked LU on the first device
 // (kernels/matrix/lu_panel_mod.hpp): the same rank and determinant as FLINT's.
 // columns_done, where not empty, is told of the columns eliminated: after each panel for the rank,
-// which waits for each anyway, and every kLuProgressPanels panels for the determinant.
+// which waits for each anyway, and every kLuProgressPanels panels for the determinant (which
+// then checks whether it has stopped at a column without a pivot).
 limb_t nmod_mat_det(std::span<const limb_t* const> rows, limb_t p, const std::function<void(std::uint64_t)>& columns_done);
 std::size_t nmod_mat_rank(std::span<const limb_t* const> rows, std::size_t cols, limb_t p,
                           const std::function<void(std::uint64_t)>& columns_done);
 inline constexpr std::size_t kLuProgressPanels = 32;
+// Columns of the LU's panels (kernels/matrix/lu_panel_mod.hpp's kLuPanel), for the cost models.
+inline constexpr std::size_t kLuPanelColumns = 16;
 
 // c = a b over Z: a of rows x inner entries and b of inner x cols, row-major, signed values of
 // at most kMaxLimbs limbs that the operands pack; every entry of c of absolute value below half

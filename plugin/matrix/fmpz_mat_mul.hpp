@@ -30,8 +30,8 @@ void gpu_fmpz_mat_product(const ZMatrix& a, const ZMatrix& b, const PrimeSet& se
 // c = a b (a.cols == b.rows, neither empty): on the GPU, modulo the primes of
 // product_primes(product_bits) and one CRT, on_gpu_result(first, values) gets c's entries from
 // `first` on, row-major (in blocks beyond the device's memory: pieces of rows in no set order,
-// from several host threads at once, each entry once); on the CPU on_cpu computes it (FLINT's function, which may use
-// host_threads() threads). Products the GPU does not take (an entry above kMaxLimbs limbs, or
+// from several host threads at once, each entry once); on the CPU on_cpu computes it (FLINT's
+// function, which may use host_threads() threads). Products the GPU does not take (an entry above kMaxLimbs limbs, or
 // CRT values above it) are on_cpu's on either backend. Where the GPU fails, the host computes
 // the product with a warning, unless ZGPU_BACKEND=gpu forced it and nothing was written yet:
 // then the error stands. Returns the backend that ran.

@@ -19,9 +19,11 @@ namespace {
 
 // FLINT 3.6's nmod_mat_det and nmod_mat_rank (an LU by blocks on nmod_mat_mul) modulo a 62-bit
 // prime on one thread, H200 host (bench/results/2026-11-26-h200-lu-blocks-133356f.md): 4e-10 s a
-// term of rows cols min(rows, cols) at 100 x 100 (0.40 ms), 2.4e-10 at 1024 and 2e-10 at 2048;
-// on 16 threads 1.15 times faster at 256, 1.7 at 512, 2.4 at 1024 and 3.4 at 2048 (its threads
-// run the products inside): about 1 + log2(one thread's time / 4 ms) / 3, at most threads / 4.
+// term of rows cols min(rows, cols) at 100 x 100 (0.40 ms; 0.69 ms in the next run), 2.4e-10 at
+// 1024 and 2e-10 at 2048. The model takes 3.5e-10, right where the choice is made (about 120 x
+// 120). The CPU backend gives FLINT its threads from 1 ms of work. On 16 threads FLINT was 1.15
+// times faster at 256, 1.7 at 512, 2.4 at 1024 and 3.4 at 2048 (its threads run the products
+// inside): about 1 + log2(one thread's time / 4 ms) / 3, at most threads / 4.
 constexpr double kFlintSecondsPerTerm = 3.5e-10;
 constexpr double kFlintThreadsPayFromSeconds = 4e-3;
 constexpr double kFlintThreadedFromSeconds = 1e-3;
@@ -37,7 +39,6 @@ constexpr double kGpuBytesPerSecond = 10e9;
 constexpr double kGpuSecondsPerPanel = 65e-6, kGpuSecondsPerRankPanel = 80e-6;
 constexpr double kGpuSecondsPerPanelRow = 117e-9;
 constexpr double kGpuSecondsPerTerm = 8 / (0.5 * 1.67e13);
-constexpr double kPanel = 16;
 
 double terms(std::size_t rows, std::size_t cols) { return double(rows) * double(cols) * double(std::min(rows, cols)); }
 
@@ -106,7 +107,7 @@ bool gpu_pays_for_nmod_mat_lu(std::size_t rows, std::size_t cols, bool rank_mode
     const double one = terms(rows, cols) * kFlintSecondsPerTerm;
     const double speedup = 1 + std::log2(std::max(1.0, one / kFlintThreadsPayFromSeconds)) / 3;
     const double cpu = one / std::clamp(speedup, 1.0, std::max(1.0, double(threads) / 4));
-    const double panels = double((cols + std::size_t(kPanel) - 1) / std::size_t(kPanel));
+    const double panels = double((cols + gpu::kLuPanelColumns - 1) / gpu::kLuPanelColumns);
     const double gpu = kGpuSecondsPerCall + 8.0 * double(rows) * double(cols) / kGpuBytesPerSecond +
                        panels * ((rank_mode ? kGpuSecondsPerRankPanel : kGpuSecondsPerPanel) + double(rows) / 2 * kGpuSecondsPerPanelRow) +
                        terms(rows, cols) / 3 * kGpuSecondsPerTerm;

@@ -3,8 +3,9 @@
 // kernels/matrix/lu_panel_mod.hpp, each followed by its trailing update (mat_submul_mod) on the
 // whole GPU. The determinant needs a pivot in every column, so each panel's place is known in
 // advance and the host waits once, at the end; the rank reads each panel's pivot count back
-// before the next. ZGPU_TIMING=1 prints the split; progress lines count the columns done (the
-// determinant then waits for its panels every kLuProgressPanels).
+// before the next; the determinant reads it every kLuProgressPanels panels, and stops there
+// once a column has had no pivot. ZGPU_TIMING=1 prints the split; progress lines count the
+// columns done.
 #include <algorithm>
 #include <cstdio>
 
@@ -18,6 +19,8 @@
 
 namespace zgpu::gpu {
 namespace {
+
+static_assert(kLuPanelColumns == kernels::kLuPanel);
 
 enum class Goal { rank, determinant };
 
@@ -49,21 +52,28 @@ kernels::LuState eliminate(std::span<const limb_t* const> rows, std::size_t cols
     times.end(kUpload, stream);
     times.begin(kElimination, stream);
     const bool determinant = goal == Goal::determinant;
-    std::size_t rank = 0, panels = 0;
+    const auto read_state = [&](const char* what) {
+        check(cudaMemcpyAsync(readback, state, sizeof *readback, cudaMemcpyDeviceToHost, stream), "reading the elimination's state");
+        runtime.synchronize(what);
+    };
+    std::size_t rank = 0, panels = 0, reported = 0;
     for (std::size_t k0 = 0; k0 < cols && rank < m; k0 += kernels::kLuPanel, ++panels) {
         const std::size_t k1 = std::min(cols, k0 + kernels::kLuPanel);
         kernels::lu_panel_mod(a, k0, k1 - k0, determinant, m - rank, state, stream);
-        // A determinant's panel finds a pivot in every column, or the rest is skipped.
+        // A determinant's panel finds a pivot in every column, or the elimination has stopped: it
+        // reads the state every kLuProgressPanels panels, to stop its trailing updates too.
         std::size_t pivots = k1 - k0;
         if (!determinant) {
-            check(cudaMemcpyAsync(readback, state, sizeof *readback, cudaMemcpyDeviceToHost, stream), "reading the elimination's state");
-            runtime.synchronize("a panel of an LU mod p");
+            read_state("a panel of an LU mod p");
             pivots = readback->pivots;
-        } else if (columns_done && (panels + 1) % kLuProgressPanels == 0) {
-            runtime.synchronize("a panel of an LU mod p");
+        } else if ((panels + 1) % kLuProgressPanels == 0) {
+            read_state("a panel of an LU mod p");
+            if (readback->stopped) break;
         }
-        if (columns_done && (!determinant || (panels + 1) % kLuProgressPanels == 0))
-            columns_done(determinant ? kLuProgressPanels * kernels::kLuPanel : k1 - k0);
+        if (columns_done && (!determinant || (panels + 1) % kLuProgressPanels == 0)) {
+            columns_done(k1 - reported);
+            reported = k1;
+        }
         if (pivots > 0 && k1 < cols && rank + pivots < m) {
             const kernels::LuTrailingUpdate update = kernels::lu_trailing_update(a, rank, pivots, k0, k1);
             kernels::mat_submul_mod(update.l, update.u, &state->p, update.a, stream);
@@ -71,9 +81,8 @@ kernels::LuState eliminate(std::span<const limb_t* const> rows, std::size_t cols
         rank += pivots;
     }
     times.end(kElimination, stream);
-    check(cudaMemcpyAsync(readback, state, sizeof *readback, cudaMemcpyDeviceToHost, stream), "reading the elimination's state");
-    runtime.synchronize(determinant ? "a determinant mod p" : "a rank mod p");
-    if (columns_done && determinant) columns_done(cols - panels / kLuProgressPanels * kLuProgressPanels * kernels::kLuPanel);
+    read_state(determinant ? "a determinant mod p" : "a rank mod p");
+    if (columns_done && reported < cols) columns_done(cols - reported);
     if (times.on())
         std::fprintf(stderr,
                      "zgpu: %s of %zu x %zu mod %llu on the GPU: gathering %.2f ms, upload %.2f ms, elimination %.2f ms (%zu panels), "

@@ -18,10 +18,10 @@ struct ProductBlock {
     std::size_t rows, cols;
 };
 
-// The largest blocks within `budget` bytes: the whole product where it fits; else whole rows of
-// b's columns where b takes at most half the budget, with as many rows of a as the rest holds;
-// else bands of b's columns taking half the budget. zgpu::Error where one row of a and one
-// column of b do not fit.
+// The largest blocks within `budget` bytes: the whole product where it fits; else all of b's
+// columns, where b takes at most half the budget, with as many rows of a as the rest holds; else
+// bands of b's columns taking half the budget. zgpu::Error where one row of a and one column of
+// b do not fit.
 ProductBlock product_block(std::size_t rows, std::size_t inner, std::size_t cols, const ProductEntryBytes& bytes, std::size_t budget);
 
 }  // namespace zgpu::gpu

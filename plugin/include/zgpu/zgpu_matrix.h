@@ -1,11 +1,11 @@
-/* Matrix products, determinants and ranks with FLINT's semantics, modulo a word-size n (2 <= n < 2^64, prime or not)
-   and over Z. c may be a or b; empty shapes allowed. On the GPU a tiled product whose inner sums
-   are exact before one reduction an entry; over Z the entries reduced modulo as many 62-bit
-   primes as the product's bound needs (bits of a + bits of b + log2 of the inner dimension +
-   sign), one such product a prime, one CRT. On the CPU backend FLINT's own functions, so the
-   results are FLINT's either way. Each returns 0, or -1 with nothing written
-   and zgpu_last_error() saying why (a NULL argument, shapes that do not match, different
-   moduli). */
+/* Matrix products, determinants and ranks with FLINT's semantics, modulo a word-size n
+   (2 <= n < 2^64, prime or not) and over Z. c may be a or b; empty shapes allowed. On the GPU a
+   tiled product whose inner sums are exact before one reduction an entry; over Z the entries
+   reduced modulo as many 62-bit primes as the product's bound needs (bits of a + bits of b +
+   log2 of the inner dimension + sign), one such product a prime, one CRT. On the CPU backend
+   FLINT's own functions, so the results are FLINT's either way. Each returns 0, or -1 with
+   nothing written and zgpu_last_error() saying why (a NULL argument, shapes that do not match,
+   different moduli). */
 #ifndef ZGPU_ZGPU_MATRIX_H
 #define ZGPU_ZGPU_MATRIX_H
 

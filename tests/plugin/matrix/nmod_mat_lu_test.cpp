@@ -5,6 +5,7 @@
 // 2^64 - 59 (composite ones go to FLINT), bad input; the GPU's failure handled by the host; the
 // choice's rules.
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -155,17 +156,45 @@ TEST_P(NmodMatLu, LargeEnoughForTheGpuMatchFlint)
 
 TEST_P(NmodMatLu, PanelsTallerThanSharedMemoryMatchFlint)
 {
-    // Over about 1660 rows below the panel's first, the GPU eliminates a panel in device memory,
-    // not shared memory: tall matrices of every rank, and a square one that starts there.
+    // Over about 1700 rows below the panel's first (sm_90), the GPU eliminates a panel in device
+    // memory, not shared memory: tall matrices of every rank, and a square one that starts there.
     const ulong p = n_nextprime(ulong(1) << 62, 1);
     for (const slong r : {slong(0), slong(17), slong(40), slong(48)}) {
         NmodMat tall(1800, 48, p);
         fill_rank_at_most(tall.m, r, state_);
         expect_flint(tall.m);
     }
-    NmodMat square(1700, 1700, p);
+    NmodMat square(1800, 1800, p);
     fill_uniform(square.m, state_);
     expect_flint(square.m);
+}
+
+TEST_P(NmodMatLu, ProgressLinesCountEachColumnOnce)
+{
+    // FLINT would take over a second (by the model): lines are shown. 1532 columns are 96 panels,
+    // a multiple of the GPU's 32 between reports, the last one 12 columns wide.
+    const ulong p = n_nextprime(ulong(1) << 62, 1);
+    NmodMat a(1532, 1532, p);
+    fill_uniform(a.m, state_);
+    ulong det = 0;
+    zgpu_set_progress(1);
+    ::testing::internal::CaptureStderr();
+    const int status = zgpu_nmod_mat_det(&det, a.m);
+    const std::string text = ::testing::internal::GetCapturedStderr();
+    zgpu_set_progress(0);
+    ASSERT_EQ(status, 0) << zgpu_last_error();
+    EXPECT_EQ(det, ::nmod_mat_det(a.m));
+    const std::string what = "zgpu: nmod_mat_det, 1532 x 1532 mod " + std::to_string(p) + ": ";
+    EXPECT_NE(text.find(what + "started"), std::string::npos) << text;
+    EXPECT_NE(text.find(what + "done on the " + std::string(zgpu_last_backend())), std::string::npos) << text;
+    std::uint64_t last = 0;
+    for (std::size_t at = text.find(" % ("); at != std::string::npos; at = text.find(" % (", at + 1)) {
+        const std::uint64_t done = std::stoull(text.substr(at + 4));
+        EXPECT_GT(done, last) << text;
+        EXPECT_LE(done, 1532u) << text;
+        last = done;
+    }
+    EXPECT_TRUE(GetParam() != Backend::gpu || last > 0) << "no lines between the first and the last: " << text;
 }
 
 TEST_P(NmodMatLu, CompositeModuliGoToFlint)
