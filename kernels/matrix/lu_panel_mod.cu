@@ -278,17 +278,23 @@ __global__ void __launch_bounds__(kSubstitutionThreads)
 
 }  // namespace
 
-void lu_panel_mod(MatricesView a, std::size_t k0, std::size_t width, bool stop_without_pivot, std::size_t rows_from_r0,
-                  LuState* state, cudaStream_t stream)
+std::size_t lu_panel_tile_rows()
 {
     int device = 0, optin = 0;
     check(cudaGetDevice(&device), "lu_panel_mod: the current device");
     check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "lu_panel_mod: shared memory");
-    const std::size_t most_rows = std::size_t(optin) > kStaticSharedBytes ? (std::size_t(optin) - kStaticSharedBytes) / kTileRowBytes : 0;
-    const std::size_t tile_rows = rows_from_r0 <= most_rows ? rows_from_r0 : 0;
+    if (std::size_t(optin) <= kStaticSharedBytes) return 0;
+    const std::size_t rows = (std::size_t(optin) - kStaticSharedBytes) / kTileRowBytes;
+    check(cudaFuncSetAttribute(lu_panel_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(rows * kTileRowBytes)),
+          "lu_panel_mod: shared memory");
+    return rows;
+}
+
+void lu_panel_mod(MatricesView a, std::size_t k0, std::size_t width, bool stop_without_pivot, std::size_t rows_from_r0,
+                  std::size_t tile_rows_limit, LuState* state, cudaStream_t stream)
+{
+    const std::size_t tile_rows = rows_from_r0 <= tile_rows_limit ? rows_from_r0 : 0;
     const std::size_t tile_bytes = tile_rows * kTileRowBytes;
-    if (tile_bytes > 48 * 1024)
-        check(cudaFuncSetAttribute(lu_panel_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(tile_bytes)), "lu_panel_mod: shared memory");
     lu_panel_kernel<<<1, kThreads, tile_bytes, stream>>>(a, k0, width, stop_without_pivot, tile_rows, state);
     check_launch("lu_panel_mod");
     const std::size_t k1 = k0 + width;

@@ -12,6 +12,7 @@
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/host_ops/gpu_or_host.hpp"
 #include "plugin/host_ops/progress.hpp"
+#include "plugin/matrix/nmod_mat_rows.hpp"
 #include "plugin/poly/flint_threads.hpp"
 
 namespace zgpu::matrix {
@@ -52,14 +53,6 @@ Result on_host(const nmod_mat_struct* a, Result (*flint)(const nmod_mat_struct*)
 
 ulong flint_det(const nmod_mat_struct* a) { return ::nmod_mat_det(a); }
 slong flint_rank(const nmod_mat_struct* a) { return ::nmod_mat_rank(a); }
-
-template <class Row>
-std::vector<Row> rows_of(const nmod_mat_struct* m)
-{
-    std::vector<Row> rows(std::size_t(m->r));
-    for (slong i = 0; i < m->r; ++i) rows[std::size_t(i)] = &nmod_mat_entry(m, i, 0);
-    return rows;
-}
 
 ulong gpu_det(const nmod_mat_struct* a, const std::function<void(std::uint64_t)>& columns_done)
 {

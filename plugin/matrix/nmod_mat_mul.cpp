@@ -8,22 +8,12 @@
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/host_ops/gpu_or_host.hpp"
 #include "plugin/matrix/mat_choice.hpp"
+#include "plugin/matrix/nmod_mat_rows.hpp"
 #include "plugin/poly/flint_threads.hpp"
 #include "zgpu/error.hpp"
 
 namespace zgpu::matrix {
 namespace {
-
-// Row i of m: FLINT 2.9 keeps an array of row pointers, FLINT 3 a stride; the macro serves both.
-ulong* row(const nmod_mat_struct* m, slong i) { return &nmod_mat_entry(m, i, 0); }
-
-template <class Row>
-std::vector<Row> rows_of(const nmod_mat_struct* m)
-{
-    std::vector<Row> rows(std::size_t(m->r));
-    for (slong i = 0; i < m->r; ++i) rows[std::size_t(i)] = row(m, i);
-    return rows;
-}
 
 void gpu_product(nmod_mat_struct* c, const nmod_mat_struct* a, const nmod_mat_struct* b)
 {

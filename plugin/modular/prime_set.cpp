@@ -3,6 +3,8 @@
 #include <string>
 #include <string_view>
 
+#include <flint/ulong_extras.h>
+
 #include "kernels/modular/modular_tables.hpp"
 #include "kernels/modular/ntt_primes.hpp"
 #include "plugin/modular/fmpz_temp.hpp"
@@ -46,6 +48,15 @@ const gpu::ModularTables& PrimeSet::State::gpu_reduction_tables() const
 {
     std::call_once(reduction_once_, [this] { reduction_tables_ = gpu::make_reduction_tables(moduli); });
     return *reduction_tables_;
+}
+
+std::size_t PrimeSet::State::first_composite() const
+{
+    std::call_once(composite_once_, [this] {
+        first_composite_ = std::size_t(std::find_if(moduli.begin(), moduli.end(), [](limb_t n) { return !n_is_prime(n); }) -
+                                       moduli.begin());
+    });
+    return first_composite_;
 }
 
 PrimeSet::PrimeSet(std::span<const limb_t> moduli)

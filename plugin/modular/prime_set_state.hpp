@@ -32,9 +32,13 @@ struct PrimeSet::State {
     // The reduction's alone, likewise (O(k) work and memory), for calls that reconstruct on the
     // host.
     const gpu::ModularTables& gpu_reduction_tables() const;
+    // The index of the first modulus that is not prime, or moduli.size(): tested once, for
+    // callers that need primes (determinants) and run often on the same set.
+    std::size_t first_composite() const;
 
 private:
-    mutable std::once_flag tables_once_, reduction_once_;
+    mutable std::once_flag tables_once_, reduction_once_, composite_once_;
+    mutable std::size_t first_composite_ = 0;
     mutable std::shared_ptr<const gpu::ModularTables> tables_, reduction_tables_;
 };
 
