@@ -8,11 +8,12 @@
 // Up to kTile coefficients a transform lives in shared memory: one kernel reads both operands
 // (reducing them on the way), transforms, multiplies and transforms back, the last forward and
 // the first inverse three stages fused in registers (their products by 1 skipped), and writes
-// the product; a block takes
-// kTile / N short transforms of one prime. Longer transforms first run their stages above the
-// tile in passes of up to four over device memory (outer_pass: a thread a group of 16 elements
-// 2^s apart, a warp's loads coalesced), then the tile kernel on each piece of kTile words,
-// then the inverse passes, the last of which writes the product.
+// the product; a block takes kTile / N short transforms of one prime. Longer transforms first run
+// their stages above the tile in one or more outer passes of up to eight stages over device
+// memory (outer_pass: a block loads 16 adjacent columns of 2^8 rows into shared memory, runs the
+// stages there and writes them back), then the tile kernel on each piece of kTile words, then
+// the inverse outer passes, the last of which writes the product. In shared memory a thread
+// runs three stages at a time on a group of 8 words in registers.
 // Cost: 3 transforms (2 for a square) of (N/2) log2 N butterflies, each one product by a twiddle
 // (three 64-bit multiplications: about 10 IMADs), plus two Montgomery products a coefficient for
 // the pointwise step.
@@ -21,6 +22,7 @@
 #include <algorithm>
 #include <bit>
 #include <string>
+#include <vector>
 
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/common/temporary.hpp"
@@ -32,14 +34,29 @@ namespace {
 
 constexpr int kLogTile = 11;
 constexpr std::uint32_t kTile = 1u << kLogTile;  // words of a tile: 16 KiB of shared memory an operand
-constexpr int kTileThreads = kTile / 16;         // a group of 16 words a thread
-constexpr int kOuterThreads = 256;
+constexpr int kTileThreads = kTile / 16;         // two groups of 8 words a thread in each pass
 constexpr std::size_t kWorkspaceWords = std::size_t(1) << 26;  // spectra of one chunk of long transforms
 constexpr std::uint32_t kMaxTilesPerBlock = kTile / kPolyNttMinLength;
+// Stages a group of 8 words runs in registers, in the passes over shared memory. Groups of 16
+// (four stages) ran the batch of 10^4 products of length 1024 in 2.60 ms on the H200, groups of
+// 8 in 2.05: the kernel's code is a fifth smaller, and fewer of its instruction fetches miss.
+constexpr int kPassStages = 3;
 // Stages of the pass that holds a group in registers from the last forward stage to the first
-// inverse one. 3 (groups of 8) takes 96 registers a thread against 120 for 4, at the same speed
-// (H200, bench/NOTES-poly.md).
+// inverse one (groups of 8: 96 registers a thread against 120 for 16, at the same speed).
 constexpr int kFusedStages = 3;
+// The outer passes: a block takes adjacent columns of the 2^stages rows, 1024 words (8 KiB of
+// shared memory, eight a thread) where a pass has up to 6 stages: 16 columns of 2^6 rows, up to
+// 512 of 2 rows. Passes of 7 and 8 stages take 16 columns (a row's words are one 128-byte line),
+// 16 and 32 KiB.
+constexpr int kOuterThreads = 128;
+constexpr std::uint32_t kOuterWords = 1024;
+constexpr std::uint32_t kMinColumns = 16;
+constexpr int kMaxOuterStages = 8;
+
+__host__ __device__ constexpr std::uint32_t outer_columns(int stages)
+{
+    return (kOuterWords >> stages) > kMinColumns ? kOuterWords >> stages : kMinColumns;
+}
 
 // Shared-memory tiles of 64-bit words: one padding word every 16 (32 banks), so that the
 // strided groups of a pass fall into different banks.
@@ -72,56 +89,97 @@ __device__ inline limb_t pointwise_scale(const Field64& f, int log_length)
     return f.normal(f.mul(f.normal(f.mul(inverse, f.r2)), f.r2));
 }
 
-// Stages s_lo .. s_lo + K - 1 of the long transforms of a chunk, over device memory: forward
-// (from the operands on the first pass) or inverse (to the products on the last).
+// Stages s_lo .. s_lo + stages - 1 (stages <= kMaxOuterStages) of the long transforms of a
+// chunk, over device memory: forward (from the operands on the first pass) or inverse (to the
+// products on the last).
 struct OuterArgs {
     Plan plan;
     limb_t* spectra;  // [operand][chunk transform][length]
     std::size_t chunk_first, chunk_transforms;
     int operand;  // 1: b
-    int s_lo;
+    int s_lo, stages;
     bool from_operand, to_product;
 };
 
-template <bool Forward, int K>
+// One pass of K stages over the block's rows: stages s_lo + level_lo .. + K - 1 of elements
+// element(w), w = row * columns + column. A group is 2^K rows of one column.
+template <bool Forward, int K, class Element>
+__device__ void column_groups(limb_t* rows, std::uint32_t columns, int stages, int s_lo, int level_lo, const Twiddle64* table,
+                              const Field64& f, Element element)
+{
+    for (std::uint32_t g = threadIdx.x; g < (columns << stages) >> K; g += kOuterThreads) {
+        const std::uint32_t column = g % columns, row = group_base(g / columns, level_lo, K);
+        limb_t v[1 << K];
+#pragma unroll
+        for (int m = 0; m < (1 << K); ++m) v[m] = rows[(row + (m << level_lo)) * columns + column];
+        butterflies<Forward, K>(v, element(row * columns + column), s_lo + level_lo, table, f);
+#pragma unroll
+        for (int m = 0; m < (1 << K); ++m) rows[(row + (m << level_lo)) * columns + column] = v[m];
+    }
+    __syncthreads();
+}
+
+// A block: outer_columns(stages) adjacent columns (element indices below 2^s_lo) of the 2^stages rows 2^s_lo
+// apart, of one transform, loaded into shared memory, the pass's stages run there, written back.
+// Rows of one column are what the stages combine; the columns' words are adjacent in memory.
+template <bool Forward>
 __global__ void __launch_bounds__(kOuterThreads) outer_pass(const OuterArgs args)
 {
+    extern __shared__ limb_t rows[];
     const Plan& plan = args.plan;
-    const std::uint32_t groups = plan.length >> K;
-    const std::size_t thread = std::size_t(blockIdx.x) * kOuterThreads + threadIdx.x;
-    const std::size_t c = thread / groups;
-    if (c >= args.chunk_transforms) return;
-    const std::size_t t = args.chunk_first + c, prime = t / plan.products, j = t % plan.products;
+    const int s_lo = args.s_lo, stages = args.stages;
+    const std::uint32_t columns = outer_columns(stages), column_blocks = (1u << s_lo) / columns;
+    const std::size_t blocks_per_transform = std::size_t(column_blocks) << (plan.log_length - s_lo - stages);
+    const std::size_t c = blockIdx.x / blocks_per_transform, t = args.chunk_first + c;
+    const std::size_t prime = t / plan.products, j = t % plan.products;
+    const std::uint32_t block = std::uint32_t(blockIdx.x % blocks_per_transform);
+    const std::uint32_t first = (block % column_blocks) * columns + ((block / column_blocks) << (s_lo + stages));
+    const auto element = [&](std::uint32_t w) { return first + w % columns + ((w / columns) << s_lo); };
     const Field64 f = plan.tables.fields[prime];
-    const std::uint32_t base = group_base(std::uint32_t(thread % groups), args.s_lo, K);
     limb_t* spectrum = args.spectra + (args.operand * args.chunk_transforms + c) * plan.length;
-    limb_t v[1 << K];
+    const std::uint32_t words = columns << stages;
+
     if (args.from_operand) {
         const ConstPolyBatchView& x = args.operand ? plan.b : plan.a;
         const limb_t* source = x.values.prime(prime) + x.offset(j);
         const std::uint32_t limit = read_length(x, plan, j);
-#pragma unroll
-        for (int m = 0; m < (1 << K); ++m) {
-            const std::uint32_t i = base + (m << args.s_lo);
-            v[m] = i < limit ? f.reduce_word(source[i]) : 0;
+        for (std::uint32_t w = threadIdx.x; w < words; w += kOuterThreads) {
+            const std::uint32_t i = element(w);
+            rows[w] = i < limit ? f.reduce_word(source[i]) : 0;
         }
     } else {
-#pragma unroll
-        for (int m = 0; m < (1 << K); ++m) v[m] = spectrum[base + (m << args.s_lo)];
+        for (std::uint32_t w = threadIdx.x; w < words; w += kOuterThreads) rows[w] = spectrum[element(w)];
     }
-    butterflies<Forward, K>(v, base, args.s_lo,
-                            Forward ? plan.tables.forward_table(prime) : plan.tables.inverse_table(prime), f);
+    __syncthreads();
+
+    const Twiddle64* table = Forward ? plan.tables.forward_table(prime) : plan.tables.inverse_table(prime);
+    const auto pass = [&](int k, int level_lo) {
+        if (k == 1) column_groups<Forward, 1>(rows, columns, stages, s_lo, level_lo, table, f, element);
+        else if (k == 2) column_groups<Forward, 2>(rows, columns, stages, s_lo, level_lo, table, f, element);
+        else column_groups<Forward, kPassStages>(rows, columns, stages, s_lo, level_lo, table, f, element);
+    };
+    // Forward from the top level down, the top pass taking what is not a multiple of three;
+    // inverse from the bottom up, the last pass taking it.
+    const int rest = stages % kPassStages;
+    if (Forward) {
+        int level = stages;
+        if (rest) pass(rest, level -= rest);
+        while (level > 0) pass(kPassStages, level -= kPassStages);
+    } else {
+        int level = 0;
+        for (; level + kPassStages <= stages; level += kPassStages) pass(kPassStages, level);
+        if (rest) pass(rest, level);
+    }
+
     if (args.to_product) {
         limb_t* product = plan.out.values.prime(prime) + plan.out.offset(j);
         const std::uint32_t limit = plan.out.length(j);
-#pragma unroll
-        for (int m = 0; m < (1 << K); ++m) {
-            const std::uint32_t i = base + (m << args.s_lo);
-            if (i < limit) product[i] = f.normal(v[m]);
+        for (std::uint32_t w = threadIdx.x; w < words; w += kOuterThreads) {
+            const std::uint32_t i = element(w);
+            if (i < limit) product[i] = f.normal(rows[w]);
         }
     } else {
-#pragma unroll
-        for (int m = 0; m < (1 << K); ++m) spectrum[base + (m << args.s_lo)] = v[m];
+        for (std::uint32_t w = threadIdx.x; w < words; w += kOuterThreads) spectrum[element(w)] = rows[w];
     }
 }
 
@@ -198,11 +256,12 @@ __global__ void __launch_bounds__(kTileThreads, 6) tile_stages(const TileArgs ar
         else if (i < slots.product_length[tile]) slots.product[tile][i] = f.normal(v);
     };
 
-    // Forward: the stages above the fused ones, the top pass taking what is not a multiple of 4.
-    const int above = log_tile - kFusedStages, first_k = above % 4 ? above % 4 : 4;
+    // Forward: the stages above the fused ones, the top pass taking what is not a multiple of
+    // kPassStages.
+    const int above = log_tile - kFusedStages, first_k = above % kPassStages ? above % kPassStages : kPassStages;
     if (above > 0) group_pass<true>(first_k, operands * tiles, log_tile, above - first_k + kFusedStages, forward, f, input, to_smem);
-    for (int s_lo = above - first_k - 4 + kFusedStages; s_lo >= kFusedStages; s_lo -= 4)
-        group_pass<true, 4>(operands * tiles, log_tile, s_lo, forward, f, from_smem, to_smem);
+    for (int s_lo = above - first_k - kPassStages + kFusedStages; s_lo >= kFusedStages; s_lo -= kPassStages)
+        group_pass<true, kPassStages>(operands * tiles, log_tile, s_lo, forward, f, from_smem, to_smem);
 
     // The fused pass: the bottom stages forward on both, pointwise product, the same inverse.
     constexpr int kGroup = 1 << kFusedStages;
@@ -224,9 +283,9 @@ __global__ void __launch_bounds__(kTileThreads, 6) tile_stages(const TileArgs ar
         for (int m = 0; m < kGroup; ++m) smem[padded64(flat + m)] = u[m];
     }
     __syncthreads();
-    // Inverse: passes of 4 up to the tile's top, the last one what is left.
+    // Inverse: passes of kPassStages up to the tile's top, the last one what is left.
     for (int s_lo = kFusedStages; s_lo < log_tile;) {
-        const int k = min(4, log_tile - s_lo);
+        const int k = min(kPassStages, log_tile - s_lo);
         if (s_lo + k == log_tile) group_pass<false>(k, tiles, log_tile, s_lo, inverse, f, from_smem, output);
         else group_pass<false>(k, tiles, log_tile, s_lo, inverse, f, from_smem, to_smem);
         s_lo += k;
@@ -239,16 +298,22 @@ unsigned blocks_for(std::size_t blocks)
     return unsigned(blocks);
 }
 
-template <bool Forward>
-void launch_outer(int K, const OuterArgs& args, cudaStream_t stream)
+// The outer stages kLogTile .. log_length - 1 in passes of at most kMaxOuterStages, as even as
+// can be: the stages of each pass, from the bottom.
+std::vector<int> outer_pass_stages(int log_length)
 {
-    const unsigned grid = blocks_for(args.chunk_transforms * (args.plan.length >> K) / kOuterThreads);
-    switch (K) {
-    case 1: outer_pass<Forward, 1><<<grid, kOuterThreads, 0, stream>>>(args); break;
-    case 2: outer_pass<Forward, 2><<<grid, kOuterThreads, 0, stream>>>(args); break;
-    case 3: outer_pass<Forward, 3><<<grid, kOuterThreads, 0, stream>>>(args); break;
-    default: outer_pass<Forward, 4><<<grid, kOuterThreads, 0, stream>>>(args); break;
-    }
+    const int stages = log_length - kLogTile, passes = (stages + kMaxOuterStages - 1) / kMaxOuterStages;
+    std::vector<int> split(std::size_t(passes), stages / passes);
+    for (int p = 0; p < stages % passes; ++p) ++split[std::size_t(p)];
+    return split;
+}
+
+template <bool Forward>
+void launch_outer(const OuterArgs& args, cudaStream_t stream)
+{
+    const std::size_t words = std::size_t(outer_columns(args.stages)) << args.stages;
+    const unsigned grid = blocks_for(args.chunk_transforms * (args.plan.length / words));
+    outer_pass<Forward><<<grid, kOuterThreads, words * sizeof(limb_t), stream>>>(args);
     check_launch(Forward ? "polynomial products (NTT): forward stages launch" : "polynomial products (NTT): inverse stages launch");
 }
 
@@ -284,16 +349,17 @@ void poly_mul(ConstPolyBatchView a, ConstPolyBatchView b, bool square, std::size
     const std::size_t transforms = tables.primes * products;
     const std::size_t chunk = std::min(transforms, std::max<std::size_t>(1, kWorkspaceWords / (operands * std::size_t(length))));
     StreamMemory spectra(chunk * operands * length * sizeof(limb_t), stream);
-    const int log_length = plan.log_length, outer_stages = log_length - kLogTile;
+    const std::vector<int> split = outer_pass_stages(plan.log_length);
     for (std::size_t first = 0; first < transforms; first += chunk) {
-        OuterArgs outer{plan, static_cast<limb_t*>(spectra.data()), first, std::min(chunk, transforms - first), 0, 0, false, false};
+        OuterArgs outer{plan, static_cast<limb_t*>(spectra.data()), first, std::min(chunk, transforms - first), 0, 0, 0, false, false};
         for (int operand = 0; operand < operands; ++operand) {
             outer.operand = operand;
-            const int first_k = outer_stages % 4 ? outer_stages % 4 : 4;
             outer.from_operand = true;
-            for (int s_lo = log_length - first_k, k = first_k; s_lo >= kLogTile; s_lo -= 4, k = 4) {
-                outer.s_lo = s_lo;
-                launch_outer<true>(k, outer, stream);
+            outer.s_lo = plan.log_length;
+            for (auto stages = split.rbegin(); stages != split.rend(); ++stages) {
+                outer.stages = *stages;
+                outer.s_lo -= *stages;
+                launch_outer<true>(outer, stream);
                 outer.from_operand = false;
             }
         }
@@ -301,12 +367,12 @@ void poly_mul(ConstPolyBatchView a, ConstPolyBatchView b, bool square, std::size
         tile_stages<<<blocks_for(outer.chunk_transforms * (length / kTile)), kTileThreads, tile_smem, stream>>>(tile);
         check_launch("polynomial products (NTT): tile stages launch");
         outer.operand = 0;
-        for (int s_lo = kLogTile; s_lo < log_length;) {
-            const int k = std::min(4, log_length - s_lo);
-            outer.s_lo = s_lo;
-            outer.to_product = s_lo + k == log_length;
-            launch_outer<false>(k, outer, stream);
-            s_lo += k;
+        outer.s_lo = kLogTile;
+        for (std::size_t p = 0; p < split.size(); ++p) {
+            outer.stages = split[p];
+            outer.to_product = p + 1 == split.size();
+            launch_outer<false>(outer, stream);
+            outer.s_lo += split[p];
         }
     }
 }
