@@ -278,7 +278,7 @@ __global__ void __launch_bounds__(kSubstitutionThreads)
 
 }  // namespace
 
-std::size_t lu_panel_tile_rows()
+std::size_t lu_panel_prepare()
 {
     int device = 0, optin = 0;
     check(cudaGetDevice(&device), "lu_panel_mod: the current device");

@@ -40,16 +40,17 @@ struct LuState {
 //   - rows r0 .. r0 + q - 1 right of the panel become U's rows.
 // state->rank then grows by q and state->pivots is q. rows_from_r0 is m - state->rank as the
 // caller knows it (m - k0 for a determinant, which has a pivot in every column so far): where
-// that many rows are at most tile_rows_limit (lu_panel_tile_rows()), the panel is eliminated in
-// shared memory. Contract: a and state in device memory; k0 + width <= n. Only enqueues work
+// that many rows are at most tile_rows_limit (what lu_panel_prepare() returned on this device),
+// the panel is eliminated in shared memory. Contract: a and state in device memory; k0 + width <= n. Only enqueues work
 // on `stream`; launch errors are thrown as zgpu::Error.
 void lu_panel_mod(MatricesView a, std::size_t k0, std::size_t width, bool stop_without_pivot, std::size_t rows_from_r0,
                   std::size_t tile_rows_limit, LuState* state, cudaStream_t stream);
 
-// The most rows of a panel that the current device's shared memory holds (about 1700 on sm_90),
-// the kernel allowed that much: once an elimination, not once a panel (it queries the device).
-// Errors are thrown as zgpu::Error.
-std::size_t lu_panel_tile_rows();
+// Lets lu_panel_mod's kernel use the shared memory a block may opt in to on the current device,
+// and returns the most rows of a panel that holds (about 1700 on sm_90). Call it on the device
+// that runs the panels, before them: once an elimination, not once a panel (it queries the
+// device). Errors are thrown as zgpu::Error.
+std::size_t lu_panel_prepare();
 
 // The views of the trailing update after a panel of columns k0 .. k1 - 1 that found `pivots`
 // pivots below row r0: a -= l u over rows r0 + pivots on, columns k1 on.

@@ -56,7 +56,7 @@ kernels::LuState eliminate(std::span<const limb_t* const> rows, std::size_t cols
         check(cudaMemcpyAsync(readback, state, sizeof *readback, cudaMemcpyDeviceToHost, stream), "reading the elimination's state");
         runtime.synchronize(what);
     };
-    const std::size_t tile_rows_limit = kernels::lu_panel_tile_rows();
+    const std::size_t tile_rows_limit = kernels::lu_panel_prepare();
     std::size_t rank = 0, panels = 0, reported = 0;
     for (std::size_t k0 = 0; k0 < cols && rank < m; k0 += kernels::kLuPanel, ++panels) {
         const std::size_t k1 = std::min(cols, k0 + kernels::kLuPanel);

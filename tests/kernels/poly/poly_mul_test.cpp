@@ -159,13 +159,13 @@ protected:
 };
 
 // One product a call, from the shortest transform to 1 to 10 stages above the tile: one outer
-// pass of 1, 2, 5, 7 or 8 stages, two of 5 and 4 (the uneven split) or of 5 and 5.
+// pass of 1, 2, 5, 6, 7 or 8 stages, two of 5 and 4 (the uneven split) or of 5 and 5.
 TEST_F(PolyMul, SingleProductsOfEveryShape)
 {
     const std::pair<std::size_t, std::size_t> shapes[] = {
-        {1, 1},        {1, 2},     {2, 2},         {16, 17},         {31, 2},           {33, 33},     {1024, 1024},
-        {1025, 1024},  {3000, 5000}, {1, 40000},   {40000, 1},       {70000, 70001},    {200000, 200001},
-        {300000, 300000}, {1 << 20, 3}};
+        {1, 1},         {1, 2},           {2, 2},           {16, 17},     {31, 2},      {33, 33},
+        {1024, 1024},   {1025, 1024},     {1500, 1500},     {3000, 5000}, {1, 40000},   {40000, 1},
+        {40000, 40000}, {70000, 70001},   {200000, 200001}, {300000, 300000}, {1 << 20, 3}};
     for (const auto& [la, lb] : shapes) {
         SCOPED_TRACE(std::to_string(la) + " x " + std::to_string(lb));
         expect_products({random_product(la, lb, la + lb - 1, primes, rng)}, primes, false, false);
