@@ -57,6 +57,21 @@ TEST(NttField64, ProductsReductionsAndConversions)
     }
 }
 
+// The corrections by one subtraction's sign: every input up to the bound, at both sides of the
+// step, for the largest primes (2p close to 2^63) and a small one.
+TEST(NttField64, CorrectionsAtTheirBounds)
+{
+    std::vector<limb_t> primes = kernels::ntt_primes(2);
+    primes.push_back(1000000007);
+    for (const limb_t p : primes) {
+        SCOPED_TRACE(p);
+        const kernels::Field64 f = kernels::make_field64(p);
+        for (const limb_t x : {limb_t(0), limb_t(1), p - 1, p, p + 1, 2 * p - 1}) EXPECT_EQ(f.normal(x), x % p) << x;
+        for (const limb_t x : {limb_t(0), p, 2 * p - 1, 2 * p, 2 * p + 1, 3 * p, 4 * p - 1})
+            EXPECT_EQ(f.lazy(x), x >= 2 * p ? x - 2 * p : x) << x;
+    }
+}
+
 TEST(NttField64, TwiddleProductsAndButterflies)
 {
     std::mt19937_64 rng(65);
