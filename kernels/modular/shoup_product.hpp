@@ -1,8 +1,10 @@
 // Products by a fixed factor w modulo p < 2^62 by Shoup's companion floor(w B / p): three
 // 64-bit multiplications and no division, where Modulus::mul divides a two-word product. For
 // loops that multiply many words by the same w (a remainder sequence's step, an elimination's
-// pivot row).
+// pivot row, an NTT's twiddles), and the corrections of their lazy results.
 #pragma once
+
+#include <cstdint>
 
 #include "kernels/modular/modulus.hpp"
 
@@ -20,11 +22,15 @@ ZGPU_HOST_DEVICE inline limb_t mul_shoup_lazy(limb_t x, limb_t w, limb_t w_shoup
     return x * w - mul_high(x, w_shoup) * p;
 }
 
-// A sum below 4p into [0, p).
-ZGPU_HOST_DEVICE inline limb_t reduce_below_4p(limb_t t, limb_t p)
+// x - m where x >= m, else x, for x < 2m and m < 2^63: x - m wraps to 2^63 or more exactly
+// where x is below m, so the sign bit of one subtraction is the comparison.
+ZGPU_HOST_DEVICE inline limb_t subtract_if_above(limb_t x, limb_t m)
 {
-    if (t >= 2 * p) t -= 2 * p;
-    return t >= p ? t - p : t;
+    const limb_t y = x - m;
+    return std::int64_t(y) < 0 ? x : y;
 }
+
+// A sum below 4p into [0, p).
+ZGPU_HOST_DEVICE inline limb_t reduce_below_4p(limb_t t, limb_t p) { return subtract_if_above(subtract_if_above(t, 2 * p), p); }
 
 }  // namespace zgpu::kernels

@@ -34,15 +34,9 @@ struct Field64 {
     limb_t one_shoup;   // floor(R / p): reduces any word into [0, 2p)
     limb_t r2;          // R^2 mod p: converts into Montgomery form
 
-    // x < 2p to [0, p), and x < 4p to [0, 2p). As 2p < 2^63, x - p (x - 2p) wraps to 2^63 or
-    // more exactly where x is below p (2p): the sign bit of one subtraction is the comparison.
+    // x < 2p to [0, p), and x < 4p to [0, 2p) (2p < 2^63).
     ZGPU_HOST_DEVICE limb_t normal(limb_t x) const { return subtract_if_above(x, p); }
     ZGPU_HOST_DEVICE limb_t lazy(limb_t x) const { return subtract_if_above(x, 2 * p); }
-    ZGPU_HOST_DEVICE static limb_t subtract_if_above(limb_t x, limb_t m)
-    {
-        const limb_t y = x - m;
-        return std::int64_t(y) < 0 ? x : y;
-    }
     // Any word into [0, 2p): the quotient estimate mul_high(x, floor(R / p)) is low by at most one.
     ZGPU_HOST_DEVICE limb_t reduce_word(limb_t x) const { return x - mul_high(x, one_shoup) * p; }
 
