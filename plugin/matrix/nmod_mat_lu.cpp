@@ -63,15 +63,17 @@ slong gpu_rank(const nmod_mat_struct* a, const std::function<void(std::uint64_t)
     return slong(gpu::nmod_mat_rank(rows_of<const limb_t*>(a), std::size_t(a->c), a->mod.n, columns_done));
 }
 
+bool empty(const nmod_mat_struct* a) { return a->r == 0 || a->c == 0; }
 // The GPU's elimination needs a prime (FLINT's determinant takes any modulus) and an entry.
-bool gpu_can(const nmod_mat_struct* a) { return a->r > 0 && a->c > 0 && n_is_prime(a->mod.n); }
+bool gpu_can(const nmod_mat_struct* a) { return !empty(a) && n_is_prime(a->mod.n); }
 
 // `what` names the function for progress lines, `failure` the computation for the warning.
 template <class Result, class Gpu>
 Result on(Backend backend, const nmod_mat_struct* a, const Gpu& gpu, Result (*flint)(const nmod_mat_struct*), const char* what,
           const char* failure)
 {
-    if (!gpu_can(a)) backend = Backend::cpu;
+    // The primality test only where the GPU would run: small matrices stay as cheap as FLINT's.
+    if (backend != Backend::cpu && !gpu_can(a)) backend = Backend::cpu;
     Progress progress(std::string(what) + ", " + std::to_string(a->r) + " x " + std::to_string(a->c) + " mod " + std::to_string(a->mod.n),
                       terms(std::size_t(a->r), std::size_t(a->c)) * kFlintSecondsPerTerm, std::uint64_t(a->c));
     // Only where lines are shown: the GPU's determinant then waits for its panels now and then.
@@ -86,10 +88,10 @@ Result on(Backend backend, const nmod_mat_struct* a, const Gpu& gpu, Result (*fl
     return result;
 }
 
-// ZGPU_BACKEND=gpu forces the GPU where it can run.
+// ZGPU_BACKEND=gpu forces the GPU where it can run (on() tests that).
 Backend choice(const nmod_mat_struct* a, bool rank_mode)
 {
-    if (!gpu_can(a)) return Backend::cpu;
+    if (empty(a)) return Backend::cpu;
     return choose(gpu_pays_for_nmod_mat_lu(std::size_t(a->r), std::size_t(a->c), rank_mode, host_threads()));
 }
 
