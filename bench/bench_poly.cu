@@ -38,6 +38,7 @@
 #include "kernels/modular/word_mod.hpp"
 #include "kernels/ntt/ntt_field64.hpp"
 #include "kernels/poly/crt_to_moduli.hpp"
+#include "kernels/poly/poly_mul_mod_n.hpp"
 #include "kernels/poly/poly_mul.hpp"
 #include "kernels/poly/poly_ntt_tables.hpp"
 #include "zgpu/prime_set.hpp"
@@ -448,9 +449,11 @@ std::size_t round32(std::size_t n) { return (n + 31) / 32 * 32; }
 // product by a twiddle with Shoup's companion (10 IMADs: 4 for the high half of x w_shoup, 3 each
 // for the low halves of x w and q p), and N pointwise steps of two Montgomery products (11 IMADs
 // each).
-double ntt_imads(double products, double primes, std::uint32_t n)
+// IMADs of the NTT products: 3 transforms of N/2 log2 N butterflies and N pointwise steps a
+// prime, counted for the 62-bit primes (10 and 22) unless given.
+double ntt_imads(double products, double primes, std::uint32_t n, double butterfly = 10, double pointwise = 22)
 {
-    return products * primes * (10.0 * 3.0 * n / 2 * std::log2(double(n)) + 22.0 * n);
+    return products * primes * (butterfly * 3.0 * n / 2 * std::log2(double(n)) + pointwise * n);
 }
 
 struct DeviceRow {
@@ -544,7 +547,22 @@ DeviceRow fmpz_device(const FmpzData& d)
     return row;
 }
 
-DeviceRow batch_device(const NmodBatch& d, const Timing& flint_all)
+// The batch's products against FLINT's.
+void check_device_batch(const NmodBatch& d, const limb_t* out, std::uint64_t out_length, const char* who)
+{
+    const std::vector<limb_t> host = download(out, std::size_t(d.count) * out_length);
+    for (slong j = 0; j < d.count; ++j) {
+        const nmod_poly_struct& e = d.flint[j];
+        for (std::uint64_t i = 0; i < out_length; ++i)
+            if (host[j * out_length + i] != (slong(i) < e.length ? e.coeffs[i] : 0))
+                fail(std::string("device-resident batch (") + who + "): product " + std::to_string(j) + ", coefficient " +
+                     std::to_string(i) + " differs from FLINT's");
+    }
+}
+
+// The batch through three 62-bit primes and crt_to_moduli, and through the five 30-bit primes
+// with the CRT in the same kernel.
+std::vector<DeviceRow> batch_device(const NmodBatch& d, const Timing& flint_all)
 {
     const std::vector<limb_t> primes = kernels::ntt_primes(3);
     const std::size_t k = primes.size();
@@ -605,14 +623,28 @@ DeviceRow batch_device(const NmodBatch& d, const Timing& flint_all)
     });
     check(cudaDeviceSynchronize(), "device-resident batch");
 
-    const std::vector<limb_t> host = download(out, count * out_length);
-    for (std::uint64_t j = 0; j < count; ++j) {
-        const nmod_poly_struct& e = d.flint[j];
-        for (std::uint64_t i = 0; i < out_length; ++i)
-            if (host[j * out_length + i] != (slong(i) < e.length ? e.coeffs[i] : 0))
-                fail("device-resident batch: product " + std::to_string(j) + ", coefficient " + std::to_string(i) + " differs from FLINT's");
-    }
-    return row;
+    check_device_batch(d, out, out_length, "three primes");
+
+    std::vector<limb_t> moduli_words(count);
+    for (std::uint64_t j = 0; j < count; ++j) moduli_words[j] = d.a[j].mod.n;
+    const limb_t* d_moduli_words = arena.upload(moduli_words);
+    std::vector<kernels::Twiddle> five_tables(2 * kernels::kFivePrimeCount * kernels::kPolyMulModNMaxLength);
+    kernels::fill_five_prime_tables(std::span(five_tables).first(five_tables.size() / 2),
+                                    std::span(five_tables).subspan(five_tables.size() / 2));
+    const kernels::Twiddle* d_five = arena.upload(five_tables);
+    const kernels::FivePrimeTablesView five{d_five, d_five + five_tables.size() / 2};
+    const kernels::ResidueView a_words_view{a_values.data, count * length, 1, 0}, b_words_view{b_values.data, count * length, 1, 0};
+    const kernels::ResidueView out_view{out, count * out_length, 1, 0};
+    check(cudaMemset(out, 0, count * out_length * sizeof(limb_t)), "clearing the batch's products");
+    DeviceRow fused{"10^4 x 1024, 62-bit moduli, five 30-bit primes, CRT fused", kernels::kFivePrimeCount, n, -1, 0, 0,
+                    ntt_imads(double(count), kernels::kFivePrimeCount, n, 3, 6), flint_all, 100};
+    fused.product = event_seconds([&] {
+        kernels::poly_mul_mod_n({a_words_view, d_in_offsets, d_in_lengths}, {b_words_view, d_in_offsets, d_in_lengths}, false, count, n,
+                                d_moduli_words, five, {out_view, d_out_offsets, d_out_lengths}, nullptr);
+    });
+    check(cudaDeviceSynchronize(), "device-resident batch, five primes");
+    check_device_batch(d, out, out_length, "five primes");
+    return {row, fused};
 }
 
 void print_device(const std::vector<DeviceRow>& rows, double imad_peak, unsigned threads)
@@ -621,7 +653,9 @@ void print_device(const std::vector<DeviceRow>& rows, double imad_peak, unsigned
     std::printf("CUDA events, median of 10, ms. k: primes (fmpz: PrimeSet::for_bits(2 bits + log2 length, signed), the largest "
                 "primes 1 mod 2^32 below 2^62; the batch: the three largest); N: transform length. reduction: multi_mod of a and b "
                 "(the batch: none, its coefficients go in as words, reduced on the way); product: kernels::poly_mul; CRT: multi_crt "
-                "(signed) of the 2 length - 1 coefficients, for the batch crt_to_moduli to each pair's 62-bit modulus. NTT IMAD "
+                "(signed) of the 2 length - 1 coefficients, for the batch crt_to_moduli to each pair's 62-bit modulus; the batch "
+                "through five 30-bit primes: kernels::poly_mul_mod_n, reduction, products and CRT in one kernel (its product time "
+                "includes the CRT; its IMADs: 3 a butterfly, two 32-bit products and a high half, and 6 a pointwise step). NTT IMAD "
                 "share: 10 IMADs a butterfly (a product by a twiddle with Shoup's companion: 4 for the high half of x w_shoup, 3 "
                 "each for the low halves of x w and q p) and 22 a pointwise step (two Montgomery products), times (3 transforms x N/2 "
                 "log2 N butterflies + N pointwise steps) x k a product, over the peak %.3g IMAD/s "
@@ -845,7 +879,7 @@ int run()
     // 2. Device-resident.
     std::vector<DeviceRow> device_rows;
     for (const auto& d : fmpz_data) device_rows.push_back(fmpz_device(*d));
-    device_rows.push_back(batch_device(batch, batch_flint_all));
+    for (const DeviceRow& r : batch_device(batch, batch_flint_all)) device_rows.push_back(r);
     print_device(device_rows, imad_peak, threads);
     fmpz_data.clear();
 

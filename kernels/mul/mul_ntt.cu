@@ -226,10 +226,14 @@ __global__ void __maxnreg__(80) tile_stages(const TileArgs args)
 
     const Reader a = args.a.reader(product, prime, shape, first), b = args.b.reader(product, prime, shape, first);
     std::uint32_t* out = args.out + (product * kNttPrimeCount + prime) * shape.length + first;
-    const auto input = [&](int t, std::uint32_t i) { return t == 0 ? a(f, i) : b(f, i); };
-    const auto from_smem = [&](int t, std::uint32_t i) { return smem[t * tile_words + padded(i)]; };
-    const auto to_smem = [&](int t, std::uint32_t i, std::uint32_t v) { smem[t * tile_words + padded(i)] = v; };
-    const auto to_out = [&](int, std::uint32_t i, std::uint32_t v) { out[i] = v; };
+    // Word base + offset of tile t (group_pass).
+    const auto input = [&](int t, std::uint32_t base, std::uint32_t offset) { return t == 0 ? a(f, base + offset) : b(f, base + offset); };
+    const auto word = [&](int t, std::uint32_t base, std::uint32_t offset) -> std::uint32_t& {
+        return smem[t * tile_words + padded(base + offset)];
+    };
+    const auto from_smem = [&](int t, std::uint32_t base, std::uint32_t offset) { return word(t, base, offset); };
+    const auto to_smem = [&](int t, std::uint32_t base, std::uint32_t offset, std::uint32_t v) { word(t, base, offset) = v; };
+    const auto to_out = [&](int, std::uint32_t base, std::uint32_t offset, std::uint32_t v) { out[base + offset] = v; };
 
     if (args.b_spectrum)
         for (std::uint32_t e = threadIdx.x; e < shape.tile; e += blockDim.x) y[padded(e)] = b(f, e);

@@ -89,6 +89,14 @@ struct PrimeField {
         u = lazy(u + t);
     }
 
+    // Either butterfly with the twiddle 1: (u, v) -> (u + v, u - v), no product.
+    ZGPU_HOST_DEVICE constexpr void unit_butterfly(std::uint32_t& u, std::uint32_t& v) const
+    {
+        const std::uint32_t difference = u + 2 * p - v;  // < 4p
+        u = lazy(u + v);
+        v = lazy(difference);
+    }
+
     ZGPU_HOST_DEVICE constexpr std::uint32_t pow(std::uint32_t x, std::uint64_t e) const
     {
         std::uint64_t result = 1, base = x % p;

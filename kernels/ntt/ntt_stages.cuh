@@ -14,6 +14,14 @@
 
 namespace zgpu::kernels {
 
+// An int known at compile time, for the passes' stages (std::integral_constant converts to int
+// in host code only).
+template <int N>
+struct Fixed {
+    static constexpr int value = N;
+    __host__ __device__ constexpr operator int() const { return N; }
+};
+
 // One butterfly with table entry `index`: {w, w_shoup} in one load, of 8 bytes for the 32-bit
 // primes and 16 for the 64-bit ones.
 template <bool Forward>
@@ -36,11 +44,16 @@ __device__ __forceinline__ void table_butterfly(const Field64& f, limb_t& u, lim
 }
 
 // Stages s_lo + K - 1 down to s_lo (Forward) or s_lo up to s_lo + K - 1 on the 2^K elements
-// v[m] = element base + m * 2^s_lo (bits s_lo .. s_lo + K - 1 of base clear).
-template <bool Forward, int K, class Field>
-__device__ void butterflies(typename Field::Word (&v)[1 << K], std::uint32_t base, int s_lo,
+// v[m] = element base + m * 2^s_lo (bits s_lo .. s_lo + K - 1 of base clear). s_lo is an int, or
+// a Fixed where the pass is known at compile time.
+template <bool Forward, int K, class Field, class SLo>
+__device__ void butterflies(typename Field::Word (&v)[1 << K], std::uint32_t base, SLo s_lo,
                             const typename Field::Twiddle* table, const Field& f)
 {
+    // j = i mod 2^s for i = base + m * 2^s_lo: base's bits below s_lo, the same for the whole
+    // group, and m's bits below `level`: one pointer a group, and an offset that unrolling makes
+    // a constant where s_lo is one.
+    const typename Field::Twiddle* group_table = table + (base & ((1u << s_lo) - 1));
 #pragma unroll
     for (int k = 0; k < K; ++k) {
         const int level = Forward ? K - 1 - k : k;  // pairs m and m + 2^level
@@ -48,10 +61,8 @@ __device__ void butterflies(typename Field::Word (&v)[1 << K], std::uint32_t bas
 #pragma unroll
         for (int m = 0; m < (1 << K); ++m) {
             if (m & (1 << level)) continue;
-            // j = i mod 2^s for i = base + m * 2^s_lo: base's bits below s_lo and m's bits below
-            // `level`, so groups of butterflies share a twiddle the compiler loads once.
-            const std::uint32_t j = (base & ((1u << s_lo) - 1)) + (std::uint32_t(m & ((1 << level) - 1)) << s_lo);
-            table_butterfly<Forward>(f, v[m], v[m + (1 << level)], table, (1u << s) + j);
+            const std::uint32_t offset = (1u << s) + (std::uint32_t(m & ((1 << level) - 1)) << s_lo);
+            table_butterfly<Forward>(f, v[m], v[m + (1 << level)], group_table, offset);
         }
     }
 }
@@ -87,10 +98,12 @@ __device__ inline std::uint32_t group_base(std::uint32_t g, int s_lo, int K)
 }
 
 // One pass of K stages over `tiles` tiles of 2^log_tile elements: group g of a tile reads its
-// 2^K elements with load(tile, index), runs the butterflies in registers and writes them with
-// store(tile, index, value). The block's threads share the groups; ends with a barrier.
-template <bool Forward, int K, class Field, class Load, class Store>
-__device__ void group_pass(int tiles, int log_tile, int s_lo, const typename Field::Twiddle* table, const Field& f,
+// 2^K elements with load(tile, base, m * 2^s_lo), runs the butterflies in registers and writes
+// them with store(tile, base, m * 2^s_lo, value): element base + m * 2^s_lo, the offset's bits
+// clear in base, so that an address can be the group's plus the offset's. The block's threads
+// share the groups; ends with a barrier. log_tile and s_lo: ints, or Fixed.
+template <bool Forward, int K, class Field, class LogTile, class SLo, class Load, class Store>
+__device__ void group_pass(int tiles, LogTile log_tile, SLo s_lo, const typename Field::Twiddle* table, const Field& f,
                            Load load, Store store)
 {
     const int log_groups = log_tile - K;
@@ -99,10 +112,10 @@ __device__ void group_pass(int tiles, int log_tile, int s_lo, const typename Fie
         const std::uint32_t base = group_base(g & ((1u << log_groups) - 1), s_lo, K);
         typename Field::Word v[1 << K];
 #pragma unroll
-        for (int m = 0; m < (1 << K); ++m) v[m] = load(tile, base + (m << s_lo));
+        for (int m = 0; m < (1 << K); ++m) v[m] = load(tile, base, std::uint32_t(m) << s_lo);
         butterflies<Forward, K>(v, base, s_lo, table, f);
 #pragma unroll
-        for (int m = 0; m < (1 << K); ++m) store(tile, base + (m << s_lo), v[m]);
+        for (int m = 0; m < (1 << K); ++m) store(tile, base, std::uint32_t(m) << s_lo, v[m]);
     }
     __syncthreads();
 }

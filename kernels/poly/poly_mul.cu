@@ -5,7 +5,7 @@
 // bit-reversed out), the pointwise product times N^-1, the inverse transform (decimation in
 // time, bit-reversed in, natural out); no bit reversal is ever done. The butterflies are
 // ntt_stages.cuh's on Field64's lazy residues, the twiddles with Shoup's companions.
-// Up to kTile coefficients a transform lives in shared memory: one kernel reads both operands
+// Up to kTile coefficients a transform lives in shared memory (ntt_tile.cuh): one kernel reads both operands
 // (reducing them on the way), transforms, multiplies and transforms back, the last forward and
 // the first inverse three stages fused in registers (their products by 1 skipped), and writes
 // the product; a block takes kTile / N short transforms of one prime. Longer transforms first run
@@ -26,7 +26,7 @@
 
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/common/temporary.hpp"
-#include "kernels/ntt/ntt_stages.cuh"
+#include "kernels/ntt/ntt_tile.cuh"
 #include "zgpu/error.hpp"
 
 namespace zgpu::kernels {
@@ -37,14 +37,6 @@ constexpr std::uint32_t kTile = 1u << kLogTile;  // words of a tile: 16 KiB of s
 constexpr int kTileThreads = kTile / 16;         // two groups of 8 words a thread an operand, each pass
 constexpr std::size_t kWorkspaceWords = std::size_t(1) << 26;  // spectra of one chunk of long transforms
 constexpr std::uint32_t kMaxTilesPerBlock = kTile / kPolyNttMinLength;
-// Stages a group of 8 words runs in registers, in the passes over shared memory. Groups of 16
-// (four stages) ran the batch of 10^4 products of length 1024 in 2.60 ms on the H200, groups of
-// 8 in 2.05: a pass's unrolled code is less than half as long (the old kernel's warps waited
-// 42 % of the time for instruction fetch), and the kernel issued in 63 % of its slots, not 50.
-constexpr int kPassStages = 3;
-// Stages of the pass that holds a group in registers from the last forward stage to the first
-// inverse one: with groups of 4 the batch above took 2.15 ms, with groups of 8 2.05.
-constexpr int kFusedStages = 3;
 // The outer passes: a block takes adjacent columns of the 2^stages rows, 1024 words (8 KiB of
 // shared memory, eight a thread) where a pass has up to 6 stages: 16 columns of 2^6 rows, up to
 // 512 of 2 rows. Passes of 7 and 8 stages take 16 columns (a row's words are one 128-byte line),
@@ -206,17 +198,14 @@ struct TileSlots {
 // Six blocks an SM (80 registers a thread, a few spilled): 24 warps hide the products' latency
 // better than the 20 of five blocks (the batch of 10^4 products of length 1024: 2.05 against
 // 2.13 ms on the H200).
+template <int LogTile>
 __global__ void __launch_bounds__(kTileThreads, 6) tile_stages(const TileArgs args)
 {
     extern __shared__ limb_t smem[];
     __shared__ TileSlots slots;
     const Plan& plan = args.plan;
-    const int log_tile = args.outer ? kLogTile : plan.log_length;
-    const std::uint32_t tile_length = 1u << log_tile;
-    const int operands = plan.square ? 1 : 2;
-
+    constexpr int tiles = int(kTile >> LogTile);  // 1 for the pieces of long transforms
     std::size_t prime, first_product = 0;
-    int tiles = 1;
     limb_t* spectrum = nullptr;  // outer: a's piece; b's is chunk_transforms * length further
     if (args.outer) {
         const std::uint32_t pieces = plan.length / kTile;
@@ -225,7 +214,6 @@ __global__ void __launch_bounds__(kTileThreads, 6) tile_stages(const TileArgs ar
         spectrum = args.spectra + c * plan.length + (blockIdx.x % pieces) * kTile;
     } else {
         prime = blockIdx.x / args.blocks_per_prime;
-        tiles = kTile / plan.length;
         first_product = (blockIdx.x % args.blocks_per_prime) * tiles;
         for (int q = threadIdx.x; q < tiles; q += blockDim.x) {
             const std::size_t j = first_product + q;
@@ -243,54 +231,29 @@ __global__ void __launch_bounds__(kTileThreads, 6) tile_stages(const TileArgs ar
     const Field64 f = plan.tables.fields[prime];
     const Twiddle64 *forward = plan.tables.forward_table(prime), *inverse = plan.tables.inverse_table(prime);
     const std::size_t b_spectrum = args.chunk_transforms * plan.length;
-    const std::uint32_t b_tiles = tiles * tile_length;  // flat index of b's first word
 
-    const auto input = [&](int tile, std::uint32_t i) -> limb_t {
+    const auto input = [&](int tile, std::uint32_t base, std::uint32_t offset) -> limb_t {
         const int operand = tile >= tiles, q = tile - operand * tiles;
+        const std::uint32_t i = base + offset;
         if (args.outer) return spectrum[operand * b_spectrum + i];
         return i < slots.limit[operand][q] ? f.reduce_word(slots.source[operand][q][i]) : 0;
     };
-    const auto from_smem = [&](int tile, std::uint32_t i) { return smem[padded64(tile * tile_length + i)]; };
-    const auto to_smem = [&](int tile, std::uint32_t i, limb_t v) { smem[padded64(tile * tile_length + i)] = v; };
-    const auto output = [&](int tile, std::uint32_t i, limb_t v) {
+    // padded64(x + offset) = padded64(x) + padded64(offset) where their bits are apart: one
+    // address a group, constant offsets.
+    const auto word = [&](int tile, std::uint32_t base, std::uint32_t offset) -> limb_t& {
+        return smem[padded64((tile << LogTile) + base) + padded64(offset)];
+    };
+    const auto from_smem = [&](int tile, std::uint32_t base, std::uint32_t offset) { return word(tile, base, offset); };
+    const auto to_smem = [&](int tile, std::uint32_t base, std::uint32_t offset, limb_t v) { word(tile, base, offset) = v; };
+    const auto output = [&](int tile, std::uint32_t base, std::uint32_t offset, limb_t v) {
+        const std::uint32_t i = base + offset;
         if (args.outer) spectrum[i] = v;
         else if (i < slots.product_length[tile]) slots.product[tile][i] = f.normal(v);
     };
 
-    // Forward: the stages above the fused ones, the top pass taking what is not a multiple of
-    // kPassStages.
-    const int above = log_tile - kFusedStages, first_k = above % kPassStages ? above % kPassStages : kPassStages;
-    if (above > 0) group_pass<true>(first_k, operands * tiles, log_tile, above - first_k + kFusedStages, forward, f, input, to_smem);
-    for (int s_lo = above - first_k - kPassStages + kFusedStages; s_lo >= kFusedStages; s_lo -= kPassStages)
-        group_pass<true, kPassStages>(operands * tiles, log_tile, s_lo, forward, f, from_smem, to_smem);
-
-    // The fused pass: the bottom stages forward on both, pointwise product, the same inverse.
-    constexpr int kGroup = 1 << kFusedStages;
     const limb_t scale = pointwise_scale(f, plan.log_length);
-    for (std::uint32_t g = threadIdx.x; g < std::uint32_t(tiles) * tile_length / kGroup; g += blockDim.x) {
-        const std::uint32_t flat = kGroup * g;
-        limb_t u[kGroup], v[kGroup];
-#pragma unroll
-        for (int m = 0; m < kGroup; ++m) {
-            u[m] = smem[padded64(flat + m)];
-            v[m] = plan.square ? 0 : smem[padded64(b_tiles + flat + m)];
-        }
-        if (!plan.square) bottom_butterflies<true, kFusedStages>(v, forward, f);
-        bottom_butterflies<true, kFusedStages>(u, forward, f);
-#pragma unroll
-        for (int m = 0; m < kGroup; ++m) u[m] = f.mul(f.mul(u[m], plan.square ? u[m] : v[m]), scale);
-        bottom_butterflies<false, kFusedStages>(u, inverse, f);
-#pragma unroll
-        for (int m = 0; m < kGroup; ++m) smem[padded64(flat + m)] = u[m];
-    }
-    __syncthreads();
-    // Inverse: passes of kPassStages up to the tile's top, the last one what is left.
-    for (int s_lo = kFusedStages; s_lo < log_tile;) {
-        const int k = min(kPassStages, log_tile - s_lo);
-        if (s_lo + k == log_tile) group_pass<false>(k, tiles, log_tile, s_lo, inverse, f, from_smem, output);
-        else group_pass<false>(k, tiles, log_tile, s_lo, inverse, f, from_smem, to_smem);
-        s_lo += k;
-    }
+    tile_products<LogTile>(tiles, plan.square, forward, inverse, f, input, from_smem, to_smem,
+                  [&](limb_t x, limb_t y) { return f.mul(f.mul(x, y), scale); }, output);
 }
 
 unsigned blocks_for(std::size_t blocks)
@@ -342,7 +305,9 @@ void poly_mul(ConstPolyBatchView a, ConstPolyBatchView b, bool square, std::size
         TileArgs args{plan, false, nullptr, 0, 0, 0};
         const std::size_t per_block = kTile / length;
         args.blocks_per_prime = (products + per_block - 1) / per_block;
-        tile_stages<<<blocks_for(tables.primes * args.blocks_per_prime), kTileThreads, tile_smem, stream>>>(args);
+        for_log_tile(plan.log_length, [&](auto log_tile) {
+            tile_stages<decltype(log_tile)::value><<<blocks_for(tables.primes * args.blocks_per_prime), kTileThreads, tile_smem, stream>>>(args);
+        });
         check_launch("polynomial products (NTT): tile stages launch");
         return;
     }
@@ -366,7 +331,7 @@ void poly_mul(ConstPolyBatchView a, ConstPolyBatchView b, bool square, std::size
             }
         }
         const TileArgs tile{plan, true, outer.spectra, first, outer.chunk_transforms, 0};
-        tile_stages<<<blocks_for(outer.chunk_transforms * (length / kTile)), kTileThreads, tile_smem, stream>>>(tile);
+        tile_stages<kLogTile><<<blocks_for(outer.chunk_transforms * (length / kTile)), kTileThreads, tile_smem, stream>>>(tile);
         check_launch("polynomial products (NTT): tile stages launch");
         outer.operand = 0;
         outer.s_lo = kLogTile;

@@ -1,8 +1,9 @@
 // Products of nmod polynomials from host arrays (poly_backend.hpp): grouped by transform length
-// and route (one prime, or three and a reduction mod n), each group in chunks of about 16 MiB
-// of operands gathered into pinned memory, copied up, multiplied (kernels/poly/poly_mul.hpp),
-// reduced mod each n (crt_to_moduli.hpp) and copied back, the chunks overlapping and going round
-// the devices in use. ZGPU_TIMING=1
+// and route, each group in chunks of about 16 MiB of operands gathered into pinned memory, copied
+// up, multiplied and copied back, the chunks overlapping and going round the devices in use.
+// Routes: modulo n itself where n is a 62-bit NTT prime for the length (kernels/poly/poly_mul.hpp);
+// otherwise through five 30-bit primes, CRT included, up to kPolyMulModNMaxLength
+// (poly_mul_mod_n.hpp); longer ones through three 62-bit primes, then crt_to_moduli.hpp. ZGPU_TIMING=1
 // prints each group's host time (gathering, waiting, scattering) and device time a phase.
 #include <algorithm>
 #include <bit>
@@ -19,6 +20,8 @@
 #include "kernels/modular/ntt_primes.hpp"
 #include "kernels/poly/crt_to_moduli.hpp"
 #include "kernels/poly/poly_mul.hpp"
+#include "kernels/poly/poly_mul_mod_n.hpp"
+#include "plugin/gpu/poly/five_prime_tables.hpp"
 #include "plugin/gpu/poly/garner.hpp"
 #include "plugin/gpu/phase_times.hpp"
 #include "plugin/gpu/poly/ntt_tables.hpp"
@@ -30,13 +33,16 @@
 namespace zgpu::gpu {
 namespace {
 
-// Products that run as one batch: one transform length, one prime n (0: the three primes), all
-// squares or none.
+// Products that run as one batch: one transform length, one prime n (0: through other primes),
+// all squares or none.
 struct Route {
     std::uint64_t length;
     limb_t prime;
     bool square;
     auto operator<=>(const Route&) const = default;
+
+    bool five_primes() const { return !prime && length <= kernels::kPolyMulModNMaxLength; }
+    bool three_primes() const { return !prime && !five_primes(); }
 };
 
 bool is_square(const NmodProduct& p) { return p.a == p.b && p.a_length == p.b_length; }
@@ -49,10 +55,12 @@ Route route_of(const NmodProduct& p)
     return {length, one_prime ? p.n : 0, is_square(p)};
 }
 
-std::span<const limb_t> three_primes()
+// The 64-bit primes of a route's transforms (none for the five 30-bit primes).
+std::span<const limb_t> primes_of(const Route& route)
 {
-    static const std::vector<limb_t> primes = kernels::ntt_primes(3);
-    return primes;
+    static const std::vector<limb_t> three = kernels::ntt_primes(3);
+    if (route.prime) return std::span<const limb_t>(&route.prime, 1);
+    return route.five_primes() ? std::span<const limb_t>() : three;
 }
 
 // Coefficients of an operand that the product reads (mullow reads no more than it returns).
@@ -83,14 +91,30 @@ void for_row_pieces(std::span<const std::uint64_t> offsets, std::span<const std:
     });
 }
 
+// The tables a route's kernels read, on one device: the 64-bit primes' NTT tables and Garner's
+// constants, or the five primes' tables.
+struct RouteTables {
+    const PolyNttTables* ntt = nullptr;
+    const GarnerTables* garner = nullptr;
+    const kernels::FivePrimeTablesView* five = nullptr;
+
+    RouteTables(Runtime& runtime, const Route& route, std::span<const limb_t> primes)
+    {
+        if (route.five_primes()) five = &five_prime_tables(runtime);
+        else ntt = &poly_ntt_tables(runtime, primes, std::uint32_t(route.length));
+        if (route.three_primes()) garner = &garner_tables(runtime, primes);
+    }
+};
+
 // One chunk of a group: its products' places in one row of coefficients each for a, b and the
 // results, and where everything lies in pinned memory (uploaded part first) and on the device.
 struct Chunk {
     std::span<const NmodProduct* const> products;
     std::vector<std::uint64_t> a_offsets, b_offsets, out_offsets;
     std::vector<std::uint32_t> a_lengths, b_lengths, out_lengths;
-    std::vector<kernels::Modulus> moduli;
+    std::vector<kernels::Modulus> moduli;  // three primes: each n's constants and radix
     std::vector<limb_t> radix;
+    std::vector<limb_t> moduli_words;  // five primes: each n
     std::uint64_t a_total = 0, b_total = 0, out_total = 0;
     std::uint32_t max_out = 0;
     UploadLayout layout;
@@ -108,7 +132,9 @@ struct Chunk {
             a_total += a_lengths.back(), b_total += b_lengths.back(), out_total += out_lengths.back();
             max_out = std::max(max_out, out_lengths.back());
         }
-        if (!route.prime) {
+        if (route.five_primes())
+            for (const NmodProduct* p : chunk) moduli_words.push_back(p->n);
+        if (route.three_primes()) {
             // Each modulus's constants take a few word divisions: on all host threads.
             moduli.resize(chunk.size());
             radix.resize(chunk.size() * primes.size());
@@ -125,11 +151,11 @@ struct Chunk {
         a_offsets_at = layout.add(a_offsets), a_lengths_at = layout.add(a_lengths);
         b_offsets_at = layout.add(b_offsets), b_lengths_at = layout.add(b_lengths);
         out_offsets_at = layout.add(out_offsets), out_lengths_at = layout.add(out_lengths);
-        moduli_at = layout.add(moduli), radix_at = layout.add(radix);
+        moduli_at = route.five_primes() ? layout.add(moduli_words) : layout.add(moduli), radix_at = layout.add(radix);
         upload_bytes = layout.bytes();
         // On the device alone: the products mod n and, for three primes, their residues.
         out_at = layout.reserve(out_total * sizeof(limb_t));
-        residues_at = route.prime ? out_at : layout.reserve(primes.size() * out_total * sizeof(limb_t));
+        residues_at = route.three_primes() ? layout.reserve(primes.size() * out_total * sizeof(limb_t)) : out_at;
     }
     std::size_t download_bytes() const { return out_total * sizeof(limb_t); }
 
@@ -154,18 +180,22 @@ struct Chunk {
         });
     }
     // The products, on the device copy of the chunk at `device`.
-    void multiply(std::byte* device, const Route& route, const PolyNttTables& tables, const GarnerTables* garner,
-                  std::size_t k, cudaStream_t stream) const
+    void multiply(std::byte* device, const Route& route, const RouteTables& tables, std::size_t k, cudaStream_t stream) const
     {
         const auto at = [&](std::size_t offset) { return reinterpret_cast<limb_t*>(device + offset); };
         const auto u64 = [&](std::size_t offset) { return reinterpret_cast<const std::uint64_t*>(device + offset); };
         const auto u32 = [&](std::size_t offset) { return reinterpret_cast<const std::uint32_t*>(device + offset); };
         const kernels::ConstPolyBatchView a{{at(a_at), a_total, k, 0}, u64(a_offsets_at), u32(a_lengths_at)};
         const kernels::ConstPolyBatchView b{{at(b_at), b_total, k, 0}, u64(b_offsets_at), u32(b_lengths_at)};
+        if (route.five_primes()) {
+            const kernels::PolyBatchView out{{at(out_at), out_total, 1, 0}, u64(out_offsets_at), u32(out_lengths_at)};
+            return kernels::poly_mul_mod_n(a, b, route.square, products.size(), std::uint32_t(route.length), u64(moduli_at),
+                                           *tables.five, out, stream);
+        }
         const kernels::PolyBatchView residues{{at(residues_at), out_total, k, out_total}, u64(out_offsets_at), u32(out_lengths_at)};
-        kernels::poly_mul(a, b, route.square, products.size(), std::uint32_t(route.length), tables.view(), residues, stream);
-        if (garner)
-            kernels::crt_to_moduli(residues.values, garner->view(), reinterpret_cast<const kernels::Modulus*>(device + moduli_at),
+        kernels::poly_mul(a, b, route.square, products.size(), std::uint32_t(route.length), tables.ntt->view(), residues, stream);
+        if (route.three_primes())
+            kernels::crt_to_moduli(residues.values, tables.garner->view(), reinterpret_cast<const kernels::Modulus*>(device + moduli_at),
                                    at(radix_at), u64(out_offsets_at), u32(out_lengths_at), products.size(), max_out,
                                    at(out_at), stream);
     }
@@ -192,8 +222,7 @@ std::vector<Chunk> chunks_of(std::span<const NmodProduct* const> group, const Ro
 // device current).
 struct DeviceLane {
     Runtime& runtime;
-    const PolyNttTables& tables;
-    const GarnerTables* garner;
+    const RouteTables tables;
     std::byte *staging, *device;
     // Operand slot s uploaded; the kernels done with device slot s; the device's chunk j
     // downloaded into pinned result slot j mod 3.
@@ -203,8 +232,7 @@ struct DeviceLane {
 
     DeviceLane(Runtime& runtime, const Route& route, std::span<const limb_t> primes, std::size_t staging_bytes,
                std::size_t device_bytes)
-        : runtime(runtime), tables(poly_ntt_tables(runtime, primes, std::uint32_t(route.length))),
-          garner(route.prime ? nullptr : &garner_tables(runtime, primes)), staging(runtime.staging(staging_bytes)),
+        : runtime(runtime), tables(runtime, route, primes), staging(runtime.staging(staging_bytes)),
           device(runtime.scratch(device_bytes)), drain{runtime.stream(), runtime.upload_stream(), runtime.download_stream()}
     {
     }
@@ -218,7 +246,7 @@ struct DeviceLane {
 void run_group(std::span<const NmodProduct* const> group, const Route& route)
 {
     const Clock::time_point start = Clock::now();
-    const std::span<const limb_t> primes = route.prime ? std::span<const limb_t>(&route.prime, 1) : three_primes();
+    const std::span<const limb_t> primes = primes_of(route);
     const std::vector<Chunk> chunks = chunks_of(group, route, primes);
     std::size_t up_bytes = 0, down_bytes = 0, device_bytes = 0;
     for (const Chunk& c : chunks) {
@@ -274,7 +302,7 @@ void run_group(std::span<const NmodProduct* const> group, const Route& route)
         lane.uploaded[s].record(upload);
         lane.uploaded[s].wait_on(stream);  // and so after chunk j - 2 has left the slot
         if (timing) times.begin(kProducts, stream);
-        chunk.multiply(device_slot(lane, j), route, lane.tables, lane.garner, primes.size(), stream);
+        chunk.multiply(device_slot(lane, j), route, lane.tables, primes.size(), stream);
         if (timing) times.end(kProducts, stream);
         lane.computed[s].record(stream);
         lane.computed[s].wait_on(download);
@@ -293,7 +321,8 @@ void run_group(std::span<const NmodProduct* const> group, const Route& route)
                      "zgpu: %zu nmod products of transform length %llu on %zu primes, %zu chunks over %zu devices: planning "
                      "%.2f ms, gathering %.2f ms, waiting for the GPU %.2f ms, scattering %.2f ms, total %.2f ms; the first device's time, "
                      "overlapping: uploads %.2f ms, products %.2f ms, downloads %.2f ms\n",
-                     group.size(), static_cast<unsigned long long>(route.length), primes.size(), chunks.size(), devices,
+                     group.size(), static_cast<unsigned long long>(route.length),
+                     route.five_primes() ? std::size_t(kernels::kFivePrimeCount) : primes.size(), chunks.size(), devices,
                      milliseconds(planning), milliseconds(gathering), milliseconds(waiting), milliseconds(scattering), milliseconds(Clock::now() - start),
                      times.milliseconds(kUpload), times.milliseconds(kProducts), times.milliseconds(kDownload));
 }

@@ -1,0 +1,185 @@
+// Short products modulo word moduli through five 30-bit primes (contract: poly_mul_mod_n.hpp).
+//
+// A block takes kTile / N products (N the transform length). For each prime in turn it reduces
+// the operands' words modulo the prime on the way into shared memory and runs ntt_tile.cuh's
+// products there; each prime's products stay in shared memory, so that after the fifth the
+// block turns the five residues of every coefficient into the coefficient mod n (five_primes.hpp)
+// and writes it: the operands are read once a prime (from L2 after the first), the results
+// written once, and no residue goes through device memory.
+// Shared memory: six areas of kTile words (and one padding word every 32), prime i's a in area i
+// and its b in area i + 1, so that each prime's products land where the next prime's b does not
+// go: 50.7 KiB a block, four blocks an SM.
+// Cost: 5 x 3 transforms of (N/2) log2 N butterflies, each a product by a twiddle of 3 IMADs
+// (two 32-bit products and a high half), and a CRT of about 14 such products and 5 of 64 bits
+// a coefficient.
+#include "kernels/poly/poly_mul_mod_n.hpp"
+
+#include <bit>
+#include <string>
+
+#include "kernels/common/cuda_check.hpp"
+#include "kernels/ntt/ntt_tile.cuh"
+#include "kernels/ntt/ntt_twiddles.hpp"
+#include "kernels/poly/five_primes.hpp"
+#include "zgpu/error.hpp"
+
+namespace zgpu::kernels {
+namespace {
+
+constexpr int kLogTile = 11;
+constexpr std::uint32_t kTile = 1u << kLogTile;
+static_assert(kTile == kPolyMulModNMaxLength && kPolyMulModNMaxLength <= kFivePrimesMaxLength);
+constexpr int kThreads = 256;  // a group of 8 words of a and one of b a thread, each pass
+constexpr std::uint32_t kMaxTilesPerBlock = kTile / kPolyNttMinLength;
+constexpr std::uint32_t kAreaWords = padded_words(kTile);
+constexpr std::size_t kSharedBytes = (kFivePrimeCount + 1) * kAreaWords * sizeof(std::uint32_t);
+
+struct Args {
+    ConstPolyBatchView a, b;
+    PolyBatchView out;
+    const limb_t* moduli;
+    FivePrimeTablesView tables;
+    FivePrimes primes;
+    std::size_t products;
+    bool square;
+};
+
+// Where a block's products come from and go.
+struct Slots {
+    const limb_t* source[2][kMaxTilesPerBlock];
+    std::uint32_t limit[2][kMaxTilesPerBlock];
+    limb_t* product[kMaxTilesPerBlock];
+    std::uint32_t product_length[kMaxTilesPerBlock];
+};
+
+// The products' moduli and the primes' radix modulo each, for the CRT: in the last area, which
+// the last prime's b leaves free.
+struct CrtSlots {
+    Modulus modulus[kMaxTilesPerBlock];
+    limb_t radix[kMaxTilesPerBlock][kFivePrimeCount];  // P_i mod n
+};
+static_assert(sizeof(CrtSlots) <= kAreaWords * sizeof(std::uint32_t));
+
+__device__ void fill_slots(const Args& args, Slots& slots, std::size_t first_product, int tiles)
+{
+    for (int q = threadIdx.x; q < tiles; q += blockDim.x) {
+        const std::size_t j = first_product + q;
+        const bool present = j < args.products;
+        for (int operand = 0; operand < 2; ++operand) {
+            const ConstPolyBatchView& x = operand ? args.b : args.a;
+            slots.source[operand][q] = present ? x.values.prime(0) + x.offset(j) : nullptr;
+            slots.limit[operand][q] = present ? min(x.length(j), args.out.length(j)) : 0;
+        }
+        slots.product[q] = present ? args.out.values.prime(0) + args.out.offset(j) : nullptr;
+        slots.product_length[q] = present ? args.out.length(j) : 0;
+    }
+    __syncthreads();
+}
+
+__device__ void fill_crt_slots(const Args& args, CrtSlots& slots, std::size_t first_product, int tiles)
+{
+    for (int q = threadIdx.x; q < tiles; q += blockDim.x) {
+        const std::size_t j = first_product + q;
+        const Modulus m = make_modulus(j < args.products ? args.moduli[j] : 2);
+        slots.modulus[q] = m;
+        limb_t radix = 1;
+        for (int i = 0; i < kFivePrimeCount; ++i) {
+            slots.radix[q][i] = radix;
+            radix = m.mul(radix, m.reduce(args.primes.field[i].p));
+        }
+    }
+    __syncthreads();
+}
+
+// N^-1 2^32 mod p with its companion: the pointwise Montgomery product x y / 2^32 times it is
+// x y / N. N divides p - 1, so N^-1 = p - (p - 1) / N.
+__device__ ShoupFactor pointwise_scale(const PrimeField& f, int log_length)
+{
+    const std::uint32_t inverse = f.p - ((f.p - 1) >> log_length);
+    const std::uint32_t scale = std::uint32_t((std::uint64_t(inverse) << 32) % f.p);
+    return {scale, f.shoup(scale)};
+}
+
+template <int LogLength>
+__global__ void __launch_bounds__(kThreads, 4) products_mod_n(const Args args)
+{
+    extern __shared__ std::uint32_t areas[];
+    __shared__ Slots slots;
+    constexpr int tiles = int(kTile >> LogLength);
+    const std::size_t first_product = std::size_t(blockIdx.x) * tiles;
+    fill_slots(args, slots, first_product, tiles);
+
+    for (int i = 0; i < kFivePrimeCount; ++i) {
+        const PrimeField f = args.primes.field[i];
+        std::uint32_t* smem = areas + i * kAreaWords;  // a's tiles, then b's in the next area
+        const ShoupFactor to_word = args.primes.word_base[i];
+        const auto input = [&](int tile, std::uint32_t base, std::uint32_t offset) -> std::uint32_t {
+            const int operand = tile >= tiles, q = tile - operand * tiles;
+            const std::uint32_t e = base + offset;
+            return e < slots.limit[operand][q] ? reduce_word64(f, to_word, slots.source[operand][q][e]) : 0;
+        };
+        // padded(x + offset) = padded(x) + padded(offset) where their bits are apart: one
+        // address a group, constant offsets.
+        const auto word = [&](int tile, std::uint32_t base, std::uint32_t offset) -> std::uint32_t& {
+            return smem[padded((tile << LogLength) + base) + padded(offset)];
+        };
+        const auto from_smem = [&](int tile, std::uint32_t base, std::uint32_t offset) { return word(tile, base, offset); };
+        const auto to_smem = [&](int tile, std::uint32_t base, std::uint32_t offset, std::uint32_t v) { word(tile, base, offset) = v; };
+        const auto output = [&](int tile, std::uint32_t base, std::uint32_t offset, std::uint32_t v) {
+            word(tile, base, offset) = f.normal(v);
+        };
+        const ShoupFactor scale = pointwise_scale(f, LogLength);
+        const auto pointwise = [&](std::uint32_t x, std::uint32_t y) {
+            return f.mul_lazy(f.mul_montgomery(x, y), scale.w, scale.w_shoup);
+        };
+        tile_products<LogLength>(tiles, args.square, args.tables.forward + i * kTile, args.tables.inverse + i * kTile, f, input,
+                                 from_smem, to_smem, pointwise, output);
+    }
+
+    // Every coefficient from its five residues to its modulus.
+    CrtSlots& crt = *reinterpret_cast<CrtSlots*>(areas + kFivePrimeCount * kAreaWords);
+    fill_crt_slots(args, crt, first_product, tiles);
+    for (std::uint32_t w = threadIdx.x; w < kTile; w += kThreads) {
+        const int q = int(w >> LogLength);
+        const std::uint32_t e = w & ((1u << LogLength) - 1);
+        if (e >= slots.product_length[q]) continue;
+        std::uint32_t r[kFivePrimeCount];
+#pragma unroll
+        for (int i = 0; i < kFivePrimeCount; ++i) r[i] = areas[i * kAreaWords + padded(w)];
+        slots.product[q][e] = args.primes.to_modulus(r, crt.modulus[q], crt.radix[q]);
+    }
+}
+
+}  // namespace
+
+void fill_five_prime_tables(std::span<Twiddle> forward, std::span<Twiddle> inverse)
+{
+    if (forward.size() != kFivePrimeCount * kTile || inverse.size() != forward.size())
+        throw Error("five-prime NTT tables: " + std::to_string(kFivePrimeCount * kTile) + " entries a direction expected");
+    for (int i = 0; i < kFivePrimeCount; ++i) {
+        fill_twiddles(kFivePrimes.field[i], false, forward.subspan(i * kTile, kTile));
+        fill_twiddles(kFivePrimes.field[i], true, inverse.subspan(i * kTile, kTile));
+    }
+}
+
+void poly_mul_mod_n(ConstPolyBatchView a, ConstPolyBatchView b, bool square, std::size_t products, std::uint32_t length,
+                    const limb_t* moduli, const FivePrimeTablesView& tables, PolyBatchView out, cudaStream_t stream)
+{
+    if (products == 0) return;
+    if (!std::has_single_bit(length) || length < kPolyNttMinLength || length > kTile)
+        throw Error("products mod n (five primes): transform length " + std::to_string(length) + " is not a power of two from " +
+                    std::to_string(kPolyNttMinLength) + " to " + std::to_string(kTile));
+    const std::uint32_t per_block = kTile / length;
+    const std::size_t blocks = (products + per_block - 1) / per_block;
+    if (blocks > 0x7fffffffu) throw Error("products mod n (five primes): " + std::to_string(blocks) + " blocks exceed one launch");
+    const Args args{a, square ? a : b, out, moduli, tables, kFivePrimes, products, square};
+    for_log_tile(std::countr_zero(length), [&](auto log_length) {
+        const auto kernel = products_mod_n<decltype(log_length)::value>;
+        check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSharedBytes)),
+              "products mod n (five primes): shared memory");
+        kernel<<<unsigned(blocks), kThreads, kSharedBytes, stream>>>(args);
+    });
+    check_launch("products mod n (five primes) launch");
+}
+
+}  // namespace zgpu::kernels
