@@ -281,7 +281,8 @@ struct CarryArgs {
 };
 
 // Coefficients k .. k + 7 of the convolution (k a multiple of 8; zeros from `length` on), from
-// their lazy residues by CRT, each prime's residues read 16 bytes at a time.
+// their residues by CRT (below 4p, as the inverse transform leaves them), each prime's residues
+// read 16 bytes at a time.
 __device__ void coefficients(const std::uint32_t* residues, std::uint32_t length, std::uint32_t k, Words96* c)
 {
     if (k >= length) {  // length is a multiple of 8: all eight are outside
@@ -295,7 +296,7 @@ __device__ void coefficients(const std::uint32_t* residues, std::uint32_t length
 #pragma unroll
         for (int h = 0; h < 2; ++h) load_words(residues + q * length + k + 4 * h, r[q][h]);
 #pragma unroll
-    for (int t = 0; t < 8; ++t) c[t] = crt_combine(f0.normal(r[0][t / 4][t % 4]), f1.normal(r[1][t / 4][t % 4]), f2.normal(r[2][t / 4][t % 4]));
+    for (int t = 0; t < 8; ++t) c[t] = crt_combine(f0.exact(r[0][t / 4][t % 4]), f1.exact(r[1][t / 4][t % 4]), f2.exact(r[2][t / 4][t % 4]));
 }
 
 // The result limbs from the convolution: coefficient k (< 2^81) sits at bit 32k. Limb m gets

@@ -46,6 +46,8 @@ struct PrimeField {
     // to a larger word exactly when x is already in range.
     ZGPU_HOST_DEVICE constexpr std::uint32_t normal(std::uint32_t x) const { return min_word(x, x - p); }
     ZGPU_HOST_DEVICE constexpr std::uint32_t lazy(std::uint32_t x) const { return min_word(x, x - 2 * p); }
+    // x < 4p to [0, p).
+    ZGPU_HOST_DEVICE constexpr std::uint32_t exact(std::uint32_t x) const { return normal(lazy(x)); }
 
     // Exact arithmetic on [0, p).
     ZGPU_HOST_DEVICE constexpr std::uint32_t add(std::uint32_t x, std::uint32_t y) const { return normal(x + y); }
@@ -73,7 +75,9 @@ struct PrimeField {
         return std::uint32_t(t >> 32) + mul_high(m, p) + (std::uint32_t(t) != 0);
     }
 
-    // Butterflies on lazy residues, with the twiddle w and its companion.
+    // Butterflies, with the twiddle w and its companion. Forward ones take and give residues below
+    // 2p; inverse ones (Harvey's) take and give residues below 4p (4p < 2^32), correcting only
+    // u, so that the inverse transform's words end below 4p.
     // Forward (decimation in frequency): (u, v) -> (u + v, (u - v) w).
     ZGPU_HOST_DEVICE constexpr void forward_butterfly(std::uint32_t& u, std::uint32_t& v, std::uint32_t w, std::uint32_t w_shoup) const
     {
@@ -81,20 +85,26 @@ struct PrimeField {
         u = lazy(u + v);
         v = mul_lazy(difference, w, w_shoup);
     }
-    // Inverse (decimation in time): (u, v) -> (u + v w, u - v w).
+    // Inverse (decimation in time): (u, v) -> (u + v w, u - v w); v w below 2p for any word v.
     ZGPU_HOST_DEVICE constexpr void inverse_butterfly(std::uint32_t& u, std::uint32_t& v, std::uint32_t w, std::uint32_t w_shoup) const
     {
-        const std::uint32_t t = mul_lazy(v, w, w_shoup);
-        v = lazy(u + 2 * p - t);
-        u = lazy(u + t);
+        const std::uint32_t x = lazy(u), t = mul_lazy(v, w, w_shoup);
+        u = x + t;
+        v = x + 2 * p - t;
     }
 
-    // Either butterfly with the twiddle 1: (u, v) -> (u + v, u - v), no product.
-    ZGPU_HOST_DEVICE constexpr void unit_butterfly(std::uint32_t& u, std::uint32_t& v) const
+    // The butterflies with the twiddle 1: (u, v) -> (u + v, u - v), no product.
+    ZGPU_HOST_DEVICE constexpr void forward_unit_butterfly(std::uint32_t& u, std::uint32_t& v) const
     {
         const std::uint32_t difference = u + 2 * p - v;  // < 4p
         u = lazy(u + v);
         v = lazy(difference);
+    }
+    ZGPU_HOST_DEVICE constexpr void inverse_unit_butterfly(std::uint32_t& u, std::uint32_t& v) const
+    {
+        const std::uint32_t x = lazy(u), y = lazy(v);
+        u = x + y;
+        v = x + 2 * p - y;
     }
 
     ZGPU_HOST_DEVICE constexpr std::uint32_t pow(std::uint32_t x, std::uint64_t e) const

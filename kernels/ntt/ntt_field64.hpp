@@ -34,9 +34,10 @@ struct Field64 {
     limb_t one_shoup;   // floor(R / p): reduces any word into [0, 2p)
     limb_t r2;          // R^2 mod p: converts into Montgomery form
 
-    // x < 2p to [0, p), and x < 4p to [0, 2p) (2p < 2^63).
+    // x < 2p to [0, p), and x < 4p to [0, 2p) (2p < 2^63); `exact` x < 4p to [0, p).
     ZGPU_HOST_DEVICE limb_t normal(limb_t x) const { return subtract_if_above(x, p); }
     ZGPU_HOST_DEVICE limb_t lazy(limb_t x) const { return subtract_if_above(x, 2 * p); }
+    ZGPU_HOST_DEVICE limb_t exact(limb_t x) const { return normal(lazy(x)); }
     // Any word into [0, 2p): the quotient estimate mul_high(x, floor(R / p)) is low by at most one.
     ZGPU_HOST_DEVICE limb_t reduce_word(limb_t x) const { return x - mul_high(x, one_shoup) * p; }
 
@@ -54,7 +55,9 @@ struct Field64 {
     // x w mod p in [0, 2p) for any word x, by the twiddle's companion.
     ZGPU_HOST_DEVICE limb_t mul_twiddle(limb_t x, const Twiddle64& t) const { return mul_shoup_lazy(x, t.w, t.w_shoup, p); }
 
-    // Butterflies on lazy residues.
+    // Butterflies. Forward ones take and give residues below 2p; inverse ones (Harvey's) take and
+    // give residues below 4p (4p < 2^64), correcting only u, so that the inverse transform's
+    // words end below 4p.
     // Forward (decimation in frequency): (u, v) -> (u + v, (u - v) w).
     ZGPU_HOST_DEVICE void forward_butterfly(limb_t& u, limb_t& v, const Twiddle64& w) const
     {
@@ -62,20 +65,26 @@ struct Field64 {
         u = lazy(u + v);
         v = mul_twiddle(difference, w);
     }
-    // Inverse (decimation in time): (u, v) -> (u + v w, u - v w).
+    // Inverse (decimation in time): (u, v) -> (u + v w, u - v w); v w below 2p for any word v.
     ZGPU_HOST_DEVICE void inverse_butterfly(limb_t& u, limb_t& v, const Twiddle64& w) const
     {
-        const limb_t t = mul_twiddle(v, w);
-        v = lazy(u + 2 * p - t);
-        u = lazy(u + t);
+        const limb_t x = lazy(u), t = mul_twiddle(v, w);
+        u = x + t;
+        v = x + 2 * p - t;
     }
 
-    // Either butterfly with the twiddle 1: (u, v) -> (u + v, u - v), no product.
-    ZGPU_HOST_DEVICE void unit_butterfly(limb_t& u, limb_t& v) const
+    // The butterflies with the twiddle 1: (u, v) -> (u + v, u - v), no product.
+    ZGPU_HOST_DEVICE void forward_unit_butterfly(limb_t& u, limb_t& v) const
     {
         const limb_t difference = u + 2 * p - v;  // < 4p
         u = lazy(u + v);
         v = lazy(difference);
+    }
+    ZGPU_HOST_DEVICE void inverse_unit_butterfly(limb_t& u, limb_t& v) const
+    {
+        const limb_t x = lazy(u), y = lazy(v);
+        u = x + y;
+        v = x + 2 * p - y;
     }
 
     // The twiddle of w R mod p (Montgomery form, as pow and root_of_unity64 give it).

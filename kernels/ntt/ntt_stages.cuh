@@ -68,7 +68,7 @@ __device__ void butterflies(typename Field::Word (&v)[1 << K], std::uint32_t bas
 }
 
 // The bottom K stages of a group of 2^K consecutive elements (its first a multiple of 2^K):
-// butterflies with j = 0 have the twiddle 1 and skip their product (Field::unit_butterfly),
+// butterflies with j = 0 have the twiddle 1 and skip their product (the field's unit butterflies),
 // a fraction (2^K - 1) / (K 2^(K-1)) of them, 7/12 for K = 3.
 template <bool Forward, int K, class Field>
 __device__ void bottom_butterflies(typename Field::Word (&v)[1 << K], const typename Field::Twiddle* table, const Field& f)
@@ -80,7 +80,10 @@ __device__ void bottom_butterflies(typename Field::Word (&v)[1 << K], const type
         for (int m = 0; m < (1 << K); ++m) {
             if (m & (1 << level)) continue;
             const std::uint32_t j = std::uint32_t(m & ((1 << level) - 1));
-            if (j == 0) f.unit_butterfly(v[m], v[m + (1 << level)]);
+            if (j == 0) {
+                if constexpr (Forward) f.forward_unit_butterfly(v[m], v[m + (1 << level)]);
+                else f.inverse_unit_butterfly(v[m], v[m + (1 << level)]);
+            }
             else table_butterfly<Forward>(f, v[m], v[m + (1 << level)], table, (1u << level) + j);
         }
     }

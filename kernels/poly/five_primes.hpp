@@ -42,20 +42,21 @@ struct FivePrimes {
     ShoupFactor inverse[kFivePrimeCount];                  // P_i^-1 mod p_i
 
     // x mod n from x's residues r_i < p_i (x < P), given radix_mod_n[i] = P_i mod n: Garner's
-    // digits, then sum v_i (P_i mod n) < 5 2^30 n < 2^97 in three words, reduced once.
+    // digits, then sum v_i (P_i mod n) < 5 2^30 n < 2^97 in two words, reduced once (its high
+    // word, below 2^33, is already below most n).
     ZGPU_HOST_DEVICE limb_t to_modulus(const std::uint32_t (&r)[kFivePrimeCount], const Modulus& m,
                                        const limb_t (&radix_mod_n)[kFivePrimeCount]) const
     {
         std::uint32_t v[kFivePrimeCount];
-        ThreeWords sum;
+        unsigned __int128 sum = 0;
         for (int i = 0; i < kFivePrimeCount; ++i) {
             const PrimeField& f = field[i];
             std::uint32_t below = 0;  // v_0 + v_1 P_1 + ... + v_(i-1) P_(i-1) mod p_i
             for (int l = 0; l < i; ++l) below = f.add(below, f.mul(v[l], radix[i][l].w, radix[i][l].w_shoup));
             v[i] = i == 0 ? r[0] : f.mul(f.sub(r[i], below), inverse[i].w, inverse[i].w_shoup);
-            sum.add_product(v[i], radix_mod_n[i]);
+            sum += (unsigned __int128)v[i] * radix_mod_n[i];
         }
-        return m.reduce(sum);
+        return m.reduce(m.reduce(limb_t(sum >> 64)), limb_t(sum));
     }
 };
 

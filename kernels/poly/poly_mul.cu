@@ -169,7 +169,7 @@ __global__ void __launch_bounds__(kOuterThreads) outer_pass(const OuterArgs args
         const std::uint32_t limit = plan.out.length(j);
         for (std::uint32_t w = threadIdx.x; w < words; w += kOuterThreads) {
             const std::uint32_t i = element(w);
-            if (i < limit) product[i] = f.normal(rows[w]);
+            if (i < limit) product[i] = f.exact(rows[w]);
         }
     } else {
         for (std::uint32_t w = threadIdx.x; w < words; w += kOuterThreads) spectrum[element(w)] = rows[w];
@@ -248,7 +248,7 @@ __global__ void __launch_bounds__(kTileThreads, 6) tile_stages(const TileArgs ar
     const auto output = [&](int tile, std::uint32_t base, std::uint32_t offset, limb_t v) {
         const std::uint32_t i = base + offset;
         if (args.outer) spectrum[i] = v;
-        else if (i < slots.product_length[tile]) slots.product[tile][i] = f.normal(v);
+        else if (i < slots.product_length[tile]) slots.product[tile][i] = f.exact(v);
     };
 
     const limb_t scale = pointwise_scale(f, plan.log_length);

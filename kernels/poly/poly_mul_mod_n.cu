@@ -126,7 +126,7 @@ __global__ void __launch_bounds__(kThreads, 4) products_mod_n(const Args args)
         const auto from_smem = [&](int tile, std::uint32_t base, std::uint32_t offset) { return word(tile, base, offset); };
         const auto to_smem = [&](int tile, std::uint32_t base, std::uint32_t offset, std::uint32_t v) { word(tile, base, offset) = v; };
         const auto output = [&](int tile, std::uint32_t base, std::uint32_t offset, std::uint32_t v) {
-            word(tile, base, offset) = f.normal(v);
+            word(tile, base, offset) = f.exact(v);
         };
         const ShoupFactor scale = pointwise_scale(f, LogLength);
         const auto pointwise = [&](std::uint32_t x, std::uint32_t y) {

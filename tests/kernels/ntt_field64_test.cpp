@@ -88,7 +88,8 @@ TEST(NttField64, TwiddleProductsAndButterflies)
             const limb_t product = f.mul_twiddle(x, t);
             EXPECT_LT(product, 2 * p);
             EXPECT_EQ(product % p, mul_mod(x % p, w, p));
-            // Butterflies on lazy inputs below 2p, the largest included.
+            // Forward butterflies on inputs below 2p, inverse ones on inputs below 4p, the largest
+            // included; the unit ones likewise.
             const limb_t u0 = trial < 6 ? 2 * p - 1 : rng() % (2 * p), v0 = trial < 6 ? 2 * p - 1 - trial % 2 : rng() % (2 * p);
             limb_t u = u0, v = v0;
             f.forward_butterfly(u, v, t);
@@ -97,12 +98,26 @@ TEST(NttField64, TwiddleProductsAndButterflies)
             EXPECT_EQ(u % p, (u0 % p + v0 % p) % p);
             EXPECT_EQ(v % p, mul_mod((u0 % p + p - v0 % p) % p, w, p));
             u = u0, v = v0;
-            f.inverse_butterfly(u, v, t);
+            f.forward_unit_butterfly(u, v);
             EXPECT_LT(u, 2 * p);
             EXPECT_LT(v, 2 * p);
-            const limb_t vw = mul_mod(v0 % p, w, p);
-            EXPECT_EQ(u % p, (u0 % p + vw) % p);
-            EXPECT_EQ(v % p, (u0 % p + p - vw) % p);
+            EXPECT_EQ(u % p, (u0 % p + v0 % p) % p);
+            EXPECT_EQ(v % p, (u0 % p + p - v0 % p) % p);
+            const limb_t x0 = trial < 6 ? 4 * p - 1 : rng() % (4 * p), y0 = trial < 6 ? 4 * p - 1 - trial % 2 : rng() % (4 * p);
+            u = x0, v = y0;
+            f.inverse_butterfly(u, v, t);
+            EXPECT_LT(u, 4 * p);
+            EXPECT_LT(v, 4 * p);
+            const limb_t yw = mul_mod(y0 % p, w, p);
+            EXPECT_EQ(u % p, (x0 % p + yw) % p);
+            EXPECT_EQ(v % p, (x0 % p + p - yw) % p);
+            EXPECT_EQ(f.exact(u), u % p);
+            u = x0, v = y0;
+            f.inverse_unit_butterfly(u, v);
+            EXPECT_LT(u, 4 * p);
+            EXPECT_LT(v, 4 * p);
+            EXPECT_EQ(u % p, (x0 % p + y0 % p) % p);
+            EXPECT_EQ(v % p, (x0 % p + p - y0 % p) % p);
         }
     }
 }
