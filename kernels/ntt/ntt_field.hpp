@@ -41,11 +41,14 @@ struct PrimeField {
     std::uint32_t p;
     std::uint32_t montgomery;  // -p^-1 mod 2^32
     std::uint32_t one_shoup;   // floor(2^32 / p), Shoup's companion of 1
+    // 2p, loaded rather than computed: the corrections then add a register (an ALU instruction)
+    // where they multiplied p by 2 (an IMAD, on the pipe that the products need).
+    std::uint32_t two_p;
 
     // x < 2p to [0, p), and x < 4p to [0, 2p): below the bound, x - p (x - 2p) wraps around
     // to a larger word exactly when x is already in range.
     ZGPU_HOST_DEVICE constexpr std::uint32_t normal(std::uint32_t x) const { return min_word(x, x - p); }
-    ZGPU_HOST_DEVICE constexpr std::uint32_t lazy(std::uint32_t x) const { return min_word(x, x - 2 * p); }
+    ZGPU_HOST_DEVICE constexpr std::uint32_t lazy(std::uint32_t x) const { return min_word(x, x - two_p); }
     // x < 4p to [0, p).
     ZGPU_HOST_DEVICE constexpr std::uint32_t exact(std::uint32_t x) const { return normal(lazy(x)); }
 
@@ -81,7 +84,7 @@ struct PrimeField {
     // Forward (decimation in frequency): (u, v) -> (u + v, (u - v) w).
     ZGPU_HOST_DEVICE constexpr void forward_butterfly(std::uint32_t& u, std::uint32_t& v, std::uint32_t w, std::uint32_t w_shoup) const
     {
-        const std::uint32_t difference = u + 2 * p - v;  // < 4p
+        const std::uint32_t difference = u + two_p - v;  // < 4p
         u = lazy(u + v);
         v = mul_lazy(difference, w, w_shoup);
     }
@@ -90,13 +93,13 @@ struct PrimeField {
     {
         const std::uint32_t x = lazy(u), t = mul_lazy(v, w, w_shoup);
         u = x + t;
-        v = x + 2 * p - t;
+        v = x + two_p - t;
     }
 
     // The butterflies with the twiddle 1: (u, v) -> (u + v, u - v), no product.
     ZGPU_HOST_DEVICE constexpr void forward_unit_butterfly(std::uint32_t& u, std::uint32_t& v) const
     {
-        const std::uint32_t difference = u + 2 * p - v;  // < 4p
+        const std::uint32_t difference = u + two_p - v;  // < 4p
         u = lazy(u + v);
         v = lazy(difference);
     }
@@ -104,7 +107,7 @@ struct PrimeField {
     {
         const std::uint32_t x = lazy(u), y = lazy(v);
         u = x + y;
-        v = x + 2 * p - y;
+        v = x + two_p - y;
     }
 
     ZGPU_HOST_DEVICE constexpr std::uint32_t pow(std::uint32_t x, std::uint64_t e) const
@@ -126,7 +129,7 @@ ZGPU_HOST_DEVICE constexpr std::uint32_t montgomery_constant(std::uint32_t p)
 
 ZGPU_HOST_DEVICE constexpr PrimeField make_field(std::uint32_t p)
 {
-    return {p, montgomery_constant(p), std::uint32_t((std::uint64_t(1) << 32) / p)};
+    return {p, montgomery_constant(p), std::uint32_t((std::uint64_t(1) << 32) / p), 2 * p};
 }
 
 // 479 * 2^21 + 1, 119 * 2^23 + 1, 235 * 2^22 + 1: each < 2^30, each within a factor of two of
