@@ -104,8 +104,10 @@ __device__ inline std::uint32_t group_base(std::uint32_t g, int s_lo, int K)
 // 2^K elements with load(tile, base, m * 2^s_lo), runs the butterflies in registers and writes
 // them with store(tile, base, m * 2^s_lo, value): element base + m * 2^s_lo, the offset's bits
 // clear in base, so that an address can be the group's plus the offset's. The block's threads
-// share the groups; ends with a barrier. log_tile and s_lo: ints, or Fixed.
-template <bool Forward, int K, class Field, class LogTile, class SLo, class Load, class Store>
+// share the groups; ends with a barrier. log_tile and s_lo: ints, or Fixed. UpperZero: the upper
+// half of each group (m >= 2^(K-1)) is known to be zero and is not loaded, as on the first
+// forward pass of a transform whose input fills at most half of it.
+template <bool Forward, int K, bool UpperZero = false, class Field, class LogTile, class SLo, class Load, class Store>
 __device__ void group_pass(int tiles, LogTile log_tile, SLo s_lo, const typename Field::Twiddle* table, const Field& f,
                            Load load, Store store)
 {
@@ -115,7 +117,7 @@ __device__ void group_pass(int tiles, LogTile log_tile, SLo s_lo, const typename
         const std::uint32_t base = group_base(g & ((1u << log_groups) - 1), s_lo, K);
         typename Field::Word v[1 << K];
 #pragma unroll
-        for (int m = 0; m < (1 << K); ++m) v[m] = load(tile, base, std::uint32_t(m) << s_lo);
+        for (int m = 0; m < (1 << K); ++m) v[m] = UpperZero && m >= (1 << (K - 1)) ? 0 : load(tile, base, std::uint32_t(m) << s_lo);
         butterflies<Forward, K>(v, base, s_lo, table, f);
 #pragma unroll
         for (int m = 0; m < (1 << K); ++m) store(tile, base, std::uint32_t(m) << s_lo, v[m]);

@@ -41,9 +41,13 @@ __device__ __forceinline__ void for_passes(Body body)
 // butterflies) with the stages given at run time.
 // The fused pass takes a group from the last forward stage to the first inverse one in
 // registers, skipping the products by the twiddle 1.
+// upper_zero (the same in the whole block): every tile's input is zero from 2^(LogTile - 1) on,
+// so that the first pass loads half the words (the common case: two operands of length up to
+// N/2).
 template <int LogTile, class Field, class Input, class FromSmem, class ToSmem, class Pointwise, class Output>
-__device__ void tile_products(int tiles, bool square, const typename Field::Twiddle* forward, const typename Field::Twiddle* inverse,
-                              const Field& f, Input input, FromSmem from_smem, ToSmem to_smem, Pointwise pointwise, Output output)
+__device__ void tile_products(int tiles, bool square, bool upper_zero, const typename Field::Twiddle* forward,
+                              const typename Field::Twiddle* inverse, const Field& f, Input input, FromSmem from_smem, ToSmem to_smem,
+                              Pointwise pointwise, Output output)
 {
     static_assert(LogTile >= kFusedStages);
     using LogLength = Fixed<LogTile>;
@@ -52,8 +56,9 @@ __device__ void tile_products(int tiles, bool square, const typename Field::Twid
     // kPassStages.
     constexpr int kAbove = LogTile - kFusedStages, kFirstK = kAbove % kPassStages ? kAbove % kPassStages : kPassStages;
     if constexpr (kAbove > 0) {
-        group_pass<true, kFirstK>(operands * tiles, LogLength(), Fixed<kAbove - kFirstK + kFusedStages>(), forward,
-                                  f, input, to_smem);
+        using Top = Fixed<kAbove - kFirstK + kFusedStages>;
+        if (upper_zero) group_pass<true, kFirstK, true>(operands * tiles, LogLength(), Top(), forward, f, input, to_smem);
+        else group_pass<true, kFirstK>(operands * tiles, LogLength(), Top(), forward, f, input, to_smem);
         for_passes<kAbove - kFirstK - kPassStages + kFusedStages, -kPassStages, (kAbove - kFirstK) / kPassStages>(
             [&](auto s_lo) { group_pass<true, kPassStages>(operands * tiles, LogLength(), s_lo, forward, f, from_smem, to_smem); });
     }

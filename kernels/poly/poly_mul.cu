@@ -207,6 +207,7 @@ __global__ void __launch_bounds__(kTileThreads, 6) tile_stages(const TileArgs ar
     constexpr int tiles = int(kTile >> LogTile);  // 1 for the pieces of long transforms
     std::size_t prime, first_product = 0;
     limb_t* spectrum = nullptr;  // outer: a's piece; b's is chunk_transforms * length further
+    bool upper_zero = false;     // short: every operand within the tile's lower half
     if (args.outer) {
         const std::uint32_t pieces = plan.length / kTile;
         const std::size_t c = blockIdx.x / pieces, t = args.chunk_first + c;
@@ -215,6 +216,7 @@ __global__ void __launch_bounds__(kTileThreads, 6) tile_stages(const TileArgs ar
     } else {
         prime = blockIdx.x / args.blocks_per_prime;
         first_product = (blockIdx.x % args.blocks_per_prime) * tiles;
+        bool lower_half = true;
         for (int q = threadIdx.x; q < tiles; q += blockDim.x) {
             const std::size_t j = first_product + q;
             const bool present = j < plan.products;
@@ -225,8 +227,9 @@ __global__ void __launch_bounds__(kTileThreads, 6) tile_stages(const TileArgs ar
             }
             slots.product[q] = present ? plan.out.values.prime(prime) + plan.out.offset(j) : nullptr;
             slots.product_length[q] = present ? plan.out.length(j) : 0;
+            lower_half = lower_half && max(slots.limit[0][q], slots.limit[1][q]) <= plan.length / 2;
         }
-        __syncthreads();
+        upper_zero = __syncthreads_and(lower_half);
     }
     const Field64 f = plan.tables.fields[prime];
     const Twiddle64 *forward = plan.tables.forward_table(prime), *inverse = plan.tables.inverse_table(prime);
@@ -252,7 +255,7 @@ __global__ void __launch_bounds__(kTileThreads, 6) tile_stages(const TileArgs ar
     };
 
     const limb_t scale = pointwise_scale(f, plan.log_length);
-    tile_products<LogTile>(tiles, plan.square, forward, inverse, f, input, from_smem, to_smem,
+    tile_products<LogTile>(tiles, plan.square, upper_zero, forward, inverse, f, input, from_smem, to_smem,
                   [&](limb_t x, limb_t y) { return f.mul(f.mul(x, y), scale); }, output);
 }
 

@@ -60,8 +60,10 @@ struct CrtSlots {
 };
 static_assert(sizeof(CrtSlots) <= kAreaWords * sizeof(std::uint32_t));
 
-__device__ void fill_slots(const Args& args, Slots& slots, std::size_t first_product, int tiles)
+// Returns whether every operand of the block lies within the lower half of its transform.
+__device__ bool fill_slots(const Args& args, Slots& slots, std::size_t first_product, int tiles, std::uint32_t length)
 {
+    bool lower_half = true;
     for (int q = threadIdx.x; q < tiles; q += blockDim.x) {
         const std::size_t j = first_product + q;
         const bool present = j < args.products;
@@ -72,8 +74,9 @@ __device__ void fill_slots(const Args& args, Slots& slots, std::size_t first_pro
         }
         slots.product[q] = present ? args.out.values.prime(0) + args.out.offset(j) : nullptr;
         slots.product_length[q] = present ? args.out.length(j) : 0;
+        lower_half = lower_half && max(slots.limit[0][q], slots.limit[1][q]) <= length / 2;
     }
-    __syncthreads();
+    return __syncthreads_and(lower_half);
 }
 
 __device__ void fill_crt_slots(const Args& args, CrtSlots& slots, std::size_t first_product, int tiles)
@@ -107,7 +110,7 @@ __global__ void __launch_bounds__(kThreads, 4) products_mod_n(const Args args)
     __shared__ Slots slots;
     constexpr int tiles = int(kTile >> LogLength);
     const std::size_t first_product = std::size_t(blockIdx.x) * tiles;
-    fill_slots(args, slots, first_product, tiles);
+    const bool upper_zero = fill_slots(args, slots, first_product, tiles, 1u << LogLength);
 
     for (int i = 0; i < kFivePrimeCount; ++i) {
         const PrimeField f = args.primes.field[i];
@@ -132,7 +135,7 @@ __global__ void __launch_bounds__(kThreads, 4) products_mod_n(const Args args)
         const auto pointwise = [&](std::uint32_t x, std::uint32_t y) {
             return f.mul_lazy(f.mul_montgomery(x, y), scale.w, scale.w_shoup);
         };
-        tile_products<LogLength>(tiles, args.square, args.tables.forward + i * kTile, args.tables.inverse + i * kTile, f, input,
+        tile_products<LogLength>(tiles, args.square, upper_zero, args.tables.forward + i * kTile, args.tables.inverse + i * kTile, f, input,
                                  from_smem, to_smem, pointwise, output);
     }
 
