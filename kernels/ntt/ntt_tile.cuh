@@ -7,15 +7,6 @@
 
 namespace zgpu::kernels {
 
-// Stages a group of 8 words runs in registers, in the passes over shared memory. Groups of 16
-// (four stages) ran the batch of 10^4 products of length 1024 in 2.60 ms on the H200, groups of
-// 8 in 2.05: a pass's unrolled code is less than half as long (the old kernel's warps waited
-// 42 % of the time for instruction fetch), and the kernel issued in 63 % of its slots, not 50.
-constexpr int kPassStages = 3;
-// Stages of the pass that holds a group in registers from the last forward stage to the first
-// inverse one: with groups of 4 the batch above took 2.15 ms, with groups of 8 2.05.
-constexpr int kFusedStages = 3;
-
 // Calls body(Fixed<First + i * Step>()) for i = 0 .. Count - 1: loops over
 // passes whose stages are known at compile time.
 template <int First, int Step, int Count, class Body>
@@ -27,8 +18,10 @@ __device__ __forceinline__ void for_passes(Body body)
     }
 }
 
-// Products of `tiles` pairs of transforms of 2^LogTile words (LogTile >= kFusedStages): the
-// forward stages below the tiles' top, the pointwise product, the inverse stages up to the top.
+// Products of `tiles` pairs of transforms of 2^LogTile words (LogTile >= FusedStages): the
+// forward stages below the tiles' top, the pointwise product, the inverse stages up to the top,
+// in passes of PassStages over shared memory (a thread's group of 2^PassStages words in
+// registers), the bottom FusedStages forward and inverse in one pass.
 // Tiles 0 .. tiles - 1 hold a's words, the next `tiles` b's (a's alone for a square). Words come
 // in by input(tile, base, offset) on the first forward pass, move through shared memory by
 // from_smem(tile, base, offset) and to_smem(tile, base, offset, v), and leave by output(tile,
@@ -44,27 +37,28 @@ __device__ __forceinline__ void for_passes(Body body)
 // upper_zero (the same in the whole block): every tile's input is zero from 2^(LogTile - 1) on,
 // so that the first pass loads half the words (the common case: two operands of length up to
 // N/2).
-template <int LogTile, class Field, class Input, class FromSmem, class ToSmem, class Pointwise, class Output>
+template <int LogTile, int PassStages, int FusedStages, class Field, class Input, class FromSmem, class ToSmem, class Pointwise,
+          class Output>
 __device__ void tile_products(int tiles, bool square, bool upper_zero, const typename Field::Twiddle* forward,
                               const typename Field::Twiddle* inverse, const Field& f, Input input, FromSmem from_smem, ToSmem to_smem,
                               Pointwise pointwise, Output output)
 {
-    static_assert(LogTile >= kFusedStages);
+    static_assert(LogTile >= FusedStages);
     using LogLength = Fixed<LogTile>;
     const int operands = square ? 1 : 2;
     // Forward: the stages above the fused ones, the top pass taking what is not a multiple of
-    // kPassStages.
-    constexpr int kAbove = LogTile - kFusedStages, kFirstK = kAbove % kPassStages ? kAbove % kPassStages : kPassStages;
+    // PassStages.
+    constexpr int kAbove = LogTile - FusedStages, kFirstK = kAbove % PassStages ? kAbove % PassStages : PassStages;
     if constexpr (kAbove > 0) {
-        using Top = Fixed<kAbove - kFirstK + kFusedStages>;
+        using Top = Fixed<kAbove - kFirstK + FusedStages>;
         if (upper_zero) group_pass<true, kFirstK, true>(operands * tiles, LogLength(), Top(), forward, f, input, to_smem);
         else group_pass<true, kFirstK>(operands * tiles, LogLength(), Top(), forward, f, input, to_smem);
-        for_passes<kAbove - kFirstK - kPassStages + kFusedStages, -kPassStages, (kAbove - kFirstK) / kPassStages>(
-            [&](auto s_lo) { group_pass<true, kPassStages>(operands * tiles, LogLength(), s_lo, forward, f, from_smem, to_smem); });
+        for_passes<kAbove - kFirstK - PassStages + FusedStages, -PassStages, (kAbove - kFirstK) / PassStages>(
+            [&](auto s_lo) { group_pass<true, PassStages>(operands * tiles, LogLength(), s_lo, forward, f, from_smem, to_smem); });
     }
 
     // The fused pass: the bottom stages forward on both, pointwise product, the same inverse.
-    constexpr int kGroup = 1 << kFusedStages;
+    constexpr int kGroup = 1 << FusedStages;
     constexpr std::uint32_t kMask = (1u << LogTile) - 1;
     for (std::uint32_t g = threadIdx.x; g < (std::uint32_t(tiles) << LogTile) / kGroup; g += blockDim.x) {
         const int tile = int((kGroup * g) >> LogTile);
@@ -75,18 +69,18 @@ __device__ void tile_products(int tiles, bool square, bool upper_zero, const typ
             u[m] = from_smem(tile, first, m);
             v[m] = square ? 0 : from_smem(tiles + tile, first, m);
         }
-        if (!square) bottom_butterflies<true, kFusedStages>(v, forward, f);
-        bottom_butterflies<true, kFusedStages>(u, forward, f);
+        if (!square) bottom_butterflies<true, FusedStages>(v, forward, f);
+        bottom_butterflies<true, FusedStages>(u, forward, f);
 #pragma unroll
         for (int m = 0; m < kGroup; ++m) u[m] = pointwise(u[m], square ? u[m] : v[m]);
-        bottom_butterflies<false, kFusedStages>(u, inverse, f);
+        bottom_butterflies<false, FusedStages>(u, inverse, f);
 #pragma unroll
         for (int m = 0; m < kGroup; ++m) to_smem(tile, first, m, u[m]);
     }
     __syncthreads();
-    // Inverse: passes of kPassStages up to the tiles' top, the last one what is left.
-    for_passes<kFusedStages, kPassStages, (kAbove + kPassStages - 1) / kPassStages>([&](auto s_lo) {
-        constexpr int lo = decltype(s_lo)::value, k = LogTile - lo < kPassStages ? LogTile - lo : kPassStages;
+    // Inverse: passes of PassStages up to the tiles' top, the last one what is left.
+    for_passes<FusedStages, PassStages, (kAbove + PassStages - 1) / PassStages>([&](auto s_lo) {
+        constexpr int lo = decltype(s_lo)::value, k = LogTile - lo < PassStages ? LogTile - lo : PassStages;
         if constexpr (lo + k == LogTile) group_pass<false, k>(tiles, LogLength(), s_lo, inverse, f, from_smem, output);
         else group_pass<false, k>(tiles, LogLength(), s_lo, inverse, f, from_smem, to_smem);
     });
