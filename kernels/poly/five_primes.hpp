@@ -33,30 +33,49 @@ ZGPU_HOST_DEVICE inline std::uint32_t reduce_word64(const PrimeField& f, const S
     return f.lazy(f.mul_lazy(std::uint32_t(x >> 32), word_base.w, word_base.w_shoup) + f.reduce_word(std::uint32_t(x)));
 }
 
-// The primes' fields and constants: to reduce a word modulo each prime, and Garner's mixed-radix
-// digits of x = v_0 + v_1 P_1 + ... + v_4 P_4 (P_i = p_0 ... p_(i-1), v_i < p_i).
+// The residues' modulus mod n: with Q_i = P / p_i, x = sum y_i Q_i - k P for y_i = r_i Q_i^-1 mod
+// p_i and k = floor(sum y_i / p_i), so x = sum y_i (Q_i mod n) + k (n - P mod n) mod n. A
+// product's constants: cofactor[i] = Q_i mod n, and minus_p = (n - P mod n) mod n.
+struct CrtModN {
+    limb_t cofactor[kFivePrimeCount];
+    limb_t minus_p;
+};
+
+// The primes' fields and constants: to reduce a word modulo each prime, and the explicit CRT.
 struct FivePrimes {
     PrimeField field[kFivePrimeCount];
-    ShoupFactor word_base[kFivePrimeCount];                // 2^32 mod p_i
-    ShoupFactor radix[kFivePrimeCount][kFivePrimeCount];   // [i][l] = P_l mod p_i, l < i
-    ShoupFactor inverse[kFivePrimeCount];                  // P_i^-1 mod p_i
+    ShoupFactor word_base[kFivePrimeCount];        // 2^32 mod p_i
+    ShoupFactor cofactor_inverse[kFivePrimeCount];  // (P / p_i)^-1 mod p_i
+    std::uint32_t quotient_scale[kFivePrimeCount];  // floor(2^61 / p_i)
 
-    // x mod n from x's residues r_i < p_i (x < P), given radix_mod_n[i] = P_i mod n: Garner's
-    // digits, then sum v_i (P_i mod n) < 5 2^30 n < 2^97 in two words, reduced once (its high
-    // word, below 2^33, is already below most n).
-    ZGPU_HOST_DEVICE limb_t to_modulus(const std::uint32_t (&r)[kFivePrimeCount], const Modulus& m,
-                                       const limb_t (&radix_mod_n)[kFivePrimeCount]) const
+    // x mod n from x's residues r_i < p_i, for x < P / 4 (the products' coefficients are below
+    // 2^143 < P / 2^6). k = floor(sum y_i / p_i) is sum y_i / p_i - x / P, within 1/4 of it, and
+    // sum y_i floor(2^61 / p_i) is 2^61 sum y_i / p_i less at most 5 2^30: rounding it to a
+    // multiple of 2^61 gives 2^61 k. The sum of y_i (Q_i mod n) + k (n - P mod n) is below
+    // 6 2^30 2^64 < 2^97: two words, reduced once (the high word, below 2^33, is already below
+    // most n).
+    ZGPU_HOST_DEVICE limb_t to_modulus(const std::uint32_t (&r)[kFivePrimeCount], const Modulus& m, const CrtModN& c) const
     {
-        std::uint32_t v[kFivePrimeCount];
+        std::uint64_t scaled = 0;
         unsigned __int128 sum = 0;
         for (int i = 0; i < kFivePrimeCount; ++i) {
-            const PrimeField& f = field[i];
-            std::uint32_t below = 0;  // v_0 + v_1 P_1 + ... + v_(i-1) P_(i-1) mod p_i
-            for (int l = 0; l < i; ++l) below = f.add(below, f.mul(v[l], radix[i][l].w, radix[i][l].w_shoup));
-            v[i] = i == 0 ? r[0] : f.mul(f.sub(r[i], below), inverse[i].w, inverse[i].w_shoup);
-            sum += (unsigned __int128)v[i] * radix_mod_n[i];
+            const std::uint32_t y = field[i].mul(r[i], cofactor_inverse[i].w, cofactor_inverse[i].w_shoup);
+            scaled += std::uint64_t(y) * quotient_scale[i];
+            sum += (unsigned __int128)y * c.cofactor[i];
         }
+        const std::uint32_t k = std::uint32_t((scaled + (std::uint64_t(1) << 60)) >> 61);
+        sum += (unsigned __int128)k * c.minus_p;
         return m.reduce(m.reduce(limb_t(sum >> 64)), limb_t(sum));
+    }
+
+    // The product of the primes but p_skip mod n (skip = kFivePrimeCount: of them all), for
+    // CrtModN: cofactor[i] is product_mod(m, i), minus_p is n - product_mod(m, 5) mod n.
+    ZGPU_HOST_DEVICE limb_t product_mod(const Modulus& m, int skip) const
+    {
+        limb_t product = 1 % m.n;
+        for (int l = 0; l < kFivePrimeCount; ++l)
+            if (l != skip) product = m.mul(product, m.reduce(field[l].p));
+        return product;
     }
 };
 
@@ -71,13 +90,12 @@ constexpr FivePrimes make_five_primes()
         c.field[i] = f;
         const std::uint32_t base = std::uint32_t((std::uint64_t(1) << 32) % f.p);
         c.word_base[i] = {base, f.shoup(base)};
-        std::uint64_t prefix = 1;  // P_l mod p_i
-        for (int l = 0; l < i; ++l) {
-            c.radix[i][l] = {std::uint32_t(prefix), f.shoup(std::uint32_t(prefix))};
-            prefix = prefix * (kFivePrimeList[l] % f.p) % f.p;
-        }
-        const std::uint32_t inverse = f.inverse(std::uint32_t(prefix));
-        c.inverse[i] = {inverse, f.shoup(inverse)};
+        std::uint64_t cofactor = 1;  // P / p_i mod p_i
+        for (int l = 0; l < kFivePrimeCount; ++l)
+            if (l != i) cofactor = cofactor * (kFivePrimeList[l] % f.p) % f.p;
+        const std::uint32_t inverse = f.inverse(std::uint32_t(cofactor));
+        c.cofactor_inverse[i] = {inverse, f.shoup(inverse)};
+        c.quotient_scale[i] = std::uint32_t((std::uint64_t(1) << 61) / f.p);
     }
     return c;
 }

@@ -45,6 +45,7 @@ struct Args {
     const limb_t* moduli;
     FivePrimeTablesView tables;
     FivePrimes primes;
+    ShoupFactor scales[kFivePrimeCount];  // pointwise_scale of each prime
     std::size_t products;
     bool square;
 };
@@ -57,11 +58,11 @@ struct Slots {
     std::uint32_t product_length[kMaxTilesPerBlock];
 };
 
-// The products' moduli and the primes' radix modulo each, for the CRT: in the last area, which
-// the last prime's b leaves free.
+// The products' moduli and their CRT constants: in the last area, which the last prime's b
+// leaves free.
 struct CrtSlots {
     Modulus modulus[kMaxTilesPerBlock];
-    limb_t radix[kMaxTilesPerBlock][kFivePrimeCount];  // P_i mod n
+    CrtModN constants[kMaxTilesPerBlock];
 };
 static_assert(sizeof(CrtSlots) <= kAreaWords * sizeof(std::uint32_t));
 
@@ -84,24 +85,29 @@ __device__ bool fill_slots(const Args& args, Slots& slots, std::size_t first_pro
     return __syncthreads_and(lower_half);
 }
 
+// Each product's constants take 25 word divisions: six threads a product share them.
 __device__ void fill_crt_slots(const Args& args, CrtSlots& slots, std::size_t first_product, int tiles)
 {
-    for (int q = threadIdx.x; q < tiles; q += blockDim.x) {
+    constexpr int kParts = kFivePrimeCount + 1;
+    for (int w = threadIdx.x; w < tiles * kParts; w += blockDim.x) {
+        const int q = w / kParts, part = w % kParts;
         const std::size_t j = first_product + q;
         const Modulus m = make_modulus(j < args.products ? args.moduli[j] : 2);
-        slots.modulus[q] = m;
-        limb_t radix = 1;
-        for (int i = 0; i < kFivePrimeCount; ++i) {
-            slots.radix[q][i] = radix;
-            radix = m.mul(radix, m.reduce(args.primes.field[i].p));
+        const limb_t product = args.primes.product_mod(m, part);
+        if (part < kFivePrimeCount) {
+            slots.constants[q].cofactor[part] = product;
+        } else {
+            slots.constants[q].minus_p = product == 0 ? 0 : m.n - product;
+            slots.modulus[q] = m;
         }
     }
     __syncthreads();
 }
 
 // N^-1 2^32 mod p with its companion: the pointwise Montgomery product x y / 2^32 times it is
-// x y / N. N divides p - 1, so N^-1 = p - (p - 1) / N.
-__device__ ShoupFactor pointwise_scale(const PrimeField& f, int log_length)
+// x y / N. N divides p - 1, so N^-1 = p - (p - 1) / N. Host code: two 64-bit divisions, which
+// every thread of every block would otherwise repeat a prime.
+ShoupFactor pointwise_scale(const PrimeField& f, int log_length)
 {
     const std::uint32_t inverse = f.p - ((f.p - 1) >> log_length);
     const std::uint32_t scale = std::uint32_t((std::uint64_t(inverse) << 32) % f.p);
@@ -136,7 +142,7 @@ __global__ void __launch_bounds__(kThreads, 4) products_mod_n(const Args args)
         const auto output = [&](int tile, std::uint32_t base, std::uint32_t offset, std::uint32_t v) {
             word(tile, base, offset) = f.exact(v);
         };
-        const ShoupFactor scale = pointwise_scale(f, LogLength);
+        const ShoupFactor scale = args.scales[i];
         const auto pointwise = [&](std::uint32_t x, std::uint32_t y) {
             return f.mul_lazy(f.mul_montgomery(x, y), scale.w, scale.w_shoup);
         };
@@ -154,7 +160,7 @@ __global__ void __launch_bounds__(kThreads, 4) products_mod_n(const Args args)
         std::uint32_t r[kFivePrimeCount];
 #pragma unroll
         for (int i = 0; i < kFivePrimeCount; ++i) r[i] = areas[i * kAreaWords + padded(w)];
-        slots.product[q][e] = args.primes.to_modulus(r, crt.modulus[q], crt.radix[q]);
+        slots.product[q][e] = args.primes.to_modulus(r, crt.modulus[q], crt.constants[q]);
     }
 }
 
@@ -180,7 +186,8 @@ void poly_mul_mod_n(ConstPolyBatchView a, ConstPolyBatchView b, bool square, std
     const std::uint32_t per_block = kTile / length;
     const std::size_t blocks = (products + per_block - 1) / per_block;
     if (blocks > 0x7fffffffu) throw Error("products mod n (five primes): " + std::to_string(blocks) + " blocks exceed one launch");
-    const Args args{a, square ? a : b, out, moduli, tables, kFivePrimes, products, square};
+    Args args{a, square ? a : b, out, moduli, tables, kFivePrimes, {}, products, square};
+    for (int i = 0; i < kFivePrimeCount; ++i) args.scales[i] = pointwise_scale(kFivePrimes.field[i], std::countr_zero(length));
     for_log_tile(std::countr_zero(length), [&](auto log_length) {
         const auto kernel = products_mod_n<decltype(log_length)::value>;
         check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSharedBytes)),

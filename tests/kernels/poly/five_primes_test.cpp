@@ -52,36 +52,39 @@ TEST(FivePrimes, ReduceWordIsLazyResidue)
     }
 }
 
-// x in [0, P): its residues, then x mod n, against GMP; edges 0, 1, P - 1 and values near the
-// bound among random ones.
+// x below P / 4 (the products' coefficients are below 2^143): its residues, then x mod n, against
+// GMP; the edges 0, 1, 2^143 - 1 and P / 4 - 1 among random values of every size.
 TEST(FivePrimes, ResiduesToModulus)
 {
     const limb_t moduli[] = {2, 3, 1000003, (limb_t(1) << 62) + 135, (limb_t(1) << 63) - 25, ~limb_t(0) - 58, ~limb_t(0)};
-    mpz_t product, x;
-    mpz_init_set_ui(product, 1);
-    for (const std::uint32_t p : kFivePrimeList) mpz_mul_ui(product, product, p);
+    mpz_t quarter, x;
+    mpz_init_set_ui(quarter, 1);
+    for (const std::uint32_t p : kFivePrimeList) mpz_mul_ui(quarter, quarter, p);
+    mpz_fdiv_q_2exp(quarter, quarter, 2);
     mpz_init(x);
     gmp_randstate_t state;
     gmp_randinit_default(state);
     gmp_randseed_ui(state, 11);
     for (const limb_t n : moduli) {
         const Modulus m = make_modulus(n);
-        limb_t radix[kFivePrimeCount];
-        radix[0] = 1 % n;
-        for (int i = 1; i < kFivePrimeCount; ++i) radix[i] = m.mul(radix[i - 1], kFivePrimeList[i - 1] % n);
+        CrtModN c{};
+        for (int i = 0; i < kFivePrimeCount; ++i) c.cofactor[i] = kFivePrimes.product_mod(m, i);
+        const limb_t all = kFivePrimes.product_mod(m, kFivePrimeCount);
+        c.minus_p = all == 0 ? 0 : n - all;
         for (int k = 0; k < 20000; ++k) {
             if (k == 0) mpz_set_ui(x, 0);
             else if (k == 1) mpz_set_ui(x, 1);
-            else if (k == 2) mpz_sub_ui(x, product, 1);
-            else if (k < 100) mpz_urandomb(x, state, 143);
-            else mpz_urandomm(x, state, product);
+            else if (k == 2) mpz_ui_pow_ui(x, 2, 143), mpz_sub_ui(x, x, 1);
+            else if (k == 3) mpz_sub_ui(x, quarter, 1);
+            else if (k < 200) mpz_urandomb(x, state, k % 148);
+            else mpz_urandomm(x, state, quarter);
             std::uint32_t r[kFivePrimeCount];
             for (int i = 0; i < kFivePrimeCount; ++i) r[i] = std::uint32_t(mod_word(x, kFivePrimeList[i]));
-            ASSERT_EQ(kFivePrimes.to_modulus(r, m, radix), mod_word(x, n)) << "n = " << n << ", case " << k;
+            ASSERT_EQ(kFivePrimes.to_modulus(r, m, c), mod_word(x, n)) << "n = " << n << ", case " << k;
         }
     }
     gmp_randclear(state);
-    mpz_clears(product, x, nullptr);
+    mpz_clears(quarter, x, nullptr);
 }
 
 }  // namespace
