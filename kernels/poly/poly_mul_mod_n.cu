@@ -10,8 +10,8 @@
 // and its b in area i + 1, so that each prime's products land where the next prime's b does not
 // go: 50.7 KiB a block, four blocks an SM.
 // Cost: 5 x 3 transforms of (N/2) log2 N butterflies, each a product by a twiddle of 3 IMADs
-// (two 32-bit products and a high half), and a CRT of about 14 such products and 5 of 64 bits
-// a coefficient.
+// (two 32-bit products and a high half), and a coefficient's CRT: 5 such products, 10 of 32 by
+// 32 bits and one division of two words by n.
 #include "kernels/poly/poly_mul_mod_n.hpp"
 
 #include <bit>
