@@ -29,9 +29,9 @@ __device__ __forceinline__ void for_passes(Body body)
 // offset's bits clear in base (group_pass). pointwise(x, y) multiplies two spectra's words,
 // scaled as the caller needs.
 // With LogTile known at compile time every pass's stages are, so that the words' and twiddles'
-// addresses are a group's address plus constants: the passes of the batch of 10^4 products of
-// length 1024 through five 30-bit primes ran 224 instructions a group of 8 words (12
-// butterflies) with the stages given at run time.
+// addresses are a group's address plus constants: in the batch of 10^4 products of length 1024
+// through five 30-bit primes a group of 8 words (12 butterflies) took 224 instructions with the
+// stages given at run time, 143 (forward) and 168 (inverse) with them compiled.
 // The fused pass takes a group from the last forward stage to the first inverse one in
 // registers, skipping the products by the twiddle 1.
 // upper_zero (the same in the whole block): every tile's input is zero from 2^(LogTile - 1) on,
