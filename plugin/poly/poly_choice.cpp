@@ -34,6 +34,10 @@ constexpr double kFlintMaxSpeedup = 3;
 // blocks); 0.15 ms a call puts the crossover where those measurements put it. nmod of length
 // 2^20: 2.05 ms for 34 MB and 2e8 butterflies.
 constexpr double kGpuSecondsPerCall = 0.15e-3;
+// nmod products since they run through five 30-bit primes up to transforms of 2048: one product
+// of length 1024 took 0.055 ms end to end (FLINT 0.070 on the same host), one of length 256
+// 0.049 (FLINT 0.016) (bench/results/2026-11-26-h100-poly-explicit-crt-da5badb.md).
+constexpr double kGpuNmodSecondsPerCall = 0.07e-3;
 constexpr double kGpuBytesPerSecond = 20e9;
 constexpr double kGpuSecondsPerButterfly = 2e-12;
 constexpr double kGpuSecondsPerWordProduct = 1e-13;
@@ -113,7 +117,7 @@ double flint_fmpz_seconds(const PolyShape& p)
 bool gpu_pays_for_nmod_products(std::span<const PolyShape> products, unsigned threads)
 {
     if (products.empty()) return false;
-    double cpu = 0, gpu = kGpuSecondsPerCall;
+    double cpu = 0, gpu = kGpuNmodSecondsPerCall;
     for (const PolyShape& p : products) {
         cpu += flint_nmod_seconds(p);
         gpu += gpu_nmod_seconds(p);

@@ -54,8 +54,8 @@ TEST(PolyChoice, TheTargetCasesGoToTheGpu)
 TEST(PolyChoice, SmallProductsStayOnTheHost)
 {
     for (const std::uint64_t length : {1, 2, 16, 256}) {
-        const PolyShape shape = nmod_shape(4 * length, 4 * length);
-        EXPECT_FALSE(gpu_pays_for_nmod_products({&shape, 1}, 16)) << "nmod, length " << 4 * length;
+        const PolyShape shape = nmod_shape(length, length);
+        EXPECT_FALSE(gpu_pays_for_nmod_products({&shape, 1}, 16)) << "nmod, length " << length;
         EXPECT_FALSE(gpu_pays_for_fmpz_poly_product(fmpz_shape(length, 64), 16)) << "fmpz, length " << length;
     }
     EXPECT_FALSE(gpu_pays_for_nmod_products({}, 16));
@@ -70,9 +70,10 @@ TEST(PolyChoice, TheMeasuredCrossoversAreFollowed)
     EXPECT_TRUE(gpu_pays_for_fmpz_poly_product(fmpz_shape(4096, 64), 16)) << "0.84 ms on the host, 0.67 on the GPU";
     EXPECT_FALSE(gpu_pays_for_fmpz_poly_product(fmpz_shape(16, 1024), 16)) << "0.08 ms on the host, 0.10 on the GPU";
     EXPECT_TRUE(gpu_pays_for_fmpz_poly_product(fmpz_shape(64, 1024), 16)) << "0.28 ms on the host, 0.12 on the GPU";
-    const PolyShape short_nmod = nmod_shape(256, 256), long_nmod = nmod_shape(4096, 4096);
-    EXPECT_FALSE(gpu_pays_for_nmod_products({&short_nmod, 1}, 16)) << "0.017 ms on the host, 0.056 on the GPU";
-    EXPECT_TRUE(gpu_pays_for_nmod_products({&long_nmod, 1}, 16)) << "0.19 ms on the host, 0.084 on the GPU";
+    const PolyShape short_nmod = nmod_shape(256, 256), mid_nmod = nmod_shape(1024, 1024), long_nmod = nmod_shape(4096, 4096);
+    EXPECT_FALSE(gpu_pays_for_nmod_products({&short_nmod, 1}, 16)) << "0.016 ms on the host, 0.049 on the GPU";
+    EXPECT_TRUE(gpu_pays_for_nmod_products({&mid_nmod, 1}, 16)) << "0.070 ms on the host, 0.055 on the GPU";
+    EXPECT_TRUE(gpu_pays_for_nmod_products({&long_nmod, 1}, 16)) << "0.23 ms on the host, 0.085 on the GPU";
 }
 
 TEST(PolyChoice, BatchesCrossOverLaterWithMoreThreads)
