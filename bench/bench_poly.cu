@@ -445,12 +445,10 @@ kernels::PolyNttTablesView ntt_tables(DeviceArena& arena, std::span<const limb_t
 
 std::size_t round32(std::size_t n) { return (n + 31) / 32 * 32; }
 
-// IMADs of the transforms, a prime, a product: 3 transforms of N/2 log2 N butterflies, each a
-// product by a twiddle with Shoup's companion (10 IMADs: 4 for the high half of x w_shoup, 3 each
-// for the low halves of x w and q p), and N pointwise steps of two Montgomery products (11 IMADs
-// each).
-// IMADs of the NTT products: 3 transforms of N/2 log2 N butterflies and N pointwise steps a
-// prime, counted for the 62-bit primes (10 and 22) unless given.
+// IMADs of the transforms, a prime, a product: 3 transforms of N/2 log2 N butterflies and N
+// pointwise steps. By default the 62-bit primes' counts: a product by a twiddle with Shoup's
+// companion is 10 IMADs (4 for the high half of x w_shoup, 3 each for the low halves of x w and
+// q p), a pointwise step two Montgomery products (11 IMADs each).
 double ntt_imads(double products, double primes, std::uint32_t n, double butterfly = 10, double pointwise = 22)
 {
     return products * primes * (butterfly * 3.0 * n / 2 * std::log2(double(n)) + pointwise * n);

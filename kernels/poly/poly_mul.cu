@@ -5,10 +5,10 @@
 // bit-reversed out), the pointwise product times N^-1, the inverse transform (decimation in
 // time, bit-reversed in, natural out); no bit reversal is ever done. The butterflies are
 // ntt_stages.cuh's on Field64's lazy residues, the twiddles with Shoup's companions.
-// Up to kTile coefficients a transform lives in shared memory (ntt_tile.cuh): one kernel reads both operands
-// (reducing them on the way), transforms, multiplies and transforms back, the last forward and
-// the first inverse three stages fused in registers (their products by 1 skipped), and writes
-// the product; a block takes kTile / N short transforms of one prime. Longer transforms first run
+// Up to kTile coefficients a transform lives in shared memory (ntt_tile.cuh): one kernel reads
+// both operands (reducing them on the way), transforms, multiplies and transforms back, the last
+// forward and the first inverse three stages fused in registers (their products by 1 skipped),
+// and writes the product; a block takes kTile / N short transforms of one prime. Longer transforms first run
 // their stages above the tile in one or more outer passes of up to eight stages over device
 // memory (outer_pass: a block loads adjacent columns of up to 2^8 rows into shared memory, runs
 // the stages there and writes them back), then the tile kernel on each piece of kTile words, then

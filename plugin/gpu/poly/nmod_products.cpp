@@ -1,10 +1,11 @@
 // Products of nmod polynomials from host arrays (poly_backend.hpp): grouped by transform length
 // and route, each group in chunks of about 16 MiB of operands gathered into pinned memory, copied
 // up, multiplied and copied back, the chunks overlapping and going round the devices in use.
-// Routes: modulo n itself where n is a 62-bit NTT prime for the length (kernels/poly/poly_mul.hpp);
-// otherwise through five 30-bit primes, CRT included, up to kPolyMulModNMaxLength
-// (poly_mul_mod_n.hpp); longer ones through three 62-bit primes, then crt_to_moduli.hpp. ZGPU_TIMING=1
-// prints each group's host time (gathering, waiting, scattering) and device time a phase.
+// Routes: modulo n itself where n is a 62-bit NTT prime for the length
+// (kernels/poly/poly_mul.hpp); otherwise through five 30-bit primes, CRT included, up to
+// kPolyMulModNMaxLength (poly_mul_mod_n.hpp); longer ones through three 62-bit primes, then
+// crt_to_moduli.hpp. ZGPU_TIMING=1 prints each group's host time (gathering, waiting,
+// scattering) and device time a phase.
 #include <algorithm>
 #include <bit>
 #include <cstdio>
