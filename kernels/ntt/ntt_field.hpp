@@ -34,10 +34,12 @@ ZGPU_HOST_DEVICE constexpr std::uint32_t mul_high(std::uint32_t x, std::uint32_t
 
 ZGPU_HOST_DEVICE constexpr std::uint32_t min_word(std::uint32_t x, std::uint32_t y) { return x < y ? x : y; }
 
-// A twiddle factor and its Shoup companion (PrimeField::shoup), loaded as one 8-byte word.
-struct alignas(8) Twiddle {
+// A constant factor w < p and its Shoup companion (PrimeField::shoup), loaded as one 8-byte word:
+// the transforms' twiddles, and the constants that other kernels multiply by.
+struct alignas(8) ShoupFactor {
     std::uint32_t w, w_shoup;
 };
+using Twiddle = ShoupFactor;
 
 // One prime and the constants its arithmetic needs.
 struct PrimeField {

@@ -45,7 +45,7 @@ struct Args {
     const limb_t* moduli;
     FivePrimeTablesView tables;
     FivePrimes primes;
-    ShoupFactor scales[kFivePrimeCount];  // pointwise_scale of each prime
+    ShoupFactor crt_factors[kFivePrimeCount];  // crt_factor of each prime
     std::size_t products;
     bool square;
 };
@@ -58,10 +58,8 @@ struct Slots {
     std::uint32_t product_length[kMaxTilesPerBlock];
 };
 
-// The products' moduli and their CRT constants: in the last area, which the last prime's b
-// leaves free.
+// The products' CRT constants: in the last area, which the last prime's b leaves free.
 struct CrtSlots {
-    Modulus modulus[kMaxTilesPerBlock];
     CrtModN constants[kMaxTilesPerBlock];
 };
 static_assert(sizeof(CrtSlots) <= kAreaWords * sizeof(std::uint32_t));
@@ -93,25 +91,24 @@ __device__ void fill_crt_slots(const Args& args, CrtSlots& slots, std::size_t fi
         const int q = w / kParts, part = w % kParts;
         const std::size_t j = first_product + q;
         const Modulus m = make_modulus(j < args.products ? args.moduli[j] : 2);
-        const limb_t product = args.primes.product_mod(m, part);
-        if (part < kFivePrimeCount) {
-            slots.constants[q].cofactor[part] = product;
-        } else {
-            slots.constants[q].minus_p = product == 0 ? 0 : m.n - product;
-            slots.modulus[q] = m;
-        }
+        CrtModN& c = slots.constants[q];
+        c.term[part] = args.primes.crt_term(m, part);
+        if (part == kFivePrimeCount) c.normalised = m.normalised, c.reciprocal = m.reciprocal, c.shift = m.shift;
     }
     __syncthreads();
 }
 
-// N^-1 2^32 mod p with its companion: the pointwise Montgomery product x y / 2^32 times it is
-// x y / N. N divides p - 1, so N^-1 = p - (p - 1) / N. Host code: two 64-bit divisions, which
-// every thread of every block would otherwise repeat a prime.
-ShoupFactor pointwise_scale(const PrimeField& f, int log_length)
+// The factor that takes a prime's products to the CRT's y_i (FivePrimes::to_modulus): the
+// pointwise Montgomery products x y / 2^32 and the inverse transform without its 1 / N leave
+// each coefficient times N / 2^32, so the factor is N^-1 2^32 (P / p)^-1 mod p. N divides p - 1,
+// so N^-1 = p - (p - 1) / N. Host code: 64-bit divisions, which every thread of every block would
+// otherwise repeat a prime.
+ShoupFactor crt_factor(const PrimeField& f, const ShoupFactor& cofactor_inverse, int log_length)
 {
     const std::uint32_t inverse = f.p - ((f.p - 1) >> log_length);
-    const std::uint32_t scale = std::uint32_t((std::uint64_t(inverse) << 32) % f.p);
-    return {scale, f.shoup(scale)};
+    const std::uint64_t scale = (std::uint64_t(inverse) << 32) % f.p;
+    const std::uint32_t factor = std::uint32_t(scale * cofactor_inverse.w % f.p);
+    return {factor, f.shoup(factor)};
 }
 
 template <int LogLength>
@@ -139,16 +136,11 @@ __global__ void __launch_bounds__(kThreads, 4) products_mod_n(const Args args)
         };
         const auto from_smem = [&](int tile, std::uint32_t base, std::uint32_t offset) { return word(tile, base, offset); };
         const auto to_smem = [&](int tile, std::uint32_t base, std::uint32_t offset, std::uint32_t v) { word(tile, base, offset) = v; };
-        const auto output = [&](int tile, std::uint32_t base, std::uint32_t offset, std::uint32_t v) {
-            word(tile, base, offset) = f.exact(v);
-        };
-        const ShoupFactor scale = args.scales[i];
-        const auto pointwise = [&](std::uint32_t x, std::uint32_t y) {
-            return f.mul_lazy(f.mul_montgomery(x, y), scale.w, scale.w_shoup);
-        };
+        // The last inverse pass leaves words below 4p, which the CRT's first product takes.
+        const auto pointwise = [&](std::uint32_t x, std::uint32_t y) { return f.mul_montgomery(x, y); };
         const Twiddle *forward = args.tables.forward + i * kTile, *inverse = args.tables.inverse + i * kTile;
         tile_products<LogLength, kPassStages, kFusedStages>(tiles, args.square, upper_zero, forward, inverse, f, input, from_smem,
-                                                            to_smem, pointwise, output);
+                                                            to_smem, pointwise, to_smem);
     }
 
     // Every coefficient from its five residues to its modulus.
@@ -161,7 +153,7 @@ __global__ void __launch_bounds__(kThreads, 4) products_mod_n(const Args args)
         std::uint32_t r[kFivePrimeCount];
 #pragma unroll
         for (int i = 0; i < kFivePrimeCount; ++i) r[i] = areas[i * kAreaWords + padded(w)];
-        slots.product[q][e] = args.primes.to_modulus(r, crt.modulus[q], crt.constants[q]);
+        slots.product[q][e] = args.primes.to_modulus(r, args.crt_factors, crt.constants[q]);
     }
 }
 
@@ -188,7 +180,8 @@ void poly_mul_mod_n(ConstPolyBatchView a, ConstPolyBatchView b, bool square, std
     const std::size_t blocks = (products + per_block - 1) / per_block;
     if (blocks > 0x7fffffffu) throw Error("products mod n (five primes): " + std::to_string(blocks) + " blocks exceed one launch");
     Args args{a, square ? a : b, out, moduli, tables, kFivePrimes, {}, products, square};
-    for (int i = 0; i < kFivePrimeCount; ++i) args.scales[i] = pointwise_scale(kFivePrimes.field[i], std::countr_zero(length));
+    for (int i = 0; i < kFivePrimeCount; ++i)
+        args.crt_factors[i] = crt_factor(kFivePrimes.field[i], kFivePrimes.cofactor_inverse[i], std::countr_zero(length));
     for_log_tile(std::countr_zero(length), [&](auto log_length) {
         const auto kernel = products_mod_n<decltype(log_length)::value>;
         check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSharedBytes)),

@@ -53,10 +53,13 @@ TEST(FivePrimes, ReduceWordIsLazyResidue)
 }
 
 // x below P / 4 (the products' coefficients are below 2^143): its residues, then x mod n, against
-// GMP; the edges 0, 1, 2^143 - 1 and P / 4 - 1 among random values of every size.
+// GMP; the edges 0, 1, 2^143 - 1 and P / 4 - 1 among random values of every size. As in the
+// kernel, each residue comes scaled by some s_i^-1 and as any lazy word below 4 p_i, and the
+// factors take the scales out.
 TEST(FivePrimes, ResiduesToModulus)
 {
-    const limb_t moduli[] = {2, 3, 1000003, (limb_t(1) << 62) + 135, (limb_t(1) << 63) - 25, ~limb_t(0) - 58, ~limb_t(0)};
+    const limb_t moduli[] = {2, 3, 1000003, (limb_t(1) << 32) + 15, (limb_t(1) << 62) + 135, (limb_t(1) << 63) - 25,
+                             limb_t(1) << 63, ~limb_t(0) - 58, ~limb_t(0)};
     mpz_t quarter, x;
     mpz_init_set_ui(quarter, 1);
     for (const std::uint32_t p : kFivePrimeList) mpz_mul_ui(quarter, quarter, p);
@@ -65,12 +68,18 @@ TEST(FivePrimes, ResiduesToModulus)
     gmp_randstate_t state;
     gmp_randinit_default(state);
     gmp_randseed_ui(state, 11);
+    std::mt19937_64 rng(7);
     for (const limb_t n : moduli) {
-        const Modulus m = make_modulus(n);
-        CrtModN c{};
-        for (int i = 0; i < kFivePrimeCount; ++i) c.cofactor[i] = kFivePrimes.product_mod(m, i);
-        const limb_t all = kFivePrimes.product_mod(m, kFivePrimeCount);
-        c.minus_p = all == 0 ? 0 : n - all;
+        const CrtModN c = kFivePrimes.crt_mod_n(make_modulus(n));
+        ShoupFactor factor[kFivePrimeCount];
+        std::uint32_t scale_inverse[kFivePrimeCount];
+        for (int i = 0; i < kFivePrimeCount; ++i) {
+            const PrimeField& f = kFivePrimes.field[i];
+            const std::uint32_t scale = n == 2 ? 1 : std::uint32_t(rng() % (f.p - 1)) + 1;
+            scale_inverse[i] = f.inverse(scale);
+            factor[i].w = std::uint32_t(std::uint64_t(scale) * kFivePrimes.cofactor_inverse[i].w % f.p);
+            factor[i].w_shoup = f.shoup(factor[i].w);
+        }
         for (int k = 0; k < 20000; ++k) {
             if (k == 0) mpz_set_ui(x, 0);
             else if (k == 1) mpz_set_ui(x, 1);
@@ -79,8 +88,12 @@ TEST(FivePrimes, ResiduesToModulus)
             else if (k < 200) mpz_urandomb(x, state, k % 148);
             else mpz_urandomm(x, state, quarter);
             std::uint32_t r[kFivePrimeCount];
-            for (int i = 0; i < kFivePrimeCount; ++i) r[i] = std::uint32_t(mod_word(x, kFivePrimeList[i]));
-            ASSERT_EQ(kFivePrimes.to_modulus(r, m, c), mod_word(x, n)) << "n = " << n << ", case " << k;
+            for (int i = 0; i < kFivePrimeCount; ++i) {
+                const std::uint32_t p = kFivePrimeList[i];
+                const std::uint64_t residue = mod_word(x, p) * scale_inverse[i] % p;
+                r[i] = std::uint32_t(residue + p * (k < 8 ? 3 : rng() % 4));  // below 4p
+            }
+            ASSERT_EQ(kFivePrimes.to_modulus(r, factor, c), mod_word(x, n)) << "n = " << n << ", case " << k;
         }
     }
     gmp_randclear(state);
