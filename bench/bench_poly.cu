@@ -635,7 +635,7 @@ std::vector<DeviceRow> batch_device(const NmodBatch& d, const Timing& flint_all)
     const kernels::ResidueView out_view{out, count * out_length, 1, 0};
     check(cudaMemset(out, 0, count * out_length * sizeof(limb_t)), "clearing the batch's products");
     DeviceRow fused{"10^4 x 1024, 62-bit moduli, five 30-bit primes, CRT fused", kernels::kFivePrimeCount, n, -1, 0, 0,
-                    ntt_imads(double(count), kernels::kFivePrimeCount, n, 3, 6), flint_all, 100};
+                    ntt_imads(double(count), kernels::kFivePrimeCount, n, 3, 3), flint_all, 100};
     fused.product = event_seconds([&] {
         kernels::poly_mul_mod_n({a_words_view, d_in_offsets, d_in_lengths}, {b_words_view, d_in_offsets, d_in_lengths}, false, count, n,
                                 d_moduli_words, five, {out_view, d_out_offsets, d_out_lengths}, nullptr);
@@ -653,7 +653,8 @@ void print_device(const std::vector<DeviceRow>& rows, double imad_peak, unsigned
                 "(the batch: none, its coefficients go in as words, reduced on the way); product: kernels::poly_mul; CRT: multi_crt "
                 "(signed) of the 2 length - 1 coefficients, for the batch crt_to_moduli to each pair's 62-bit modulus; the batch "
                 "through five 30-bit primes: kernels::poly_mul_mod_n, reduction, products and CRT in one kernel (its product time "
-                "includes the CRT; its IMADs: 3 a butterfly, two 32-bit products and a high half, and 6 a pointwise step). NTT IMAD "
+                "includes the CRT; its IMADs: 3 a butterfly, two 32-bit products and a high half, and 3 a pointwise step, one Montgomery "
+                "product whose scale the CRT takes). NTT IMAD "
                 "share: 10 IMADs a butterfly (a product by a twiddle with Shoup's companion: 4 for the high half of x w_shoup, 3 "
                 "each for the low halves of x w and q p) and 22 a pointwise step (two Montgomery products), times (3 transforms x N/2 "
                 "log2 N butterflies + N pointwise steps) x k a product, over the peak %.3g IMAD/s "

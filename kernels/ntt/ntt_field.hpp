@@ -104,6 +104,14 @@ struct PrimeField {
         v = x + two_p - t;
     }
 
+    // The forward butterfly on (u, 0): (u, u w), for the top stage of a transform whose upper
+    // half is zero.
+    ZGPU_HOST_DEVICE constexpr void forward_upper_zero_butterfly(std::uint32_t u, std::uint32_t& v, std::uint32_t w,
+                                                                 std::uint32_t w_shoup) const
+    {
+        v = mul_lazy(u, w, w_shoup);
+    }
+
     // The butterflies with the twiddle 1: (u, v) -> (u + v, u - v), no product.
     ZGPU_HOST_DEVICE constexpr void forward_unit_butterfly(std::uint32_t& u, std::uint32_t& v) const
     {

@@ -76,6 +76,10 @@ struct Field64 {
         v = x + two_p - t;
     }
 
+    // The forward butterfly on (u, 0): (u, u w), for the top stage of a transform whose upper
+    // half is zero.
+    ZGPU_HOST_DEVICE void forward_upper_zero_butterfly(limb_t u, limb_t& v, const Twiddle64& w) const { v = mul_twiddle(u, w); }
+
     // The butterflies with the twiddle 1: (u, v) -> (u + v, u - v), no product.
     ZGPU_HOST_DEVICE void forward_unit_butterfly(limb_t& u, limb_t& v) const
     {

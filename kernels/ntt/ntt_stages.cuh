@@ -9,6 +9,7 @@
 // lazy residues.
 #pragma once
 
+#include "kernels/common/thread_team.cuh"
 #include "kernels/ntt/ntt_field64.hpp"
 #include "kernels/ntt/ntt_tables.hpp"
 
@@ -22,31 +23,38 @@ struct Fixed {
     __host__ __device__ constexpr operator int() const { return N; }
 };
 
+// Which of the field's butterflies a table entry goes to: forward_upper_zero is the forward one
+// on (u, 0), the top stage of a transform whose upper half is zero.
+enum class Butterfly { forward, inverse, forward_upper_zero };
+
 // One butterfly with table entry `index`: {w, w_shoup} in one load, of 8 bytes for the 32-bit
 // primes and 16 for the 64-bit ones.
-template <bool Forward>
+template <Butterfly Kind>
 __device__ __forceinline__ void table_butterfly(const PrimeField& f, std::uint32_t& u, std::uint32_t& v,
                                                 const Twiddle* table, std::uint32_t index)
 {
     const uint2 w = __ldg(reinterpret_cast<const uint2*>(table) + index);
-    if constexpr (Forward) f.forward_butterfly(u, v, w.x, w.y);
-    else f.inverse_butterfly(u, v, w.x, w.y);
+    if constexpr (Kind == Butterfly::forward) f.forward_butterfly(u, v, w.x, w.y);
+    else if constexpr (Kind == Butterfly::inverse) f.inverse_butterfly(u, v, w.x, w.y);
+    else f.forward_upper_zero_butterfly(u, v, w.x, w.y);
 }
 
-template <bool Forward>
+template <Butterfly Kind>
 __device__ __forceinline__ void table_butterfly(const Field64& f, limb_t& u, limb_t& v, const Twiddle64* table,
                                                 std::uint32_t index)
 {
     const ulonglong2 entry = __ldg(reinterpret_cast<const ulonglong2*>(table) + index);
     const Twiddle64 w{entry.x, entry.y};
-    if constexpr (Forward) f.forward_butterfly(u, v, w);
-    else f.inverse_butterfly(u, v, w);
+    if constexpr (Kind == Butterfly::forward) f.forward_butterfly(u, v, w);
+    else if constexpr (Kind == Butterfly::inverse) f.inverse_butterfly(u, v, w);
+    else f.forward_upper_zero_butterfly(u, v, w);
 }
 
 // Stages s_lo + K - 1 down to s_lo (Forward) or s_lo up to s_lo + K - 1 on the 2^K elements
 // v[m] = element base + m * 2^s_lo (bits s_lo .. s_lo + K - 1 of base clear). s_lo is an int, or
-// a Fixed where the pass is known at compile time.
-template <bool Forward, int K, class Field, class SLo>
+// a Fixed where the pass is known at compile time. UpperZero (Forward only): v[m] is zero for
+// m >= 2^(K-1), and the top stage multiplies instead of a full butterfly.
+template <bool Forward, int K, bool UpperZero = false, class Field, class SLo>
 __device__ void butterflies(typename Field::Word (&v)[1 << K], std::uint32_t base, SLo s_lo,
                             const typename Field::Twiddle* table, const Field& f)
 {
@@ -62,7 +70,9 @@ __device__ void butterflies(typename Field::Word (&v)[1 << K], std::uint32_t bas
         for (int m = 0; m < (1 << K); ++m) {
             if (m & (1 << level)) continue;
             const std::uint32_t offset = (1u << s) + (std::uint32_t(m & ((1 << level) - 1)) << s_lo);
-            table_butterfly<Forward>(f, v[m], v[m + (1 << level)], group_table, offset);
+            constexpr Butterfly kind = Forward ? Butterfly::forward : Butterfly::inverse;
+            if (UpperZero && k == 0) table_butterfly<Butterfly::forward_upper_zero>(f, v[m], v[m + (1 << level)], group_table, offset);
+            else table_butterfly<kind>(f, v[m], v[m + (1 << level)], group_table, offset);
         }
     }
 }
@@ -84,7 +94,7 @@ __device__ void bottom_butterflies(typename Field::Word (&v)[1 << K], const type
                 if constexpr (Forward) f.forward_unit_butterfly(v[m], v[m + (1 << level)]);
                 else f.inverse_unit_butterfly(v[m], v[m + (1 << level)]);
             }
-            else table_butterfly<Forward>(f, v[m], v[m + (1 << level)], table, (1u << level) + j);
+            else table_butterfly<Forward ? Butterfly::forward : Butterfly::inverse>(f, v[m], v[m + (1 << level)], table, (1u << level) + j);
         }
     }
 }
@@ -103,26 +113,34 @@ __device__ inline std::uint32_t group_base(std::uint32_t g, int s_lo, int K)
 // One pass of K stages over `tiles` tiles of 2^log_tile elements: group g of a tile reads its
 // 2^K elements with load(tile, base, m * 2^s_lo), runs the butterflies in registers and writes
 // them with store(tile, base, m * 2^s_lo, value): element base + m * 2^s_lo, the offset's bits
-// clear in base, so that an address can be the group's plus the offset's. The block's threads
-// share the groups; ends with a barrier. log_tile and s_lo: ints, or Fixed. UpperZero: the upper
-// half of each group (m >= 2^(K-1)) is known to be zero and is not loaded, as on the first
-// forward pass of a transform whose input fills at most half of it.
-template <bool Forward, int K, bool UpperZero = false, class Field, class LogTile, class SLo, class Load, class Store>
-__device__ void group_pass(int tiles, LogTile log_tile, SLo s_lo, const typename Field::Twiddle* table, const Field& f,
-                           Load load, Store store)
+// clear in base, so that an address can be the group's plus the offset's. The team's threads
+// (thread_team.cuh) share the groups; ends with the team's barrier. log_tile and s_lo: ints, or
+// Fixed. UpperZero: the upper half of each group (m >= 2^(K-1)) is known to be zero and is not
+// loaded, as on the first forward pass of a transform whose input fills at most half of it.
+template <bool Forward, int K, bool UpperZero = false, class Team, class Field, class LogTile, class SLo, class Load, class Store>
+__device__ void group_pass(const Team& team, int tiles, LogTile log_tile, SLo s_lo, const typename Field::Twiddle* table,
+                           const Field& f, Load load, Store store)
 {
     const int log_groups = log_tile - K;
-    for (std::uint32_t g = threadIdx.x; g < (std::uint32_t(tiles) << log_groups); g += blockDim.x) {
+    for (std::uint32_t g = team.rank(); g < (std::uint32_t(tiles) << log_groups); g += team.size()) {
         const int tile = g >> log_groups;
         const std::uint32_t base = group_base(g & ((1u << log_groups) - 1), s_lo, K);
         typename Field::Word v[1 << K];
 #pragma unroll
         for (int m = 0; m < (1 << K); ++m) v[m] = UpperZero && m >= (1 << (K - 1)) ? 0 : load(tile, base, std::uint32_t(m) << s_lo);
-        butterflies<Forward, K>(v, base, s_lo, table, f);
+        butterflies<Forward, K, UpperZero>(v, base, s_lo, table, f);
 #pragma unroll
         for (int m = 0; m < (1 << K); ++m) store(tile, base, std::uint32_t(m) << s_lo, v[m]);
     }
-    __syncthreads();
+    team.sync();
+}
+
+// group_pass by the whole block.
+template <bool Forward, int K, bool UpperZero = false, class Field, class LogTile, class SLo, class Load, class Store>
+__device__ void group_pass(int tiles, LogTile log_tile, SLo s_lo, const typename Field::Twiddle* table, const Field& f,
+                           Load load, Store store)
+{
+    group_pass<Forward, K, UpperZero>(BlockTeam(), tiles, log_tile, s_lo, table, f, load, store);
 }
 
 // group_pass with K (1 to 4) chosen at run time, on the pass of stages s_lo .. s_lo + K - 1.

@@ -37,53 +37,94 @@ __device__ __forceinline__ void for_passes(Body body)
 // upper_zero (the same in the whole block): every tile's input is zero from 2^(LogTile - 1) on,
 // so that the first pass loads half the words (the common case: two operands of length up to
 // N/2).
+// The steps below run it in four parts, each by a team of threads (thread_team.cuh) and ending
+// with its barrier, for callers that overlap one tile's inverse with another's first pass.
+template <int LogTile, int PassStages, int FusedStages>
+struct TileProducts {
+    static_assert(LogTile >= FusedStages);
+    using LogLength = Fixed<LogTile>;
+    // Forward: the stages above the fused ones, the top pass taking what is not a multiple of
+    // PassStages.
+    static constexpr int kAbove = LogTile - FusedStages, kFirstK = kAbove % PassStages ? kAbove % PassStages : PassStages;
+
+    // The top forward pass, from input; `operands` 1 (a square) or 2.
+    template <class Team, class Field, class Input, class ToSmem>
+    __device__ static void first_pass(const Team& team, int tiles, int operands, bool upper_zero, const typename Field::Twiddle* forward,
+                                      const Field& f, Input input, ToSmem to_smem)
+    {
+        if constexpr (kAbove > 0) {
+            using Top = Fixed<kAbove - kFirstK + FusedStages>;
+            if (upper_zero) group_pass<true, kFirstK, true>(team, operands * tiles, LogLength(), Top(), forward, f, input, to_smem);
+            else group_pass<true, kFirstK>(team, operands * tiles, LogLength(), Top(), forward, f, input, to_smem);
+        }
+    }
+
+    // The forward passes between the top one and the fused one.
+    template <class Team, class Field, class FromSmem, class ToSmem>
+    __device__ static void middle_passes(const Team& team, int tiles, int operands, const typename Field::Twiddle* forward,
+                                         const Field& f, FromSmem from_smem, ToSmem to_smem)
+    {
+        if constexpr (kAbove > 0)
+            for_passes<kAbove - kFirstK - PassStages + FusedStages, -PassStages, (kAbove - kFirstK) / PassStages>([&](auto s_lo) {
+                group_pass<true, PassStages>(team, operands * tiles, LogLength(), s_lo, forward, f, from_smem, to_smem);
+            });
+    }
+
+    // The fused pass: the bottom stages forward on both, pointwise product, the same inverse.
+    template <class Team, class Field, class FromSmem, class ToSmem, class Pointwise>
+    __device__ static void fused_pass(const Team& team, int tiles, bool square, const typename Field::Twiddle* forward,
+                                      const typename Field::Twiddle* inverse, const Field& f, FromSmem from_smem, ToSmem to_smem,
+                                      Pointwise pointwise)
+    {
+        constexpr int kGroup = 1 << FusedStages;
+        constexpr std::uint32_t kMask = (1u << LogTile) - 1;
+        for (std::uint32_t g = team.rank(); g < (std::uint32_t(tiles) << LogTile) / kGroup; g += team.size()) {
+            const int tile = int((kGroup * g) >> LogTile);
+            const std::uint32_t first = (kGroup * g) & kMask;
+            typename Field::Word u[kGroup], v[kGroup];
+#pragma unroll
+            for (int m = 0; m < kGroup; ++m) {
+                u[m] = from_smem(tile, first, m);
+                v[m] = square ? 0 : from_smem(tiles + tile, first, m);
+            }
+            if (!square) bottom_butterflies<true, FusedStages>(v, forward, f);
+            bottom_butterflies<true, FusedStages>(u, forward, f);
+#pragma unroll
+            for (int m = 0; m < kGroup; ++m) u[m] = pointwise(u[m], square ? u[m] : v[m]);
+            bottom_butterflies<false, FusedStages>(u, inverse, f);
+#pragma unroll
+            for (int m = 0; m < kGroup; ++m) to_smem(tile, first, m, u[m]);
+        }
+        team.sync();
+    }
+
+    // Inverse: passes of PassStages up to the tiles' top, the last one what is left, to output.
+    template <class Team, class Field, class FromSmem, class ToSmem, class Output>
+    __device__ static void inverse_passes(const Team& team, int tiles, const typename Field::Twiddle* inverse, const Field& f,
+                                          FromSmem from_smem, ToSmem to_smem, Output output)
+    {
+        for_passes<FusedStages, PassStages, (kAbove + PassStages - 1) / PassStages>([&](auto s_lo) {
+            constexpr int lo = decltype(s_lo)::value, k = LogTile - lo < PassStages ? LogTile - lo : PassStages;
+            if constexpr (lo + k == LogTile) group_pass<false, k>(team, tiles, LogLength(), s_lo, inverse, f, from_smem, output);
+            else group_pass<false, k>(team, tiles, LogLength(), s_lo, inverse, f, from_smem, to_smem);
+        });
+    }
+};
+
+// All four steps by the whole block.
 template <int LogTile, int PassStages, int FusedStages, class Field, class Input, class FromSmem, class ToSmem, class Pointwise,
           class Output>
 __device__ void tile_products(int tiles, bool square, bool upper_zero, const typename Field::Twiddle* forward,
                               const typename Field::Twiddle* inverse, const Field& f, Input input, FromSmem from_smem, ToSmem to_smem,
                               Pointwise pointwise, Output output)
 {
-    static_assert(LogTile >= FusedStages);
-    using LogLength = Fixed<LogTile>;
+    using Steps = TileProducts<LogTile, PassStages, FusedStages>;
+    const BlockTeam block;
     const int operands = square ? 1 : 2;
-    // Forward: the stages above the fused ones, the top pass taking what is not a multiple of
-    // PassStages.
-    constexpr int kAbove = LogTile - FusedStages, kFirstK = kAbove % PassStages ? kAbove % PassStages : PassStages;
-    if constexpr (kAbove > 0) {
-        using Top = Fixed<kAbove - kFirstK + FusedStages>;
-        if (upper_zero) group_pass<true, kFirstK, true>(operands * tiles, LogLength(), Top(), forward, f, input, to_smem);
-        else group_pass<true, kFirstK>(operands * tiles, LogLength(), Top(), forward, f, input, to_smem);
-        for_passes<kAbove - kFirstK - PassStages + FusedStages, -PassStages, (kAbove - kFirstK) / PassStages>(
-            [&](auto s_lo) { group_pass<true, PassStages>(operands * tiles, LogLength(), s_lo, forward, f, from_smem, to_smem); });
-    }
-
-    // The fused pass: the bottom stages forward on both, pointwise product, the same inverse.
-    constexpr int kGroup = 1 << FusedStages;
-    constexpr std::uint32_t kMask = (1u << LogTile) - 1;
-    for (std::uint32_t g = threadIdx.x; g < (std::uint32_t(tiles) << LogTile) / kGroup; g += blockDim.x) {
-        const int tile = int((kGroup * g) >> LogTile);
-        const std::uint32_t first = (kGroup * g) & kMask;
-        typename Field::Word u[kGroup], v[kGroup];
-#pragma unroll
-        for (int m = 0; m < kGroup; ++m) {
-            u[m] = from_smem(tile, first, m);
-            v[m] = square ? 0 : from_smem(tiles + tile, first, m);
-        }
-        if (!square) bottom_butterflies<true, FusedStages>(v, forward, f);
-        bottom_butterflies<true, FusedStages>(u, forward, f);
-#pragma unroll
-        for (int m = 0; m < kGroup; ++m) u[m] = pointwise(u[m], square ? u[m] : v[m]);
-        bottom_butterflies<false, FusedStages>(u, inverse, f);
-#pragma unroll
-        for (int m = 0; m < kGroup; ++m) to_smem(tile, first, m, u[m]);
-    }
-    __syncthreads();
-    // Inverse: passes of PassStages up to the tiles' top, the last one what is left.
-    for_passes<FusedStages, PassStages, (kAbove + PassStages - 1) / PassStages>([&](auto s_lo) {
-        constexpr int lo = decltype(s_lo)::value, k = LogTile - lo < PassStages ? LogTile - lo : PassStages;
-        if constexpr (lo + k == LogTile) group_pass<false, k>(tiles, LogLength(), s_lo, inverse, f, from_smem, output);
-        else group_pass<false, k>(tiles, LogLength(), s_lo, inverse, f, from_smem, to_smem);
-    });
+    Steps::first_pass(block, tiles, operands, upper_zero, forward, f, input, to_smem);
+    Steps::middle_passes(block, tiles, operands, forward, f, from_smem, to_smem);
+    Steps::fused_pass(block, tiles, square, forward, inverse, f, from_smem, to_smem, pointwise);
+    Steps::inverse_passes(block, tiles, inverse, f, from_smem, to_smem, output);
 }
 
 // Calls body(Fixed<L>()) for log_length = L, 5 to 11 (the callers check):

@@ -27,6 +27,7 @@
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/common/temporary.hpp"
 #include "kernels/ntt/ntt_tile.cuh"
+#include "kernels/poly/product_slots.cuh"
 #include "zgpu/error.hpp"
 
 namespace zgpu::kernels {
@@ -74,13 +75,6 @@ struct Plan {
     int log_length;
     bool square;
 };
-
-// How many coefficients of operand x of product j the transform reads: the result's length
-// bounds what matters (mullow).
-__device__ inline std::uint32_t read_length(const ConstPolyBatchView& x, const Plan& plan, std::size_t j)
-{
-    return min(x.length(j), plan.out.length(j));
-}
 
 // N^-1 R^2 mod p: the pointwise product x y / R times it is x y / N. N divides p - 1, so
 // N^-1 = p - (p - 1) / N.
@@ -143,7 +137,7 @@ __global__ void __launch_bounds__(kOuterThreads) outer_pass(const OuterArgs args
     if (args.from_operand) {
         const ConstPolyBatchView& x = args.operand ? plan.b : plan.a;
         const limb_t* source = x.values.prime(prime) + x.offset(j);
-        const std::uint32_t limit = read_length(x, plan, j);
+        const std::uint32_t limit = read_length(x, plan.out, j);
         for (std::uint32_t w = threadIdx.x; w < words; w += kOuterThreads) {
             const std::uint32_t i = element(w);
             rows[w] = i < limit ? f.reduce_word(source[i]) : 0;
@@ -192,14 +186,6 @@ struct TileArgs {
     std::size_t blocks_per_prime;  // short transforms: blocks of kTile / N products a prime
 };
 
-// Where a short transform's words come from and go: per tile of the block, for a and b.
-struct TileSlots {
-    const limb_t* source[2][kMaxTilesPerBlock];
-    std::uint32_t limit[2][kMaxTilesPerBlock];
-    limb_t* product[kMaxTilesPerBlock];
-    std::uint32_t product_length[kMaxTilesPerBlock];
-};
-
 // The tile's stages: the forward ones below the tile's top (all of a short transform's), the
 // pointwise product and the inverse ones up to the tile's top. Tiles 0 .. tiles - 1 are a's, the
 // next `tiles` b's, one after another in shared memory.
@@ -210,7 +196,7 @@ template <int LogTile>
 __global__ void __launch_bounds__(kTileThreads, 6) tile_stages(const TileArgs args)
 {
     extern __shared__ limb_t smem[];
-    __shared__ TileSlots slots;
+    __shared__ ProductSlots<kMaxTilesPerBlock> slots;
     const Plan& plan = args.plan;
     constexpr int tiles = int(kTile >> LogTile);  // 1 for the pieces of long transforms
     std::size_t prime, first_product = 0;
@@ -224,20 +210,7 @@ __global__ void __launch_bounds__(kTileThreads, 6) tile_stages(const TileArgs ar
     } else {
         prime = blockIdx.x / args.blocks_per_prime;
         first_product = (blockIdx.x % args.blocks_per_prime) * tiles;
-        bool lower_half = true;
-        for (int q = threadIdx.x; q < tiles; q += blockDim.x) {
-            const std::size_t j = first_product + q;
-            const bool present = j < plan.products;
-            for (int operand = 0; operand < 2; ++operand) {
-                const ConstPolyBatchView& x = operand ? plan.b : plan.a;
-                slots.source[operand][q] = present ? x.values.prime(prime) + x.offset(j) : nullptr;
-                slots.limit[operand][q] = present ? read_length(x, plan, j) : 0;
-            }
-            slots.product[q] = present ? plan.out.values.prime(prime) + plan.out.offset(j) : nullptr;
-            slots.product_length[q] = present ? plan.out.length(j) : 0;
-            lower_half = lower_half && max(slots.limit[0][q], slots.limit[1][q]) <= plan.length / 2;
-        }
-        upper_zero = __syncthreads_and(lower_half);
+        upper_zero = slots.fill(plan.a, plan.b, plan.out, prime, first_product, tiles, plan.products, plan.length);
     }
     const Field64 f = plan.tables.fields[prime];
     const Twiddle64 *forward = plan.tables.forward_table(prime), *inverse = plan.tables.inverse_table(prime);

@@ -18,9 +18,11 @@
 #include <string>
 
 #include "kernels/common/cuda_check.hpp"
+#include "kernels/common/thread_team.cuh"
 #include "kernels/ntt/ntt_tile.cuh"
 #include "kernels/ntt/ntt_twiddles.hpp"
 #include "kernels/poly/five_primes.hpp"
+#include "kernels/poly/product_slots.cuh"
 #include "zgpu/error.hpp"
 
 namespace zgpu::kernels {
@@ -30,6 +32,7 @@ constexpr int kLogTile = 11;
 constexpr std::uint32_t kTile = 1u << kLogTile;
 static_assert(kTile == kPolyMulModNMaxLength && kPolyMulModNMaxLength <= kFivePrimesMaxLength);
 constexpr int kThreads = 256;  // a group of 16 words a thread (of a or b), each pass
+constexpr std::uint32_t kWarpWords = kTile / (kThreads / 32);  // a warp's coefficients in the CRT
 constexpr std::uint32_t kMaxTilesPerBlock = kTile / kPolyNttMinLength;
 // Stages a thread's group runs in registers, in the passes over shared memory: the 32-bit words
 // leave room for 16 (the batch of 10^4 products of length 1024 on an H100: 1.11 ms against 1.32
@@ -50,44 +53,18 @@ struct Args {
     bool square;
 };
 
-// Where a block's products come from and go.
-struct Slots {
-    const limb_t* source[2][kMaxTilesPerBlock];
-    std::uint32_t limit[2][kMaxTilesPerBlock];
-    limb_t* product[kMaxTilesPerBlock];
-    std::uint32_t product_length[kMaxTilesPerBlock];
-};
-
 // The products' CRT constants: in the last area, which the last prime's b leaves free.
 struct CrtSlots {
     CrtModN constants[kMaxTilesPerBlock];
 };
 static_assert(sizeof(CrtSlots) <= kAreaWords * sizeof(std::uint32_t));
 
-// Returns whether every operand of the block lies within the lower half of its transform.
-__device__ bool fill_slots(const Args& args, Slots& slots, std::size_t first_product, int tiles, std::uint32_t length)
-{
-    bool lower_half = true;
-    for (int q = threadIdx.x; q < tiles; q += blockDim.x) {
-        const std::size_t j = first_product + q;
-        const bool present = j < args.products;
-        for (int operand = 0; operand < 2; ++operand) {
-            const ConstPolyBatchView& x = operand ? args.b : args.a;
-            slots.source[operand][q] = present ? x.values.prime(0) + x.offset(j) : nullptr;
-            slots.limit[operand][q] = present ? min(x.length(j), args.out.length(j)) : 0;
-        }
-        slots.product[q] = present ? args.out.values.prime(0) + args.out.offset(j) : nullptr;
-        slots.product_length[q] = present ? args.out.length(j) : 0;
-        lower_half = lower_half && max(slots.limit[0][q], slots.limit[1][q]) <= length / 2;
-    }
-    return __syncthreads_and(lower_half);
-}
-
 // Each product's constants take 25 word divisions: six threads a product share them.
-__device__ void fill_crt_slots(const Args& args, CrtSlots& slots, std::size_t first_product, int tiles)
+template <class Team>
+__device__ void fill_crt_slots(const Team& team, const Args& args, CrtSlots& slots, std::size_t first_product, int tiles)
 {
     constexpr int kParts = kFivePrimeCount + 1;
-    for (int w = threadIdx.x; w < tiles * kParts; w += blockDim.x) {
+    for (int w = int(team.rank()); w < tiles * kParts; w += int(team.size())) {
         const int q = w / kParts, part = w % kParts;
         const std::size_t j = first_product + q;
         const Modulus m = make_modulus(j < args.products ? args.moduli[j] : 2);
@@ -95,7 +72,6 @@ __device__ void fill_crt_slots(const Args& args, CrtSlots& slots, std::size_t fi
         c.term[part] = args.primes.crt_term(m, part);
         if (part == kFivePrimeCount) c.normalised = m.normalised, c.reciprocal = m.reciprocal, c.shift = m.shift;
     }
-    __syncthreads();
 }
 
 // The factor that takes a prime's products to the CRT's y_i (FivePrimes::to_modulus): the
@@ -111,49 +87,96 @@ ShoupFactor crt_factor(const PrimeField& f, const ShoupFactor& cofactor_inverse,
     return {factor, f.shoup(factor)};
 }
 
+// Calls step(f, forward, inverse, input, from_smem, to_smem) with prime i's field, twiddles and
+// words: its a's tiles in area i, its b's in area i + 1.
+template <int LogLength, class Step>
+__device__ void with_prime(const Args& args, const ProductSlots<kMaxTilesPerBlock>& slots, std::uint32_t* areas, int i, int tiles,
+                           Step step)
+{
+    const PrimeField f = args.primes.field[i];
+    std::uint32_t* smem = areas + i * kAreaWords;
+    const ShoupFactor to_word = args.primes.word_base[i];
+    // The word's address outside the test, so that a group's words share one load of the source.
+    const auto input = [&](int tile, std::uint32_t base, std::uint32_t offset) -> std::uint32_t {
+        const int operand = tile >= tiles, q = tile - operand * tiles;
+        const std::uint32_t e = base + offset;
+        const limb_t* source = slots.source[operand][q] + e;
+        return e < slots.limit[operand][q] ? reduce_word64(f, to_word, *source) : 0;
+    };
+    // padded(x + offset) = padded(x) + padded(offset) where their bits are apart: one address a
+    // group, constant offsets.
+    const auto word = [&](int tile, std::uint32_t base, std::uint32_t offset) -> std::uint32_t& {
+        return smem[padded((tile << LogLength) + base) + padded(offset)];
+    };
+    const auto from_smem = [&](int tile, std::uint32_t base, std::uint32_t offset) { return word(tile, base, offset); };
+    const auto to_smem = [&](int tile, std::uint32_t base, std::uint32_t offset, std::uint32_t v) { word(tile, base, offset) = v; };
+    step(f, args.tables.forward + i * kTile, args.tables.inverse + i * kTile, input, from_smem, to_smem);
+}
+
+// The primes one after the other, each a tile_products (ntt_tile.cuh) in steps: a prime's
+// inverse passes take half the block's groups (a's tiles only), so the first half of the warps
+// runs them while the second half runs the next prime's first pass (its words read from device
+// memory and reduced), whose areas the inverse passes leave alone.
 template <int LogLength>
 __global__ void __launch_bounds__(kThreads, 4) products_mod_n(const Args args)
 {
     extern __shared__ std::uint32_t areas[];
-    __shared__ Slots slots;
+    __shared__ ProductSlots<kMaxTilesPerBlock> slots;
+    using Steps = TileProducts<LogLength, kPassStages, kFusedStages>;
     constexpr int tiles = int(kTile >> LogLength);
     const std::size_t first_product = std::size_t(blockIdx.x) * tiles;
-    const bool upper_zero = fill_slots(args, slots, first_product, tiles, 1u << LogLength);
+    const bool upper_zero = slots.fill(args.a, args.b, args.out, 0, first_product, tiles, args.products, 1u << LogLength);
+    const int operands = args.square ? 1 : 2;
+    CrtSlots& crt = *reinterpret_cast<CrtSlots*>(areas + kFivePrimeCount * kAreaWords);
 
+    const BlockTeam block;
+    const WarpTeam inverse_team{0, kThreads / 2, 1}, next_team{kThreads / 2, kThreads / 2, 2};
+    const auto first_pass = [&](const auto& team, int i) {
+        with_prime<LogLength>(args, slots, areas, i, tiles, [&](const PrimeField& f, const Twiddle* forward, const Twiddle*, auto input,
+                                                                auto, auto to_smem) {
+            Steps::first_pass(team, tiles, operands, upper_zero, forward, f, input, to_smem);
+        });
+    };
+    first_pass(block, 0);
     for (int i = 0; i < kFivePrimeCount; ++i) {
-        const PrimeField f = args.primes.field[i];
-        std::uint32_t* smem = areas + i * kAreaWords;  // a's tiles, then b's in the next area
-        const ShoupFactor to_word = args.primes.word_base[i];
-        const auto input = [&](int tile, std::uint32_t base, std::uint32_t offset) -> std::uint32_t {
-            const int operand = tile >= tiles, q = tile - operand * tiles;
-            const std::uint32_t e = base + offset;
-            return e < slots.limit[operand][q] ? reduce_word64(f, to_word, slots.source[operand][q][e]) : 0;
-        };
-        // padded(x + offset) = padded(x) + padded(offset) where their bits are apart: one
-        // address a group, constant offsets.
-        const auto word = [&](int tile, std::uint32_t base, std::uint32_t offset) -> std::uint32_t& {
-            return smem[padded((tile << LogLength) + base) + padded(offset)];
-        };
-        const auto from_smem = [&](int tile, std::uint32_t base, std::uint32_t offset) { return word(tile, base, offset); };
-        const auto to_smem = [&](int tile, std::uint32_t base, std::uint32_t offset, std::uint32_t v) { word(tile, base, offset) = v; };
-        // The last inverse pass leaves words below 4p, which the CRT's first product takes.
-        const auto pointwise = [&](std::uint32_t x, std::uint32_t y) { return f.mul_montgomery(x, y); };
-        const Twiddle *forward = args.tables.forward + i * kTile, *inverse = args.tables.inverse + i * kTile;
-        tile_products<LogLength, kPassStages, kFusedStages>(tiles, args.square, upper_zero, forward, inverse, f, input, from_smem,
-                                                            to_smem, pointwise, to_smem);
+        with_prime<LogLength>(args, slots, areas, i, tiles, [&](const PrimeField& f, const Twiddle* forward, const Twiddle* inverse,
+                                                                auto, auto from_smem, auto to_smem) {
+            Steps::middle_passes(block, tiles, operands, forward, f, from_smem, to_smem);
+            const auto pointwise = [&](std::uint32_t x, std::uint32_t y) { return f.mul_montgomery(x, y); };
+            Steps::fused_pass(block, tiles, args.square, forward, inverse, f, from_smem, to_smem, pointwise);
+            // The last inverse pass leaves words below 4p, which the CRT's first product takes.
+            if (inverse_team.contains_this_thread()) Steps::inverse_passes(inverse_team, tiles, inverse, f, from_smem, to_smem, to_smem);
+        });
+        if (next_team.contains_this_thread()) {
+            if (i + 1 < kFivePrimeCount) first_pass(next_team, i + 1);
+            else fill_crt_slots(next_team, args, crt, first_product, tiles);  // into the last prime's b, spent
+        }
+        block.sync();
     }
 
-    // Every coefficient from its five residues to its modulus.
-    CrtSlots& crt = *reinterpret_cast<CrtSlots*>(areas + kFivePrimeCount * kAreaWords);
-    fill_crt_slots(args, crt, first_product, tiles);
-    for (std::uint32_t w = threadIdx.x; w < kTile; w += kThreads) {
-        const int q = int(w >> LogLength);
+    // Every coefficient from its five residues to its modulus. Warp v takes words kWarpWords v
+    // onwards, lane l words kWarpWords v + 32 k + l: one product's where products are that long,
+    // whose constants then load once.
+    const std::uint32_t chunk = threadIdx.x / 32 * kWarpWords, lane = threadIdx.x % 32;
+    const auto coefficient = [&](std::uint32_t w, const CrtModN& c, limb_t* product, std::uint32_t length) {
         const std::uint32_t e = w & ((1u << LogLength) - 1);
-        if (e >= slots.product_length[q]) continue;
+        if (e >= length) return;
         std::uint32_t r[kFivePrimeCount];
 #pragma unroll
         for (int i = 0; i < kFivePrimeCount; ++i) r[i] = areas[i * kAreaWords + padded(w)];
-        slots.product[q][e] = args.primes.to_modulus(r, args.crt_factors, crt.constants[q]);
+        product[e] = args.primes.to_modulus(r, args.crt_factors, c);
+    };
+    if constexpr ((1u << LogLength) >= kWarpWords) {
+        const int q = int(chunk >> LogLength);
+        const CrtModN c = crt.constants[q];
+        limb_t* const product = slots.product[q];
+        const std::uint32_t length = slots.product_length[q];
+        for (std::uint32_t k = lane; k < kWarpWords; k += 32) coefficient(chunk + k, c, product, length);
+    } else {
+        for (std::uint32_t k = lane; k < kWarpWords; k += 32) {
+            const int q = int((chunk + k) >> LogLength);
+            coefficient(chunk + k, crt.constants[q], slots.product[q], slots.product_length[q]);
+        }
     }
 }
 
