@@ -2,16 +2,18 @@
 //
 // A block takes kTile / N products (N the transform length). For each prime in turn it reduces
 // the operands' words modulo the prime on the way into shared memory and runs ntt_tile.cuh's
-// products there; each prime's products stay in shared memory, so that after the fifth the
-// block turns the five residues of every coefficient into the coefficient mod n (five_primes.hpp)
-// and writes it: the operands are read once a prime (from L2 after the first), the results
-// written once, and no residue goes through device memory.
+// products there (a prime's inverse passes beside the next prime's first pass); each prime's
+// products stay in shared memory, so that after the fifth the block turns the five residues of
+// every coefficient into the coefficient mod n (five_primes.hpp) and writes it: the operands are
+// read once a prime (from L2 after the first), the results written once, and no residue goes
+// through device memory.
 // Shared memory: six areas of kTile words (and one padding word every 32), prime i's a in area i
 // and its b in area i + 1, so that each prime's products land where the next prime's b does not
 // go: 50.7 KiB a block, four blocks an SM.
 // Cost: 5 x 3 transforms of (N/2) log2 N butterflies, each a product by a twiddle of 3 IMADs
-// (two 32-bit products and a high half), and a coefficient's CRT: 5 such products, 10 of 32 by
-// 32 bits and one division of two words by n.
+// (two 32-bit products and a high half), and a coefficient's CRT: 5 such products, 17 of 32 by
+// 32 bits and one division of two words by the normalised n. In the batch of 10^4 products of
+// length 1024 on an H100 the CRT took 0.09 of 0.89 ms and the reduction on the way in 0.03.
 #include "kernels/poly/poly_mul_mod_n.hpp"
 
 #include <bit>
