@@ -46,6 +46,7 @@ struct TileProducts {
     // Forward: the stages above the fused ones, the top pass taking what is not a multiple of
     // PassStages.
     static constexpr int kAbove = LogTile - FusedStages, kFirstK = kAbove % PassStages ? kAbove % PassStages : PassStages;
+    static constexpr int kInversePasses = (kAbove + PassStages - 1) / PassStages;
 
     // The top forward pass, from input; `operands` 1 (a square) or 2.
     template <class Team, class Field, class Input, class ToSmem>
@@ -103,7 +104,7 @@ struct TileProducts {
     __device__ static void inverse_passes(const Team& team, int tiles, const typename Field::Twiddle* inverse, const Field& f,
                                           FromSmem from_smem, ToSmem to_smem, Output output)
     {
-        for_passes<FusedStages, PassStages, (kAbove + PassStages - 1) / PassStages>([&](auto s_lo) {
+        for_passes<FusedStages, PassStages, kInversePasses>([&](auto s_lo) {
             constexpr int lo = decltype(s_lo)::value, k = LogTile - lo < PassStages ? LogTile - lo : PassStages;
             if constexpr (lo + k == LogTile) group_pass<false, k>(team, tiles, LogLength(), s_lo, inverse, f, from_smem, output);
             else group_pass<false, k>(team, tiles, LogLength(), s_lo, inverse, f, from_smem, to_smem);
