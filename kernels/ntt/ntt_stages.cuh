@@ -104,6 +104,11 @@ __device__ void bottom_butterflies(typename Field::Word (&v)[1 << K], const type
 __device__ inline std::uint32_t padded(std::uint32_t i) { return i + (i >> 5); }
 __host__ __device__ constexpr std::uint32_t padded_words(std::uint32_t tile) { return tile + tile / 32; }
 
+// Groups in the order of the threads.
+struct InOrder {
+    __device__ static std::uint32_t group(std::uint32_t r, int, int, int) { return r; }
+};
+
 // The element index of group g's first element in a pass over stages s_lo .. s_lo + K - 1.
 __device__ inline std::uint32_t group_base(std::uint32_t g, int s_lo, int K)
 {
@@ -117,14 +122,18 @@ __device__ inline std::uint32_t group_base(std::uint32_t g, int s_lo, int K)
 // (thread_team.cuh) share the groups; ends with the team's barrier. log_tile and s_lo: ints, or
 // Fixed. UpperZero: the upper half of each group (m >= 2^(K-1)) is known to be zero and is not
 // loaded, as on the first forward pass of a transform whose input fills at most half of it.
-template <bool Forward, int K, bool UpperZero = false, class Team, class Field, class LogTile, class SLo, class Load, class Store>
+// Order: which group of its tile the team's r-th takes, Order::group(r, s_lo, K, log_groups)
+// (InOrder: group r), for layouts whose banks some other order spreads better.
+template <bool Forward, int K, bool UpperZero = false, class Team, class Field, class LogTile, class SLo, class Load, class Store,
+          class Order = InOrder>
 __device__ void group_pass(const Team& team, int tiles, LogTile log_tile, SLo s_lo, const typename Field::Twiddle* table,
-                           const Field& f, Load load, Store store)
+                           const Field& f, Load load, Store store, Order = {})
 {
     const int log_groups = log_tile - K;
     for (std::uint32_t g = team.rank(); g < (std::uint32_t(tiles) << log_groups); g += team.size()) {
         const int tile = g >> log_groups;
-        const std::uint32_t base = group_base(g & ((1u << log_groups) - 1), s_lo, K);
+        const std::uint32_t r = g & ((1u << log_groups) - 1);
+        const std::uint32_t base = group_base(Order::group(r, s_lo, K, log_groups), s_lo, K);
         typename Field::Word v[1 << K];
 #pragma unroll
         for (int m = 0; m < (1 << K); ++m) v[m] = UpperZero && m >= (1 << (K - 1)) ? 0 : load(tile, base, std::uint32_t(m) << s_lo);

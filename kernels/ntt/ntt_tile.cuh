@@ -38,8 +38,9 @@ __device__ __forceinline__ void for_passes(Body body)
 // so that the first pass loads half the words (the common case: two operands of length up to
 // N/2).
 // The steps below run it in four parts, each by a team of threads (thread_team.cuh) and ending
-// with its barrier, for callers that overlap one tile's inverse with another's first pass.
-template <int LogTile, int PassStages, int FusedStages>
+// with its barrier, for callers that overlap one tile's inverse with another's first pass. Order:
+// the order of the groups in the passes over shared memory (group_pass).
+template <int LogTile, int PassStages, int FusedStages, class Order = InOrder>
 struct TileProducts {
     static_assert(LogTile >= FusedStages);
     using LogLength = Fixed<LogTile>;
@@ -55,8 +56,9 @@ struct TileProducts {
     {
         if constexpr (kAbove > 0) {
             using Top = Fixed<kAbove - kFirstK + FusedStages>;
-            if (upper_zero) group_pass<true, kFirstK, true>(team, operands * tiles, LogLength(), Top(), forward, f, input, to_smem);
-            else group_pass<true, kFirstK>(team, operands * tiles, LogLength(), Top(), forward, f, input, to_smem);
+            const int operand_tiles = operands * tiles;
+            if (upper_zero) group_pass<true, kFirstK, true>(team, operand_tiles, LogLength(), Top(), forward, f, input, to_smem, Order());
+            else group_pass<true, kFirstK>(team, operand_tiles, LogLength(), Top(), forward, f, input, to_smem, Order());
         }
     }
 
@@ -67,7 +69,7 @@ struct TileProducts {
     {
         if constexpr (kAbove > 0)
             for_passes<kAbove - kFirstK - PassStages + FusedStages, -PassStages, (kAbove - kFirstK) / PassStages>([&](auto s_lo) {
-                group_pass<true, PassStages>(team, operands * tiles, LogLength(), s_lo, forward, f, from_smem, to_smem);
+                group_pass<true, PassStages>(team, operands * tiles, LogLength(), s_lo, forward, f, from_smem, to_smem, Order());
             });
     }
 
@@ -106,8 +108,8 @@ struct TileProducts {
     {
         for_passes<FusedStages, PassStages, kInversePasses>([&](auto s_lo) {
             constexpr int lo = decltype(s_lo)::value, k = LogTile - lo < PassStages ? LogTile - lo : PassStages;
-            if constexpr (lo + k == LogTile) group_pass<false, k>(team, tiles, LogLength(), s_lo, inverse, f, from_smem, output);
-            else group_pass<false, k>(team, tiles, LogLength(), s_lo, inverse, f, from_smem, to_smem);
+            if constexpr (lo + k == LogTile) group_pass<false, k>(team, tiles, LogLength(), s_lo, inverse, f, from_smem, output, Order());
+            else group_pass<false, k>(team, tiles, LogLength(), s_lo, inverse, f, from_smem, to_smem, Order());
         });
     }
 };

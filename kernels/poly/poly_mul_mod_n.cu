@@ -89,6 +89,18 @@ ShoupFactor crt_factor(const PrimeField& f, const ShoupFactor& cofactor_inverse,
     return {factor, f.shoup(factor)};
 }
 
+// The groups of 16 words in the passes of stride 8 (stages 3 to 6) of tiles of 1024 and 2048
+// words: in order, a warp's 32 groups 0 to 31 hold words (g mod 8) + 128 (g / 8) + 8 m, which
+// padded() puts two to a bank (4 banks further every 128 words). Rotating bits 3 to 5 of the
+// group gives a warp groups 0-7, 16-23, 32-39 and 48-55, whose words fill the 32 banks once.
+struct StrideEightOrder {
+    __device__ static std::uint32_t group(std::uint32_t r, int s_lo, int k, int log_groups)
+    {
+        if (s_lo != 3 || k != 4 || log_groups < 6) return r;
+        return (r & ~63u) | (((r >> 3) & 3) << 4) | (((r >> 5) & 1) << 3) | (r & 7);
+    }
+};
+
 // Calls step(f, forward, inverse, input, from_smem, to_smem) with prime i's field, twiddles and
 // words: its a's tiles in area i, its b's in area i + 1.
 template <int LogLength, class Step>
@@ -124,7 +136,7 @@ __global__ void __launch_bounds__(kThreads, 4) products_mod_n(const Args args)
 {
     extern __shared__ std::uint32_t areas[];
     __shared__ ProductSlots<kMaxTilesPerBlock> slots;
-    using Steps = TileProducts<LogLength, kPassStages, kFusedStages>;
+    using Steps = TileProducts<LogLength, kPassStages, kFusedStages, StrideEightOrder>;
     constexpr int tiles = int(kTile >> LogLength);
     const std::size_t first_product = std::size_t(blockIdx.x) * tiles;
     const bool upper_zero = slots.fill(args.a, args.b, args.out, 0, first_product, tiles, args.products, 1u << LogLength);
