@@ -163,8 +163,12 @@ __global__ void __launch_bounds__(kThreads, 4) products_mod_n(const Args args)
         });
         if (next_team.contains_this_thread()) {
             int barriers_met = 0;
-            if (i + 1 < kFivePrimeCount) first_pass(next_team, i + 1), barriers_met = 1;
-            else fill_crt_slots(next_team, args, crt, first_product, tiles);  // into the last prime's b, spent
+            if (i + 1 < kFivePrimeCount) {
+                first_pass(next_team, i + 1);
+                barriers_met = 1;
+            } else {
+                fill_crt_slots(next_team, args, crt, first_product, tiles);  // into the last prime's b, spent
+            }
             // As many barriers as the inverse passes meet: compute-sanitizer's racecheck loses
             // track of named barriers that two teams meet unequally often, and reports hazards
             // between block-wide passes that are not there.
