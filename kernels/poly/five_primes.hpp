@@ -120,10 +120,17 @@ struct FivePrimes {
             if (l != part) product = m.mul(product, m.reduce(field[l].p));
         return (part < kFivePrimeCount ? product : m.neg(product)) << m.shift;
     }
+    // Part `part` (0 to kFivePrimeCount) of m's CrtModN: term[part], and with the last part m's
+    // divisor, so that threads can share the parts.
+    ZGPU_HOST_DEVICE void fill_crt_part(CrtModN& c, const Modulus& m, int part) const
+    {
+        c.term[part] = crt_term(m, part);
+        if (part == kFivePrimeCount) c.normalised = m.normalised, c.reciprocal = m.reciprocal, c.shift = m.shift;
+    }
     ZGPU_HOST_DEVICE CrtModN crt_mod_n(const Modulus& m) const
     {
-        CrtModN c{{}, m.normalised, m.reciprocal, m.shift};
-        for (int part = 0; part <= kFivePrimeCount; ++part) c.term[part] = crt_term(m, part);
+        CrtModN c{};
+        for (int part = 0; part <= kFivePrimeCount; ++part) fill_crt_part(c, m, part);
         return c;
     }
 };

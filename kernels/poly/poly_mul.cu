@@ -8,12 +8,12 @@
 // Up to kTile coefficients a transform lives in shared memory (ntt_tile.cuh): one kernel reads
 // both operands (reducing them on the way), transforms, multiplies and transforms back, the last
 // forward and the first inverse three stages fused in registers (their products by 1 skipped),
-// and writes the product; a block takes kTile / N short transforms of one prime. Longer transforms first run
-// their stages above the tile in one or more outer passes of up to eight stages over device
-// memory (outer_pass: a block loads adjacent columns of up to 2^8 rows into shared memory, runs
-// the stages there and writes them back), then the tile kernel on each piece of kTile words, then
-// the inverse outer passes, the last of which writes the product. In shared memory a thread
-// runs three stages at a time on a group of 8 words in registers.
+// and writes the product; a block takes kTile / N short transforms of one prime. Longer
+// transforms first run their stages above the tile in one or more outer passes of up to eight
+// stages over device memory (outer_pass: a block loads adjacent columns of up to 2^8 rows into
+// shared memory, runs the stages there and writes them back), then the tile kernel on each piece
+// of kTile words, then the inverse outer passes, the last of which writes the product. In shared
+// memory a thread runs three stages at a time on a group of 8 words in registers.
 // Cost: 3 transforms (2 for a square) of (N/2) log2 N butterflies, each one product by a twiddle
 // (three 64-bit multiplications: about 10 IMADs), plus two Montgomery products a coefficient for
 // the pointwise step.

@@ -69,10 +69,7 @@ __device__ void fill_crt_slots(const Team& team, const Args& args, CrtSlots& slo
     for (int w = int(team.rank()); w < tiles * kParts; w += int(team.size())) {
         const int q = w / kParts, part = w % kParts;
         const std::size_t j = first_product + q;
-        const Modulus m = make_modulus(j < args.products ? args.moduli[j] : 2);
-        CrtModN& c = slots.constants[q];
-        c.term[part] = args.primes.crt_term(m, part);
-        if (part == kFivePrimeCount) c.normalised = m.normalised, c.reciprocal = m.reciprocal, c.shift = m.shift;
+        args.primes.fill_crt_part(slots.constants[q], make_modulus(j < args.products ? args.moduli[j] : 2), part);
     }
 }
 

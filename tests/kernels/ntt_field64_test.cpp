@@ -91,33 +91,35 @@ TEST(NttField64, TwiddleProductsAndButterflies)
             // Forward butterflies on inputs below 2p, inverse ones on inputs below 4p, the largest
             // included; the unit ones likewise.
             const limb_t u0 = trial < 6 ? 2 * p - 1 : rng() % (2 * p), v0 = trial < 6 ? 2 * p - 1 - trial % 2 : rng() % (2 * p);
+            // The outputs of a forward butterfly on (u0, v0) by the twiddle w (1: the unit one).
+            const auto check_forward = [&](limb_t u, limb_t v, limb_t w) {
+                EXPECT_LT(u, 2 * p);
+                EXPECT_LT(v, 2 * p);
+                EXPECT_EQ(u % p, (u0 % p + v0 % p) % p);
+                EXPECT_EQ(v % p, mul_mod((u0 % p + p - v0 % p) % p, w, p));
+            };
             limb_t u = u0, v = v0;
             f.forward_butterfly(u, v, t);
-            EXPECT_LT(u, 2 * p);
-            EXPECT_LT(v, 2 * p);
-            EXPECT_EQ(u % p, (u0 % p + v0 % p) % p);
-            EXPECT_EQ(v % p, mul_mod((u0 % p + p - v0 % p) % p, w, p));
+            check_forward(u, v, w);
             u = u0, v = v0;
             f.forward_unit_butterfly(u, v);
-            EXPECT_LT(u, 2 * p);
-            EXPECT_LT(v, 2 * p);
-            EXPECT_EQ(u % p, (u0 % p + v0 % p) % p);
-            EXPECT_EQ(v % p, (u0 % p + p - v0 % p) % p);
+            check_forward(u, v, 1);
             const limb_t x0 = trial < 6 ? 4 * p - 1 : rng() % (4 * p), y0 = trial < 6 ? 4 * p - 1 - trial % 2 : rng() % (4 * p);
+            // The outputs of an inverse butterfly on (x0, y0) by the twiddle w (1: the unit one).
+            const auto check_inverse = [&](limb_t u, limb_t v, limb_t w) {
+                const limb_t yw = mul_mod(y0 % p, w, p);
+                EXPECT_LT(u, 4 * p);
+                EXPECT_LT(v, 4 * p);
+                EXPECT_EQ(u % p, (x0 % p + yw) % p);
+                EXPECT_EQ(v % p, (x0 % p + p - yw) % p);
+            };
             u = x0, v = y0;
             f.inverse_butterfly(u, v, t);
-            EXPECT_LT(u, 4 * p);
-            EXPECT_LT(v, 4 * p);
-            const limb_t yw = mul_mod(y0 % p, w, p);
-            EXPECT_EQ(u % p, (x0 % p + yw) % p);
-            EXPECT_EQ(v % p, (x0 % p + p - yw) % p);
+            check_inverse(u, v, w);
             EXPECT_EQ(f.exact(u), u % p);
             u = x0, v = y0;
             f.inverse_unit_butterfly(u, v);
-            EXPECT_LT(u, 4 * p);
-            EXPECT_LT(v, 4 * p);
-            EXPECT_EQ(u % p, (x0 % p + y0 % p) % p);
-            EXPECT_EQ(v % p, (x0 % p + p - y0 % p) % p);
+            check_inverse(u, v, 1);
         }
     }
 }

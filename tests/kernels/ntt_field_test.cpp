@@ -58,34 +58,36 @@ TEST(NttField, ArithmeticMatchesIntegerArithmetic)
             ASSERT_EQ((u128(montgomery) << 32) % p, std::uint64_t(xe) * ye % p);
             // Butterflies: forward ones on inputs below 2p, inverse ones on inputs below 4p (x, y
             // and 2x, 2y), the unit ones likewise; outputs below 2p and 4p, the right classes.
+            // The outputs of a forward butterfly on (x, y) by the twiddle w (1: the unit one).
+            const auto check_forward = [&](std::uint32_t u, std::uint32_t v, std::uint64_t w) {
+                ASSERT_LT(u, 2 * p);
+                ASSERT_LT(v, 2 * p);
+                ASSERT_EQ(u % p, (std::uint64_t(xe) + ye) % p);
+                ASSERT_EQ(v % p, (std::uint64_t(xe) + p - ye) * w % p);
+            };
             std::uint32_t u = x, v = y;
             f.forward_butterfly(u, v, ye, f.shoup(ye));
-            ASSERT_LT(u, 2 * p);
-            ASSERT_LT(v, 2 * p);
-            ASSERT_EQ(u % p, (std::uint64_t(xe) + ye) % p);
-            ASSERT_EQ(v % p, (std::uint64_t(xe) + p - ye) * ye % p);
+            check_forward(u, v, ye);
             u = x, v = y;
             f.forward_unit_butterfly(u, v);
-            ASSERT_LT(u, 2 * p);
-            ASSERT_LT(v, 2 * p);
-            ASSERT_EQ(u % p, (std::uint64_t(xe) + ye) % p);
-            ASSERT_EQ(v % p, (std::uint64_t(xe) + p - ye) % p);
+            check_forward(u, v, 1);
             const std::uint32_t x4 = 2 * x + (k % 2), y4 = 2 * y + (k / 2 % 2);  // up to 4p - 1
             const std::uint32_t x4e = x4 % p, y4e = y4 % p;
+            // The outputs of an inverse butterfly on (x4, y4) by the twiddle w (1: the unit one).
+            const auto check_inverse = [&](std::uint32_t u, std::uint32_t v, std::uint64_t w) {
+                const std::uint64_t t = y4e * w % p;
+                ASSERT_LT(u, 4 * p);
+                ASSERT_LT(v, 4 * p);
+                ASSERT_EQ(u % p, (x4e + t) % p);
+                ASSERT_EQ(v % p, (x4e + p - t) % p);
+            };
             u = x4, v = y4;
             f.inverse_butterfly(u, v, xe, f.shoup(xe));
-            const std::uint64_t t = std::uint64_t(y4e) * xe % p;
-            ASSERT_LT(u, 4 * p);
-            ASSERT_LT(v, 4 * p);
-            ASSERT_EQ(u % p, (x4e + t) % p);
-            ASSERT_EQ(v % p, (x4e + p - t) % p);
+            check_inverse(u, v, xe);
             ASSERT_EQ(f.exact(u), u % p);
             u = x4, v = y4;
             f.inverse_unit_butterfly(u, v);
-            ASSERT_LT(u, 4 * p);
-            ASSERT_LT(v, 4 * p);
-            ASSERT_EQ(u % p, (std::uint64_t(x4e) + y4e) % p);
-            ASSERT_EQ(v % p, (std::uint64_t(x4e) + p - y4e) % p);
+            check_inverse(u, v, 1);
         }
     }
 }
