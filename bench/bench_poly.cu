@@ -558,7 +558,7 @@ void check_device_batch(const NmodBatch& d, const limb_t* out, std::uint64_t out
     }
 }
 
-// The batch through three 62-bit primes and crt_to_moduli, and through the five 30-bit primes
+// The batch through three 62-bit primes and crt_to_moduli, and through the five 29-bit primes
 // with the CRT in the same kernel.
 std::vector<DeviceRow> batch_device(const NmodBatch& d, const Timing& flint_all)
 {
@@ -634,7 +634,7 @@ std::vector<DeviceRow> batch_device(const NmodBatch& d, const Timing& flint_all)
     const kernels::ResidueView a_words_view{a_values.data, count * length, 1, 0}, b_words_view{b_values.data, count * length, 1, 0};
     const kernels::ResidueView out_view{out, count * out_length, 1, 0};
     check(cudaMemset(out, 0, count * out_length * sizeof(limb_t)), "clearing the batch's products");
-    DeviceRow fused{"10^4 x 1024, 62-bit moduli, five 30-bit primes, CRT fused", kernels::kFivePrimeCount, n, -1, 0, 0,
+    DeviceRow fused{"10^4 x 1024, 62-bit moduli, five 29-bit primes, CRT fused", kernels::kFivePrimeCount, n, -1, 0, 0,
                     ntt_imads(double(count), kernels::kFivePrimeCount, n, 3, 3), flint_all, 100};
     fused.product = event_seconds([&] {
         kernels::poly_mul_mod_n({a_words_view, d_in_offsets, d_in_lengths}, {b_words_view, d_in_offsets, d_in_lengths}, false, count, n,
@@ -652,7 +652,7 @@ void print_device(const std::vector<DeviceRow>& rows, double imad_peak, unsigned
                 "primes 1 mod 2^32 below 2^62; the batch: the three largest); N: transform length. reduction: multi_mod of a and b "
                 "(the batch: none, its coefficients go in as words, reduced on the way); product: kernels::poly_mul; CRT: multi_crt "
                 "(signed) of the 2 length - 1 coefficients, for the batch crt_to_moduli to each pair's 62-bit modulus; the batch "
-                "through five 30-bit primes: kernels::poly_mul_mod_n, reduction, products and CRT in one kernel (its product time "
+                "through five 29-bit primes: kernels::poly_mul_mod_n, reduction, products and CRT in one kernel (its product time "
                 "includes the CRT; its IMADs: 3 a butterfly, two 32-bit products and a high half, and 3 a pointwise step, one Montgomery "
                 "product whose scale the CRT takes). NTT IMAD "
                 "share: 10 IMADs a butterfly (a product by a twiddle with Shoup's companion: 4 for the high half of x w_shoup, 3 "

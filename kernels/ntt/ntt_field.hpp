@@ -45,13 +45,16 @@ using Twiddle = ShoupFactor;
 struct PrimeField {
     using Word = std::uint32_t;
     using Twiddle = kernels::Twiddle;
+    // Words hold lazy residues up to 4p (butterfly_bounds.hpp): p < 2^30.
+    static constexpr int kHeadroom = 4;
 
     std::uint32_t p;
     std::uint32_t montgomery;  // -p^-1 mod 2^32
     std::uint32_t one_shoup;   // floor(2^32 / p), Shoup's companion of 1
-    // 2p, loaded rather than computed: the corrections then add a register (an ALU instruction)
-    // where they multiplied p by 2 (an IMAD, on the pipe that the products need).
-    std::uint32_t two_p;
+    // 2p and 4p, loaded rather than computed: a correction is then one ALU instruction (an
+    // addition fused with the minimum) where computing them took IMADs, on the pipe that the
+    // products need. 4p is for primes below 2^29, whose words have room for 8p.
+    std::uint32_t two_p, four_p;
 
     // x < 2p to [0, p), and x < 4p to [0, 2p): below the bound, x - p (x - 2p) wraps around
     // to a larger word exactly when x is already in range.
@@ -59,6 +62,10 @@ struct PrimeField {
     ZGPU_HOST_DEVICE constexpr std::uint32_t lazy(std::uint32_t x) const { return min_word(x, x - two_p); }
     // x < 4p to [0, p).
     ZGPU_HOST_DEVICE constexpr std::uint32_t exact(std::uint32_t x) const { return normal(lazy(x)); }
+    // c p for c = 2 or 4, the constants of the butterflies' differences and corrections; and
+    // x < 2c p to [0, c p).
+    ZGPU_HOST_DEVICE constexpr std::uint32_t multiple(int c) const { return c == 2 ? two_p : four_p; }
+    ZGPU_HOST_DEVICE constexpr std::uint32_t below(std::uint32_t x, int c) const { return min_word(x, x - multiple(c)); }
 
     // Exact arithmetic on [0, p).
     ZGPU_HOST_DEVICE constexpr std::uint32_t add(std::uint32_t x, std::uint32_t y) const { return normal(x + y); }
@@ -76,6 +83,7 @@ struct PrimeField {
     {
         return x * w - mul_high(x, w_shoup) * p;
     }
+    ZGPU_HOST_DEVICE constexpr std::uint32_t mul_twiddle(std::uint32_t x, const ShoupFactor& w) const { return mul_lazy(x, w.w, w.w_shoup); }
     // Any 32-bit word, into [0, 2p): x * 1 the same way.
     ZGPU_HOST_DEVICE constexpr std::uint32_t reduce_word(std::uint32_t x) const { return x - mul_high(x, one_shoup) * p; }
     // x * y / 2^32 mod p in [0, 2p) for x, y < 2p (Montgomery): (x*y + m*p) / 2^32 < 2p as 4p < 2^32.
@@ -84,46 +92,6 @@ struct PrimeField {
         const std::uint64_t t = std::uint64_t(x) * y;
         const std::uint32_t m = std::uint32_t(t) * montgomery;
         return std::uint32_t(t >> 32) + mul_high(m, p) + (std::uint32_t(t) != 0);
-    }
-
-    // Butterflies, with the twiddle w and its companion. Forward ones take and give residues below
-    // 2p; inverse ones (Harvey's) take and give residues below 4p (4p < 2^32), correcting only
-    // u, so that the inverse transform's words end below 4p.
-    // Forward (decimation in frequency): (u, v) -> (u + v, (u - v) w).
-    ZGPU_HOST_DEVICE constexpr void forward_butterfly(std::uint32_t& u, std::uint32_t& v, std::uint32_t w, std::uint32_t w_shoup) const
-    {
-        const std::uint32_t difference = u + two_p - v;  // < 4p
-        u = lazy(u + v);
-        v = mul_lazy(difference, w, w_shoup);
-    }
-    // Inverse (decimation in time): (u, v) -> (u + v w, u - v w); v w below 2p for any word v.
-    ZGPU_HOST_DEVICE constexpr void inverse_butterfly(std::uint32_t& u, std::uint32_t& v, std::uint32_t w, std::uint32_t w_shoup) const
-    {
-        const std::uint32_t x = lazy(u), t = mul_lazy(v, w, w_shoup);
-        u = x + t;
-        v = x + two_p - t;
-    }
-
-    // The forward butterfly on (u, 0): (u, u w), for the top stage of a transform whose upper
-    // half is zero.
-    ZGPU_HOST_DEVICE constexpr void forward_upper_zero_butterfly(std::uint32_t u, std::uint32_t& v, std::uint32_t w,
-                                                                 std::uint32_t w_shoup) const
-    {
-        v = mul_lazy(u, w, w_shoup);
-    }
-
-    // The butterflies with the twiddle 1: (u, v) -> (u + v, u - v), no product.
-    ZGPU_HOST_DEVICE constexpr void forward_unit_butterfly(std::uint32_t& u, std::uint32_t& v) const
-    {
-        const std::uint32_t difference = u + two_p - v;  // < 4p
-        u = lazy(u + v);
-        v = lazy(difference);
-    }
-    ZGPU_HOST_DEVICE constexpr void inverse_unit_butterfly(std::uint32_t& u, std::uint32_t& v) const
-    {
-        const std::uint32_t x = lazy(u), y = lazy(v);
-        u = x + y;
-        v = x + two_p - y;
     }
 
     ZGPU_HOST_DEVICE constexpr std::uint32_t pow(std::uint32_t x, std::uint64_t e) const
@@ -145,7 +113,7 @@ ZGPU_HOST_DEVICE constexpr std::uint32_t montgomery_constant(std::uint32_t p)
 
 ZGPU_HOST_DEVICE constexpr PrimeField make_field(std::uint32_t p)
 {
-    return {p, montgomery_constant(p), std::uint32_t((std::uint64_t(1) << 32) / p), 2 * p};
+    return {p, montgomery_constant(p), std::uint32_t((std::uint64_t(1) << 32) / p), 2 * p, 4 * p};
 }
 
 // 479 * 2^21 + 1, 119 * 2^23 + 1, 235 * 2^22 + 1: each < 2^30, each within a factor of two of

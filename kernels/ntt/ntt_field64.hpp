@@ -2,7 +2,7 @@
 // host and device: what the polynomial products' transforms (kernels/poly/) compute in.
 //
 // Residues inside the transforms are lazy (Harvey): any value in [0, 2p) stands for its class;
-// as 4p < 2^64 a butterfly needs no carries and one correction an output. A twiddle factor w
+// as 4p < 2^64 a butterfly needs no carries and one correction an output (lazy_butterflies.hpp). A twiddle factor w
 // comes with Shoup's companion floor(w B / p) (B = 2^64), so that a product by it is three 64-bit
 // multiplications and a subtraction: x w - floor(x w_shoup / B) p, in [0, 2p) for any word x.
 // Products of two variables (the pointwise step) are Montgomery's, R = 2^64:
@@ -28,6 +28,8 @@ struct alignas(16) Twiddle64 {
 struct Field64 {
     using Word = limb_t;
     using Twiddle = Twiddle64;
+    // Words hold lazy residues up to 4p (butterfly_bounds.hpp): p < 2^62.
+    static constexpr int kHeadroom = 4;
 
     limb_t p;
     limb_t montgomery;  // -p^-1 mod R
@@ -41,6 +43,10 @@ struct Field64 {
     ZGPU_HOST_DEVICE limb_t normal(limb_t x) const { return subtract_if_above(x, p); }
     ZGPU_HOST_DEVICE limb_t lazy(limb_t x) const { return subtract_if_above(x, two_p); }
     ZGPU_HOST_DEVICE limb_t exact(limb_t x) const { return normal(lazy(x)); }
+    // 2p, the constant of the butterflies' differences and corrections (c = 2: the headroom
+    // allows no other); and x < 2c p to [0, c p).
+    ZGPU_HOST_DEVICE limb_t multiple(int) const { return two_p; }
+    ZGPU_HOST_DEVICE limb_t below(limb_t x, int c) const { return subtract_if_above(x, multiple(c)); }
     // Any word into [0, 2p): the quotient estimate mul_high(x, floor(R / p)) is low by at most one.
     ZGPU_HOST_DEVICE limb_t reduce_word(limb_t x) const { return x - mul_high(x, one_shoup) * p; }
 
@@ -57,42 +63,6 @@ struct Field64 {
 
     // x w mod p in [0, 2p) for any word x, by the twiddle's companion.
     ZGPU_HOST_DEVICE limb_t mul_twiddle(limb_t x, const Twiddle64& t) const { return mul_shoup_lazy(x, t.w, t.w_shoup, p); }
-
-    // Butterflies. Forward ones take and give residues below 2p; inverse ones (Harvey's) take and
-    // give residues below 4p (4p < 2^64), correcting only u, so that the inverse transform's
-    // words end below 4p.
-    // Forward (decimation in frequency): (u, v) -> (u + v, (u - v) w).
-    ZGPU_HOST_DEVICE void forward_butterfly(limb_t& u, limb_t& v, const Twiddle64& w) const
-    {
-        const limb_t difference = u + two_p - v;  // < 4p
-        u = lazy(u + v);
-        v = mul_twiddle(difference, w);
-    }
-    // Inverse (decimation in time): (u, v) -> (u + v w, u - v w); v w below 2p for any word v.
-    ZGPU_HOST_DEVICE void inverse_butterfly(limb_t& u, limb_t& v, const Twiddle64& w) const
-    {
-        const limb_t x = lazy(u), t = mul_twiddle(v, w);
-        u = x + t;
-        v = x + two_p - t;
-    }
-
-    // The forward butterfly on (u, 0): (u, u w), for the top stage of a transform whose upper
-    // half is zero.
-    ZGPU_HOST_DEVICE void forward_upper_zero_butterfly(limb_t u, limb_t& v, const Twiddle64& w) const { v = mul_twiddle(u, w); }
-
-    // The butterflies with the twiddle 1: (u, v) -> (u + v, u - v), no product.
-    ZGPU_HOST_DEVICE void forward_unit_butterfly(limb_t& u, limb_t& v) const
-    {
-        const limb_t difference = u + two_p - v;  // < 4p
-        u = lazy(u + v);
-        v = lazy(difference);
-    }
-    ZGPU_HOST_DEVICE void inverse_unit_butterfly(limb_t& u, limb_t& v) const
-    {
-        const limb_t x = lazy(u), y = lazy(v);
-        u = x + y;
-        v = x + two_p - y;
-    }
 
     // The twiddle of w R mod p (Montgomery form, as pow and root_of_unity64 give it).
     ZGPU_HOST_DEVICE Twiddle64 twiddle(limb_t w_montgomery) const

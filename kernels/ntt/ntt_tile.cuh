@@ -30,7 +30,7 @@ __device__ __forceinline__ void for_passes(Body body)
 // scaled as the caller needs.
 // With LogTile known at compile time every pass's stages are, so that the words' and twiddles'
 // addresses are a group's address plus constants: in the batch of 10^4 products of length 1024
-// through five 30-bit primes a group of 8 words (12 butterflies) took 224 instructions with the
+// through five primes a group of 8 words (12 butterflies) took 224 instructions with the
 // stages given at run time, 143 (forward) and 168 (inverse) with them compiled.
 // The fused pass takes a group from the last forward stage to the first inverse one in
 // registers, skipping the products by the twiddle 1.
@@ -39,8 +39,10 @@ __device__ __forceinline__ void for_passes(Body body)
 // N/2).
 // The steps below run it in four parts, each by a team of threads (thread_team.cuh) and ending
 // with its barrier, for callers that overlap one tile's inverse with another's first pass. Order:
-// the order of the groups in the passes over shared memory (group_pass).
-template <int LogTile, int PassStages, int FusedStages, class Order = InOrder>
+// the order of the groups in the passes over shared memory (group_pass). InputBound and
+// PointwiseBound: the bounds of input's words and of pointwise's products (butterfly_bounds.hpp),
+// 0 where they are the passes' (H / 2 and H).
+template <int LogTile, int PassStages, int FusedStages, class Order = InOrder, int InputBound = 0, int PointwiseBound = 0>
 struct TileProducts {
     static_assert(LogTile >= FusedStages);
     using LogLength = Fixed<LogTile>;
@@ -57,8 +59,9 @@ struct TileProducts {
         if constexpr (kAbove > 0) {
             using Top = Fixed<kAbove - kFirstK + FusedStages>;
             const int operand_tiles = operands * tiles;
-            if (upper_zero) group_pass<true, kFirstK, true>(team, operand_tiles, LogLength(), Top(), forward, f, input, to_smem, Order());
-            else group_pass<true, kFirstK>(team, operand_tiles, LogLength(), Top(), forward, f, input, to_smem, Order());
+            if (upper_zero)
+                group_pass<true, kFirstK, true, InputBound>(team, operand_tiles, LogLength(), Top(), forward, f, input, to_smem, Order());
+            else group_pass<true, kFirstK, false, InputBound>(team, operand_tiles, LogLength(), Top(), forward, f, input, to_smem, Order());
         }
     }
 
@@ -94,7 +97,7 @@ struct TileProducts {
             bottom_butterflies<true, FusedStages>(u, forward, f);
 #pragma unroll
             for (int m = 0; m < kGroup; ++m) u[m] = pointwise(u[m], square ? u[m] : v[m]);
-            bottom_butterflies<false, FusedStages>(u, inverse, f);
+            bottom_butterflies<false, FusedStages, PointwiseBound>(u, inverse, f);
 #pragma unroll
             for (int m = 0; m < kGroup; ++m) to_smem(tile, first, m, u[m]);
         }

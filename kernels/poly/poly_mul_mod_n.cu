@@ -1,4 +1,4 @@
-// Short products modulo word moduli through five 30-bit primes (contract: poly_mul_mod_n.hpp).
+// Short products modulo word moduli through five 29-bit primes (contract: poly_mul_mod_n.hpp).
 //
 // A block takes kTile / N products (N the transform length). For each prime in turn it reduces
 // the operands' words modulo the prime on the way into shared memory and runs ntt_tile.cuh's
@@ -11,9 +11,10 @@
 // and its b in area i + 1, so that each prime's products land where the next prime's b does not
 // go: 50.7 KiB a block, four blocks an SM.
 // Cost: 5 x 3 transforms of (N/2) log2 N butterflies, each a product by a twiddle of 3 IMADs
-// (two 32-bit products and a high half), and a coefficient's CRT: 5 such products, 17 of 32 by
-// 32 bits and one division of two words by the normalised n. In the batch of 10^4 products of
-// length 1024 on an H100 the CRT took 0.09 of 0.89 ms and the reduction on the way in 0.03.
+// (two 32-bit products and a high half) and about half of them a correction (the primes' words
+// have room for 8p), and a coefficient's CRT: 5 such products, 17 multiply-adds of 32 by 32 bits
+// and one division of two words by the normalised n. In the batch of 10^4 products of length
+// 1024 on an H100 the CRT took 0.09 of 0.89 ms and the reduction on the way in 0.03.
 #include "kernels/poly/poly_mul_mod_n.hpp"
 
 #include <bit>
@@ -41,6 +42,9 @@ constexpr std::uint32_t kMaxTilesPerBlock = kTile / kPolyNttMinLength;
 // with groups of 8; two barriers a prime fewer), where the 64-bit kernel's best is 8.
 constexpr int kPassStages = 4;
 constexpr int kFusedStages = 3;
+// The words' bounds (butterfly_bounds.hpp): reduce_word64's below 2p, the pointwise Montgomery
+// products of words below 4p below 3p (FivePrimeField), taken as 4p.
+constexpr int kInputBound = 2, kPointwiseBound = 4;
 constexpr std::uint32_t kAreaWords = padded_words(kTile);
 constexpr std::size_t kSharedBytes = (kFivePrimeCount + 1) * kAreaWords * sizeof(std::uint32_t);
 
@@ -104,7 +108,7 @@ template <int LogLength, class Step>
 __device__ void with_prime(const Args& args, const ProductSlots<kMaxTilesPerBlock>& slots, std::uint32_t* areas, int i, int tiles,
                            Step step)
 {
-    const PrimeField f = args.primes.field[i];
+    const FivePrimeField f = args.primes.field[i];
     std::uint32_t* smem = areas + i * kAreaWords;
     const ShoupFactor to_word = args.primes.word_base[i];
     // The word's address outside the test, so that a group's words share one load of the source.
@@ -133,7 +137,7 @@ __global__ void __launch_bounds__(kThreads, 4) products_mod_n(const Args args)
 {
     extern __shared__ std::uint32_t areas[];
     __shared__ ProductSlots<kMaxTilesPerBlock> slots;
-    using Steps = TileProducts<LogLength, kPassStages, kFusedStages, StrideEightOrder>;
+    using Steps = TileProducts<LogLength, kPassStages, kFusedStages, StrideEightOrder, kInputBound, kPointwiseBound>;
     constexpr int tiles = int(kTile >> LogLength);
     const std::size_t first_product = std::size_t(blockIdx.x) * tiles;
     const bool upper_zero = slots.fill(args.a, args.b, args.out, 0, first_product, tiles, args.products, 1u << LogLength);
@@ -143,19 +147,19 @@ __global__ void __launch_bounds__(kThreads, 4) products_mod_n(const Args args)
     const BlockTeam block;
     const WarpTeam inverse_team{0, kThreads / 2, 1}, next_team{kThreads / 2, kThreads / 2, 2};
     const auto first_pass = [&](const auto& team, int i) {
-        with_prime<LogLength>(args, slots, areas, i, tiles, [&](const PrimeField& f, const Twiddle* forward, const Twiddle*, auto input,
+        with_prime<LogLength>(args, slots, areas, i, tiles, [&](const FivePrimeField& f, const Twiddle* forward, const Twiddle*, auto input,
                                                                 auto, auto to_smem) {
             Steps::first_pass(team, tiles, operands, upper_zero, forward, f, input, to_smem);
         });
     };
     first_pass(block, 0);
     for (int i = 0; i < kFivePrimeCount; ++i) {
-        with_prime<LogLength>(args, slots, areas, i, tiles, [&](const PrimeField& f, const Twiddle* forward, const Twiddle* inverse,
+        with_prime<LogLength>(args, slots, areas, i, tiles, [&](const FivePrimeField& f, const Twiddle* forward, const Twiddle* inverse,
                                                                 auto, auto from_smem, auto to_smem) {
             Steps::middle_passes(block, tiles, operands, forward, f, from_smem, to_smem);
             const auto pointwise = [&](std::uint32_t x, std::uint32_t y) { return f.mul_montgomery(x, y); };
             Steps::fused_pass(block, tiles, args.square, forward, inverse, f, from_smem, to_smem, pointwise);
-            // The last inverse pass leaves words below 4p, which the CRT's first product takes.
+            // The last inverse pass leaves words below 8p, which the CRT's first product takes.
             if (inverse_team.contains_this_thread()) Steps::inverse_passes(inverse_team, tiles, inverse, f, from_smem, to_smem, to_smem);
         });
         if (next_team.contains_this_thread()) {

@@ -1,5 +1,5 @@
 // Short polynomial products modulo word moduli, each product its own modulus n (any 2 <= n <
-// 2^64), in one kernel: the operands reduced modulo five 30-bit primes (five_primes.hpp), the
+// 2^64), in one kernel: the operands reduced modulo five 29-bit primes (five_primes.hpp), the
 // products modulo each by the NTT in shared memory, and the CRT to each n. For the batches
 // of modular algorithms: thousands of short products modulo different n.
 #pragma once

@@ -34,7 +34,7 @@ constexpr double kFlintMaxSpeedup = 3;
 // blocks); 0.15 ms a call puts the crossover where those measurements put it. nmod of length
 // 2^20: 2.05 ms for 34 MB and 2e8 butterflies.
 constexpr double kGpuSecondsPerCall = 0.15e-3;
-// nmod products since they run through five 30-bit primes up to transforms of 2048: one product
+// nmod products since they run through five 29-bit primes up to transforms of 2048: one product
 // of length 1024 took 0.055 ms end to end (FLINT 0.070 on the same host), one of length 256
 // 0.049 (FLINT 0.016) (bench/results/2026-11-26-h100-poly-explicit-crt-da5badb.md).
 constexpr double kGpuNmodSecondsPerCall = 0.07e-3;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "kernels/ntt/lazy_butterflies.hpp"
 #include "kernels/ntt/ntt_field.hpp"
 
 namespace zgpu::kernels {
@@ -56,8 +57,9 @@ TEST(NttField, ArithmeticMatchesIntegerArithmetic)
             const std::uint32_t montgomery = f.mul_montgomery(x, y);
             ASSERT_LT(montgomery, 2 * p);
             ASSERT_EQ((u128(montgomery) << 32) % p, std::uint64_t(xe) * ye % p);
-            // Butterflies: forward ones on inputs below 2p, inverse ones on inputs below 4p (x, y
-            // and 2x, 2y), the unit ones likewise; outputs below 2p and 4p, the right classes.
+            // Butterflies with the bounds of a field with room for 4p (butterfly_bounds.hpp):
+            // forward ones on inputs below 2p, inverse ones on inputs below 4p (x, y and 2x, 2y),
+            // the unit ones likewise; outputs below 2p and 4p, the right classes.
             // The outputs of a forward butterfly on (x, y) by the twiddle w (1: the unit one).
             const auto check_forward = [&](std::uint32_t u, std::uint32_t v, std::uint64_t w) {
                 ASSERT_LT(u, 2 * p);
@@ -66,10 +68,10 @@ TEST(NttField, ArithmeticMatchesIntegerArithmetic)
                 ASSERT_EQ(v % p, (std::uint64_t(xe) + p - ye) * w % p);
             };
             std::uint32_t u = x, v = y;
-            f.forward_butterfly(u, v, ye, f.shoup(ye));
+            forward_butterfly(f, u, v, ShoupFactor{ye, f.shoup(ye)}, 2, 2, 2);
             check_forward(u, v, ye);
             u = x, v = y;
-            f.forward_unit_butterfly(u, v);
+            forward_unit_butterfly(f, u, v, 2, 2, 2);
             check_forward(u, v, 1);
             const std::uint32_t x4 = 2 * x + (k % 2), y4 = 2 * y + (k / 2 % 2);  // up to 4p - 1
             const std::uint32_t x4e = x4 % p, y4e = y4 % p;
@@ -82,11 +84,11 @@ TEST(NttField, ArithmeticMatchesIntegerArithmetic)
                 ASSERT_EQ(v % p, (x4e + p - t) % p);
             };
             u = x4, v = y4;
-            f.inverse_butterfly(u, v, xe, f.shoup(xe));
+            inverse_butterfly(f, u, v, ShoupFactor{xe, f.shoup(xe)}, 4, 2);
             check_inverse(u, v, xe);
             ASSERT_EQ(f.exact(u), u % p);
             u = x4, v = y4;
-            f.inverse_unit_butterfly(u, v);
+            inverse_unit_butterfly(f, u, v, 4, 4, 2, 2);
             check_inverse(u, v, 1);
         }
     }

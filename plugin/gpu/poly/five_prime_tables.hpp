@@ -1,4 +1,4 @@
-// The twiddle tables of the five 30-bit primes (kernels/poly/poly_mul_mod_n.hpp) on a runtime's
+// The twiddle tables of the five 29-bit primes (kernels/poly/poly_mul_mod_n.hpp) on a runtime's
 // device: built on the host once, kept for the rest of the process.
 #pragma once
 

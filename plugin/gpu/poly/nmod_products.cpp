@@ -2,7 +2,7 @@
 // and route, each group in chunks of about 16 MiB of operands gathered into pinned memory, copied
 // up, multiplied and copied back, the chunks overlapping and going round the devices in use.
 // Routes: modulo n itself where n is a 62-bit NTT prime for the length
-// (kernels/poly/poly_mul.hpp); otherwise through five 30-bit primes, CRT included, up to
+// (kernels/poly/poly_mul.hpp); otherwise through five 29-bit primes, CRT included, up to
 // kPolyMulModNMaxLength (poly_mul_mod_n.hpp); longer ones through three 62-bit primes, then
 // crt_to_moduli.hpp. ZGPU_TIMING=1 prints each group's host time (gathering, waiting,
 // scattering) and device time a phase.
@@ -56,7 +56,7 @@ Route route_of(const NmodProduct& p)
     return {length, one_prime ? p.n : 0, is_square(p)};
 }
 
-// The 64-bit primes of a route's transforms (none for the five 30-bit primes).
+// The 64-bit primes of a route's transforms (none for the five 29-bit primes).
 std::span<const limb_t> primes_of(const Route& route)
 {
     static const std::vector<limb_t> three = kernels::ntt_primes(3);

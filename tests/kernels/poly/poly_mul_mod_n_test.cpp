@@ -1,4 +1,4 @@
-// Short products modulo word moduli through five 30-bit primes (kernels/poly/poly_mul_mod_n.hpp)
+// Short products modulo word moduli through five 29-bit primes (kernels/poly/poly_mul_mod_n.hpp)
 // against FLINT's nmod_poly_mullow: every transform length from 32 to 2048, several products a
 // block and counts no multiple of them, truncations, squares, empty operands, raw words, and the
 // five-prime bound at its tightest (every coefficient n - 1 at the longest length).
