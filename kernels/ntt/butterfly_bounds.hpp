@@ -83,7 +83,8 @@ ZGPU_HOST_DEVICE constexpr GroupBounds<K> inverse_bounds(int headroom, int in, b
             int x = g.bound[k][m], y = unit ? g.bound[k][h] : 2;
             if (unit && y > half) y = half;
             if (x + y > headroom) x = half;
-            g.exact = g.exact && x + y <= headroom && one_correction(g.bound[k][m], x) && (!unit || (one_correction(g.bound[k][h], y) && has_multiple(y)));
+            const bool v_fits = !unit || (one_correction(g.bound[k][h], y) && has_multiple(y));
+            g.exact = g.exact && x + y <= headroom && one_correction(g.bound[k][m], x) && v_fits;
             g.operand[k][m] = x;
             g.operand[k][h] = unit ? y : g.bound[k][h];
             g.bound[k + 1][m] = g.bound[k + 1][h] = x + y;

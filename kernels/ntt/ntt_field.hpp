@@ -83,7 +83,10 @@ struct PrimeField {
     {
         return x * w - mul_high(x, w_shoup) * p;
     }
-    ZGPU_HOST_DEVICE constexpr std::uint32_t mul_twiddle(std::uint32_t x, const ShoupFactor& w) const { return mul_lazy(x, w.w, w.w_shoup); }
+    ZGPU_HOST_DEVICE constexpr std::uint32_t mul_twiddle(std::uint32_t x, const ShoupFactor& w) const
+    {
+        return mul_lazy(x, w.w, w.w_shoup);
+    }
     // Any 32-bit word, into [0, 2p): x * 1 the same way.
     ZGPU_HOST_DEVICE constexpr std::uint32_t reduce_word(std::uint32_t x) const { return x - mul_high(x, one_shoup) * p; }
     // x * y / 2^32 mod p in [0, 2p) for x, y < 2p (Montgomery): (x*y + m*p) / 2^32 < 2p as 4p < 2^32.

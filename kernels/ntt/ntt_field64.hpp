@@ -2,9 +2,10 @@
 // host and device: what the polynomial products' transforms (kernels/poly/) compute in.
 //
 // Residues inside the transforms are lazy (Harvey): any value in [0, 2p) stands for its class;
-// as 4p < 2^64 a butterfly needs no carries and one correction an output (lazy_butterflies.hpp). A twiddle factor w
-// comes with Shoup's companion floor(w B / p) (B = 2^64), so that a product by it is three 64-bit
-// multiplications and a subtraction: x w - floor(x w_shoup / B) p, in [0, 2p) for any word x.
+// as 4p < 2^64 a butterfly needs no carries and one correction an output (lazy_butterflies.hpp).
+// A twiddle factor w comes with Shoup's companion floor(w B / p) (B = 2^64), so that a product by
+// it is three 64-bit multiplications and a subtraction: x w - floor(x w_shoup / B) p, in [0, 2p)
+// for any word x.
 // Products of two variables (the pointwise step) are Montgomery's, R = 2^64:
 //   mul(x, y) = x y / R mod p in [0, 2p) for x < 4p and y < p, or both below 2p: the
 //   Montgomery quotient (x y + m p) / R < 4p^2 / R + p < 2p as 4p < R.
