@@ -49,7 +49,7 @@ struct PrimeField {
     static constexpr int kHeadroom = 4;
 
     std::uint32_t p;
-    std::uint32_t montgomery;  // -p^-1 mod 2^32
+    std::uint32_t inverse_p;   // p^-1 mod 2^32
     std::uint32_t one_shoup;   // floor(2^32 / p), Shoup's companion of 1
     // 2p and 4p, loaded rather than computed: a correction is then one ALU instruction (an
     // addition fused with the minimum) where computing them took IMADs, on the pipe that the
@@ -89,12 +89,14 @@ struct PrimeField {
     }
     // Any 32-bit word, into [0, 2p): x * 1 the same way.
     ZGPU_HOST_DEVICE constexpr std::uint32_t reduce_word(std::uint32_t x) const { return x - mul_high(x, one_shoup) * p; }
-    // x * y / 2^32 mod p in [0, 2p) for x, y < 2p (Montgomery): (x*y + m*p) / 2^32 < 2p as 4p < 2^32.
+    // x * y / 2^32 mod p (Montgomery) in (0, x y / 2^32 + p], below 2p for x, y < 2p as 4p < 2^32:
+    // with m = x y p^-1 mod 2^32, m p has x y's low word, so x y - m p is 2^32 (high(x y) -
+    // high(m p)) with no borrow, and high(m p) < p.
     ZGPU_HOST_DEVICE constexpr std::uint32_t mul_montgomery(std::uint32_t x, std::uint32_t y) const
     {
         const std::uint64_t t = std::uint64_t(x) * y;
-        const std::uint32_t m = std::uint32_t(t) * montgomery;
-        return std::uint32_t(t >> 32) + mul_high(m, p) + (std::uint32_t(t) != 0);
+        const std::uint32_t m = std::uint32_t(t) * inverse_p;
+        return std::uint32_t(t >> 32) - mul_high(m, p) + p;
     }
 
     ZGPU_HOST_DEVICE constexpr std::uint32_t pow(std::uint32_t x, std::uint64_t e) const
@@ -107,16 +109,16 @@ struct PrimeField {
     ZGPU_HOST_DEVICE constexpr std::uint32_t inverse(std::uint32_t x) const { return pow(x, p - 2); }
 };
 
-ZGPU_HOST_DEVICE constexpr std::uint32_t montgomery_constant(std::uint32_t p)
+ZGPU_HOST_DEVICE constexpr std::uint32_t inverse_mod_word(std::uint32_t p)
 {
     std::uint32_t inv = 1;  // Newton's iteration for p^-1 mod 2^32: each step doubles the correct bits
     for (int i = 0; i < 5; ++i) inv *= 2 - p * inv;
-    return -inv;
+    return inv;
 }
 
 ZGPU_HOST_DEVICE constexpr PrimeField make_field(std::uint32_t p)
 {
-    return {p, montgomery_constant(p), std::uint32_t((std::uint64_t(1) << 32) / p), 2 * p, 4 * p};
+    return {p, inverse_mod_word(p), std::uint32_t((std::uint64_t(1) << 32) / p), 2 * p, 4 * p};
 }
 
 // 479 * 2^21 + 1, 119 * 2^23 + 1, 235 * 2^22 + 1: each < 2^30, each within a factor of two of

@@ -15,11 +15,14 @@ template <int K>
 int forward_corrections(const GroupBounds<K>& g, int first = 0)
 {
     int count = 0;
-    for (int k = first; k < K; ++k)
+    for (int k = first; k < K; ++k) {
+        const int level = K - 1 - k;
         for (int m = 0; m < (1 << K); ++m) {
-            const int level = K - 1 - k, h = m + (1 << level);
-            if (!(m & (1 << level)) && g.bound[k + 1][m] < g.bound[k][m] + g.bound[k][h]) ++count;
+            if (m & (1 << level)) continue;
+            const int h = m | (1 << level);
+            count += g.bound[k + 1][m] < g.bound[k][m] + g.bound[k][h];
         }
+    }
     return count;
 }
 template <int K>

@@ -19,7 +19,7 @@ TEST(NttField, PrimesAreNttPrimesAndRootsHaveTheirOrder)
         EXPECT_LT(p, 1u << 31);
         EXPECT_EQ((p - 1) % kNttMaxLength, 0u) << p;
         for (std::uint32_t d = 2; std::uint64_t(d) * d <= p; ++d) ASSERT_NE(p % d, 0u) << p << " is not prime";
-        EXPECT_EQ(std::uint32_t(p * -f.montgomery), 1u);  // montgomery = -p^-1 mod 2^32
+        EXPECT_EQ(std::uint32_t(p * f.inverse_p), 1u);
         for (std::uint32_t length = 2; length <= kNttMaxLength; length *= 2) {
             const std::uint32_t w = root_of_unity(f, length);
             EXPECT_EQ(f.pow(w, length), 1u);

@@ -70,7 +70,7 @@ TEST(FivePrimes, ButterfliesWithRoomFor8p)
                 ASSERT_EQ(u % p, (std::uint64_t(u0) + v0) % p);
                 ASSERT_EQ(v % p, (std::uint64_t(u0 % p) + p - v0 % p) % p);
             }
-            for (const auto [bu, bx] : {std::pair{8, 4}, std::pair{6, 6}}) {
+            for (const auto& [bu, bx] : {std::pair{8, 4}, std::pair{6, 6}}) {
                 const std::uint32_t u0 = below(bu, k), v0 = k < 2 ? ~std::uint32_t(0) : std::uint32_t(rng());
                 std::uint32_t u = u0, v = v0;
                 inverse_butterfly(f, u, v, tw, bu, bx);
