@@ -62,10 +62,10 @@ struct FivePrimes {
     // so x = sum y_i (P / p_i mod n) + k (-P mod n) mod n. sum y_i / p_i is k + x / P, less than
     // k + 1/2, and sum y_i floor(2^60 / p_i) is 2^60 sum y_i / p_i less at most 5 2^29: rounding
     // it to a multiple of 2^60 gives 2^60 k (k <= 4).
-    // The sum of the y c (c a 64-bit term) goes as even = sum y c_low and odd = sum y c_high, 32-bit
-    // halves c = c_high 2^32 + c_low: each below 5 2^29 2^32 + 4 2^32 < 2^64, one multiply-add a
-    // product. Times 2^shift, it is below 2^32 d: its high word is below d, and one division by d
-    // leaves (x mod n) 2^shift.
+    // The sum of the y c (c a 64-bit term) goes as even = sum y c_low and odd = sum y c_high
+    // (c = c_high 2^32 + c_low): each below 5 2^29 2^32 + 4 2^32 < 2^64, one multiply-add a
+    // product. Times 2^shift, it is below 2^32 d: its high word is below d, and one division by
+    // d leaves (x mod n) 2^shift.
     ZGPU_HOST_DEVICE limb_t to_modulus(const std::uint32_t (&r)[kFivePrimeCount], const ShoupFactor (&factor)[kFivePrimeCount],
                                        const CrtModN& c) const
     {
