@@ -16,8 +16,9 @@
 namespace zgpu::kernels {
 
 // A group of 2^K words through K stages. bound[k][m]: word m's bound before stage k (bound[K]:
-// after the last); operand[k][m]: its bound as stage k's butterfly reads it, after a correction
-// where that is smaller than bound[k][m]. Stage k pairs m with m + 2^level, level K - 1 - k
+// after the last); operand[k][m] (inverse plans only: the forward butterflies read their words
+// as they are): its bound as stage k's butterfly reads it, after a correction where that is
+// smaller than bound[k][m]. Stage k pairs m with m + 2^level, level K - 1 - k
 // forward and k inverse (ntt_stages.cuh's butterflies).
 // exact: no sum passes H and every correction is one subtraction (the users static_assert it).
 template <int K>
@@ -46,7 +47,6 @@ ZGPU_HOST_DEVICE constexpr GroupBounds<K> forward_bounds(int headroom, int in, b
     for (int m = 0; m < (1 << K); ++m) g.bound[0][m] = in;
     for (int k = 0; k < K; ++k) {
         const int level = K - 1 - k;
-        for (int m = 0; m < (1 << K); ++m) g.operand[k][m] = g.bound[k][m];
         for (int m = 0; m < (1 << K); ++m) {
             if (m & (1 << level)) continue;
             const int h = m + (1 << level), sum = g.bound[k][m] + g.bound[k][h];

@@ -59,7 +59,7 @@ struct PrimeField {
     // x < 2p to [0, p), and x < 4p to [0, 2p): below the bound, x - p (x - 2p) wraps around
     // to a larger word exactly when x is already in range.
     ZGPU_HOST_DEVICE constexpr std::uint32_t normal(std::uint32_t x) const { return min_word(x, x - p); }
-    ZGPU_HOST_DEVICE constexpr std::uint32_t lazy(std::uint32_t x) const { return min_word(x, x - two_p); }
+    ZGPU_HOST_DEVICE constexpr std::uint32_t lazy(std::uint32_t x) const { return below(x, 2); }
     // x < 4p to [0, p).
     ZGPU_HOST_DEVICE constexpr std::uint32_t exact(std::uint32_t x) const { return normal(lazy(x)); }
     // c p for c = 2 or 4, the constants of the butterflies' differences and corrections; and

@@ -42,7 +42,7 @@ struct Field64 {
 
     // x < 2p to [0, p), and x < 4p to [0, 2p) (2p < 2^63); `exact` x < 4p to [0, p).
     ZGPU_HOST_DEVICE limb_t normal(limb_t x) const { return subtract_if_above(x, p); }
-    ZGPU_HOST_DEVICE limb_t lazy(limb_t x) const { return subtract_if_above(x, two_p); }
+    ZGPU_HOST_DEVICE limb_t lazy(limb_t x) const { return below(x, 2); }
     ZGPU_HOST_DEVICE limb_t exact(limb_t x) const { return normal(lazy(x)); }
     // 2p, the constant of the butterflies' differences and corrections (c = 2: the headroom
     // allows no other); and x < 2c p to [0, c p).
