@@ -29,11 +29,12 @@ struct FivePrimeField : PrimeField {
     static constexpr int kHeadroom = 8;
 };
 
-// Any word x mod p in [0, 2p), given word_base = 2^32 mod p: x = x1 2^32 + x0 as
-// x1 (2^32 mod p) + x0, each part below 2p, the sum below 4p.
-ZGPU_HOST_DEVICE inline std::uint32_t reduce_word64(const PrimeField& f, const ShoupFactor& word_base, limb_t x)
+// Any word x = x1 2^32 + x0 times 2^-32 mod p, in (0, 3p) (Montgomery's reduction): with x1
+// reduced below 2p and m = x0 p^-1 mod 2^32, m p has the low word x0, so x1 2^32 + x0 - m p is
+// 2^32 (x1 - high(m p)), and high(m p) < p. One product fewer than x1 (2^32 mod p) + x0 mod p.
+ZGPU_HOST_DEVICE inline std::uint32_t montgomery_word64(const PrimeField& f, limb_t x)
 {
-    return f.lazy(f.mul_lazy(std::uint32_t(x >> 32), word_base.w, word_base.w_shoup) + f.reduce_word(std::uint32_t(x)));
+    return f.reduce_word(std::uint32_t(x >> 32)) + f.p - mul_high(std::uint32_t(x) * f.inverse_p, f.p);
 }
 
 // A product's constants for the CRT to its modulus n, every one scaled by 2^shift so that the sum
@@ -47,21 +48,22 @@ struct CrtModN {
 
 // The primes' fields and constants: to reduce a word modulo each prime, and the explicit CRT.
 struct FivePrimes {
-    // The quotient estimate's scale: 2^60 / p_i is below 2^32 for p_i > 2^28.
-    static constexpr int kQuotientBits = 60;
+    // The quotient estimate (to_modulus): 2^28 y_i / p_i from the top bits of y_i.
+    static constexpr int kQuotientBits = 28, kDroppedBits = 16;
 
     FivePrimeField field[kFivePrimeCount];
-    ShoupFactor word_base[kFivePrimeCount];        // 2^32 mod p_i
     ShoupFactor cofactor_inverse[kFivePrimeCount];  // (P / p_i)^-1 mod p_i
-    std::uint32_t quotient_scale[kFivePrimeCount];  // floor(2^60 / p_i)
+    std::uint32_t quotient_scale[kFivePrimeCount];  // floor(2^44 / p_i)
 
     // x mod n from words r_i = x s_i^-1 mod p_i (any 32-bit words) given factor_i = s_i (P /
     // p_i)^-1 mod p_i, for x < P / 2 (the products' coefficients are below 2^143 < P / 2^1.98):
     // the kernel's residues carry a scale s_i of its transforms, which the factor takes out.
     // With y_i = r_i factor_i mod p_i, x = sum y_i (P / p_i) - k P for k = floor(sum y_i / p_i),
     // so x = sum y_i (P / p_i mod n) + k (-P mod n) mod n. sum y_i / p_i is k + x / P, less than
-    // k + 1/2, and sum y_i floor(2^60 / p_i) is 2^60 sum y_i / p_i less at most 5 2^29: rounding
-    // it to a multiple of 2^60 gives 2^60 k (k <= 4).
+    // k + 1/2. In 32 bits: with y_i' = floor(y_i / 2^16) < 2^13 and c_i = floor(2^44 / p_i) <
+    // 2^15.01, y_i' c_i is 2^28 y_i / p_i less below 2^13 + 2^15.01, so sum y_i' c_i is 2^28 sum
+    // y_i / p_i less below 2^18, and adding 2^27 and rounding down to a multiple of 2^28 gives
+    // 2^28 k (k <= 4; the sum stays below 6 2^28).
     // The sum of the y c (c a 64-bit term) goes as even = sum y c_low and odd = sum y c_high
     // (c = c_high 2^32 + c_low): each below 5 2^29 2^32 + 4 2^32 < 2^64, one multiply-add a
     // product. Times 2^shift, it is below 2^32 d: its high word is below d, and one division by
@@ -69,20 +71,35 @@ struct FivePrimes {
     ZGPU_HOST_DEVICE limb_t to_modulus(const std::uint32_t (&r)[kFivePrimeCount], const ShoupFactor (&factor)[kFivePrimeCount],
                                        const CrtModN& c) const
     {
-        limb_t scaled = 0, even = 0, odd = 0;
+        std::uint32_t scaled = 0;
+        limb_t even = 0, odd = 0;
         const auto add = [&](std::uint32_t y, limb_t term) {
             even += limb_t(y) * std::uint32_t(term);
             odd += limb_t(y) * std::uint32_t(term >> 32);
         };
         for (int i = 0; i < kFivePrimeCount; ++i) {
             const std::uint32_t y = field[i].mul(r[i], factor[i].w, factor[i].w_shoup);
-            scaled += limb_t(y) * quotient_scale[i];
+            scaled += (y >> kDroppedBits) * quotient_scale[i];
             add(y, c.term[i]);
         }
-        add(std::uint32_t((scaled + (limb_t(1) << (kQuotientBits - 1))) >> kQuotientBits), c.term[kFivePrimeCount]);
+        add((scaled + (1u << (kQuotientBits - 1))) >> kQuotientBits, c.term[kFivePrimeCount]);
         const limb_t low = even + (odd << 32);
-        const Modulus d{c.normalised, c.normalised, c.reciprocal, 0};
-        return d.reduce((odd >> 32) + (low < even), low) >> c.shift;
+        return remainder(std::uint32_t(odd >> 32) + (low < even), low, c) >> c.shift;
+    }
+
+    // (high 2^64 + low) mod d for high < 2^32, d = c.normalised: Möller and Granlund's division
+    // (Modulus::divide) with the products by the high word as 64 x 32 bits.
+    ZGPU_HOST_DEVICE static limb_t remainder(std::uint32_t high, limb_t low, const CrtModN& c)
+    {
+        const limb_t d = c.normalised, v = c.reciprocal;
+        // (q1, q0) = v high + (high, low), v high = vh 2^32 + vl below 2^96.
+        const limb_t vl = limb_t(std::uint32_t(v)) * high, vh = (v >> 32) * high;
+        const limb_t product_low = vl + (vh << 32), q0 = product_low + low;
+        const limb_t q1 = (vh >> 32) + (product_low < vl) + high + (q0 < product_low) + 1;
+        limb_t r = low - q1 * d;
+        if (r > q0) r += d;
+        if (r >= d) r -= d;
+        return r;
     }
 
     // CrtModN's term[part] for the modulus m: the product of the primes but p_part mod n (part
@@ -117,14 +134,12 @@ constexpr FivePrimes make_five_primes()
     for (int i = 0; i < kFivePrimeCount; ++i) {
         const PrimeField f = make_field(kFivePrimeList[i]);
         c.field[i] = {f};
-        const std::uint32_t base = std::uint32_t((std::uint64_t(1) << 32) % f.p);
-        c.word_base[i] = {base, f.shoup(base)};
         std::uint64_t cofactor = 1;  // P / p_i mod p_i
         for (int l = 0; l < kFivePrimeCount; ++l)
             if (l != i) cofactor = cofactor * (kFivePrimeList[l] % f.p) % f.p;
         const std::uint32_t inverse = f.inverse(std::uint32_t(cofactor));
         c.cofactor_inverse[i] = {inverse, f.shoup(inverse)};
-        c.quotient_scale[i] = std::uint32_t((std::uint64_t(1) << FivePrimes::kQuotientBits) / f.p);
+        c.quotient_scale[i] = std::uint32_t((std::uint64_t(1) << (FivePrimes::kQuotientBits + FivePrimes::kDroppedBits)) / f.p);
     }
     return c;
 }

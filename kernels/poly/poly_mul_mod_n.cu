@@ -12,8 +12,8 @@
 // go: 50.7 KiB a block, four blocks an SM.
 // Cost: 5 x 3 transforms of (N/2) log2 N butterflies, each a product by a twiddle of 3 IMADs
 // (two 32-bit products and a high half) and about half of them a correction (the primes' words
-// have room for 8p), and a coefficient's CRT: 5 such products, 17 multiply-adds of 32 by 32 bits
-// and one division of two words by the normalised n. In the batch of 10^4 products of length
+// have room for 8p), and a coefficient's CRT: 5 such products, 12 multiply-adds of 32 by 32 bits
+// to 64, 5 to 32, and one division of two words by the normalised n. In the batch of 10^4 products of length
 // 1024 on an H100 the CRT took 0.09 of 0.89 ms and the reduction on the way in 0.03.
 #include "kernels/poly/poly_mul_mod_n.hpp"
 
@@ -42,9 +42,9 @@ constexpr std::uint32_t kMaxTilesPerBlock = kTile / kPolyNttMinLength;
 // with groups of 8; two barriers a prime fewer), where the 64-bit kernel's best is 8.
 constexpr int kPassStages = 4;
 constexpr int kFusedStages = 3;
-// The words' bounds (butterfly_bounds.hpp): reduce_word64's below 2p, the pointwise Montgomery
-// products of words below 4p below 3p (FivePrimeField), taken as 4p.
-constexpr int kInputBound = 2, kPointwiseBound = 4;
+// The words' bounds (butterfly_bounds.hpp): montgomery_word64's and the pointwise Montgomery
+// products of words below 4p (FivePrimeField) below 3p, taken as 4p.
+constexpr int kInputBound = 4, kPointwiseBound = 4;
 constexpr std::uint32_t kAreaWords = padded_words(kTile);
 constexpr std::size_t kSharedBytes = (kFivePrimeCount + 1) * kAreaWords * sizeof(std::uint32_t);
 
@@ -78,14 +78,14 @@ __device__ void fill_crt_slots(const Team& team, const Args& args, CrtSlots& slo
 }
 
 // The factor that takes a prime's products to the CRT's y_i (FivePrimes::to_modulus): the
-// pointwise Montgomery products x y / 2^32 and the inverse transform without its 1 / N leave
-// each coefficient times N / 2^32, so the factor is N^-1 2^32 (P / p)^-1 mod p. N divides p - 1,
-// so N^-1 = p - (p - 1) / N. Host code: 64-bit divisions, which every thread of every block would
-// otherwise repeat a prime.
+// operands' words reduced as x / 2^32 (montgomery_word64), the pointwise Montgomery products
+// x y / 2^32 and the inverse transform without its 1 / N leave each coefficient times N / 2^96,
+// so the factor is N^-1 2^96 (P / p)^-1 mod p. N divides p - 1, so N^-1 = p - (p - 1) / N.
+// Host code: 64-bit divisions, which every thread of every block would otherwise repeat a prime.
 ShoupFactor crt_factor(const PrimeField& f, const ShoupFactor& cofactor_inverse, int log_length)
 {
-    const std::uint32_t inverse = f.p - ((f.p - 1) >> log_length);
-    const std::uint64_t scale = (std::uint64_t(inverse) << 32) % f.p;
+    std::uint64_t scale = f.p - ((f.p - 1) >> log_length);
+    for (int i = 0; i < 3; ++i) scale = (scale << 32) % f.p;
     const std::uint32_t factor = std::uint32_t(scale * cofactor_inverse.w % f.p);
     return {factor, f.shoup(factor)};
 }
@@ -110,13 +110,12 @@ __device__ void with_prime(const Args& args, const ProductSlots<kMaxTilesPerBloc
 {
     const FivePrimeField f = args.primes.field[i];
     std::uint32_t* smem = areas + i * kAreaWords;
-    const ShoupFactor to_word = args.primes.word_base[i];
     // The word's address outside the test, so that a group's words share one load of the source.
     const auto input = [&](int tile, std::uint32_t base, std::uint32_t offset) -> std::uint32_t {
         const int operand = tile >= tiles, q = tile - operand * tiles;
         const std::uint32_t e = base + offset;
         const limb_t* source = slots.source[operand][q] + e;
-        return e < slots.limit[operand][q] ? reduce_word64(f, to_word, *source) : 0;
+        return e < slots.limit[operand][q] ? montgomery_word64(f, *source) : 0;
     };
     // padded(x + offset) = padded(x) + padded(offset) where their bits are apart: one address a
     // group, constant offsets.

@@ -97,16 +97,35 @@ TEST(FivePrimes, ButterfliesWithRoomFor8p)
     }
 }
 
-TEST(FivePrimes, ReduceWordIsLazyResidue)
+// Any 64-bit word, the edges first: x 2^-32 mod p, below 3p.
+TEST(FivePrimes, MontgomeryWordIsLazyResidue)
 {
     std::mt19937_64 rng(5);
-    for (int i = 0; i < kFivePrimeCount; ++i) {
-        const std::uint32_t p = kFivePrimes.field[i].p;
+    for (const FivePrimeField& f : kFivePrimes.field) {
+        const std::uint64_t p = f.p;
         for (int k = 0; k < 100000; ++k) {
-            const limb_t x = k < 4 ? ~limb_t(0) - k : k < 8 ? limb_t(k - 4) : rng();
-            const std::uint32_t r = reduce_word64(kFivePrimes.field[i], kFivePrimes.word_base[i], x);
-            ASSERT_LT(r, 2 * p) << x;
-            ASSERT_EQ(r % p, x % p) << x;
+            const limb_t x = k < 4 ? ~limb_t(0) - k : k < 8 ? limb_t(k - 4) : k < 12 ? limb_t(k - 8) << 32 : rng();
+            const std::uint32_t r = montgomery_word64(f, x);
+            ASSERT_LT(r, 3 * p) << x;
+            ASSERT_EQ((std::uint64_t(r) << 32) % p, x % p) << x;
+        }
+    }
+}
+
+// The CRT's last step: a value below 2^96 modulo a normalised word, against 128-bit arithmetic.
+TEST(FivePrimes, RemainderOfThreeHalfWords)
+{
+    std::mt19937_64 rng(13);
+    for (int m = 0; m < 200; ++m) {
+        const limb_t n = m == 0 ? limb_t(1) << 63 : m == 1 ? ~limb_t(0) : m == 2 ? (limb_t(1) << 63) + 1 : rng() | limb_t(1) << 63;
+        CrtModN c{};
+        kFivePrimes.fill_crt_part(c, make_modulus(n), kFivePrimeCount);
+        ASSERT_EQ(c.normalised, n);
+        for (int k = 0; k < 1000; ++k) {
+            const std::uint32_t high = k < 3 ? std::uint32_t(k) : k < 6 ? ~std::uint32_t(0) - (k - 3) : std::uint32_t(rng());
+            const limb_t low = k % 3 == 0 ? 0 : k % 3 == 1 ? ~limb_t(0) : rng();
+            const unsigned __int128 x = (unsigned __int128)high << 64 | low;
+            ASSERT_EQ(FivePrimes::remainder(high, low, c), limb_t(x % n)) << n << " " << high << " " << low;
         }
     }
 }
