@@ -37,6 +37,19 @@ ZGPU_HOST_DEVICE inline std::uint32_t montgomery_word64(const PrimeField& f, lim
     return f.reduce_word(std::uint32_t(x >> 32)) + f.p - mul_high(std::uint32_t(x) * f.inverse_p, f.p);
 }
 
+// x y + z for words x, y and a two-word z. On the device one multiply-add (mad.wide.u32), where
+// the product written as one of two widened words has ptxas add their zero high halves too.
+ZGPU_HOST_DEVICE inline limb_t mul_add_wide(std::uint32_t x, std::uint32_t y, limb_t z)
+{
+#ifdef __CUDA_ARCH__
+    limb_t r;
+    asm("mad.wide.u32 %0, %1, %2, %3;" : "=l"(r) : "r"(x), "r"(y), "l"(z));
+    return r;
+#else
+    return limb_t(x) * y + z;
+#endif
+}
+
 // A product's constants for the CRT to its modulus n, every one scaled by 2^shift so that the sum
 // reduces modulo the normalised modulus d = n 2^shift (Modulus) with no shifts before the
 // division: term[i] = (P / p_i mod n) 2^shift for i < 5, term[5] = (-P mod n) 2^shift.
@@ -74,8 +87,8 @@ struct FivePrimes {
         std::uint32_t scaled = 0;
         limb_t even = 0, odd = 0;
         const auto add = [&](std::uint32_t y, limb_t term) {
-            even += limb_t(y) * std::uint32_t(term);
-            odd += limb_t(y) * std::uint32_t(term >> 32);
+            even = mul_add_wide(y, std::uint32_t(term), even);
+            odd = mul_add_wide(y, std::uint32_t(term >> 32), odd);
         };
         for (int i = 0; i < kFivePrimeCount; ++i) {
             const std::uint32_t y = field[i].mul(r[i], factor[i].w, factor[i].w_shoup);
@@ -93,7 +106,7 @@ struct FivePrimes {
     {
         const limb_t d = c.normalised, v = c.reciprocal;
         // (q1, q0) = v high + (high, low), v high = vh 2^32 + vl below 2^96.
-        const limb_t vl = limb_t(std::uint32_t(v)) * high, vh = (v >> 32) * high;
+        const limb_t vl = mul_add_wide(std::uint32_t(v), high, 0), vh = mul_add_wide(std::uint32_t(v >> 32), high, 0);
         const limb_t product_low = vl + (vh << 32), q0 = product_low + low;
         const limb_t q1 = (vh >> 32) + (product_low < vl) + high + (q0 < product_low) + 1;
         limb_t r = low - q1 * d;

@@ -118,6 +118,11 @@ __device__ void with_prime(const Args& args, const ProductSlots<kMaxTilesPerBloc
         const limb_t* source = slots.source[operand][q] + e;
         return e < slots.limit[operand][q] ? montgomery_word64(f, *source) : 0;
     };
+    // The same where every word the first pass reads lies within its operand.
+    const auto input_in_range = [&](int tile, std::uint32_t base, std::uint32_t offset) -> std::uint32_t {
+        const int operand = tile >= tiles, q = tile - operand * tiles;
+        return montgomery_word64(f, slots.source[operand][q][base + offset]);
+    };
     // padded(x + offset) = padded(x) + padded(offset) where their bits are apart: one address a
     // group, constant offsets.
     const auto word = [&](int tile, std::uint32_t base, std::uint32_t offset) -> std::uint32_t& {
@@ -125,7 +130,13 @@ __device__ void with_prime(const Args& args, const ProductSlots<kMaxTilesPerBloc
     };
     const auto from_smem = [&](int tile, std::uint32_t base, std::uint32_t offset) { return word(tile, base, offset); };
     const auto to_smem = [&](int tile, std::uint32_t base, std::uint32_t offset, std::uint32_t v) { word(tile, base, offset) = v; };
-    step(f, args.tables.forward + i * kTile, args.tables.inverse + i * kTile, input, from_smem, to_smem);
+    // The prime's tables as pointers the compiler cannot see into: otherwise it merges i kTile
+    // into the fused pass's constant twiddle offsets and adds a 64-bit address for each twiddle,
+    // where a load can take the offset.
+    const Twiddle* forward = args.tables.forward + i * kTile;
+    const Twiddle* inverse = args.tables.inverse + i * kTile;
+    asm("" : "+l"(forward), "+l"(inverse));
+    step(f, forward, inverse, input, input_in_range, from_smem, to_smem);
 }
 
 // The primes one after the other, each a tile_products (ntt_tile.cuh) in steps: a prime's
@@ -142,20 +153,26 @@ __global__ void __launch_bounds__(kThreads, 4) products_mod_n(const Args args)
     const std::size_t first_product = std::size_t(blockIdx.x) * tiles;
     const bool upper_zero = slots.fill(args.a, args.b, args.out, 0, first_product, tiles, args.products, 1u << LogLength);
     const int operands = args.square ? 1 : 2;
+    // Whether every operand has all the words the first pass reads (the common case), so that it
+    // reads them unchecked.
+    const std::uint32_t read = upper_zero ? 1u << (LogLength - 1) : 1u << LogLength;
+    const int tile = int(threadIdx.x);
+    const bool in_range = __syncthreads_and(tile >= tiles || (slots.limit[0][tile] >= read && slots.limit[1][tile] >= read));
     CrtSlots& crt = *reinterpret_cast<CrtSlots*>(areas + kFivePrimeCount * kAreaWords);
 
     const BlockTeam block;
     const WarpTeam inverse_team{0, kThreads / 2, 1}, next_team{kThreads / 2, kThreads / 2, 2};
     const auto first_pass = [&](const auto& team, int i) {
         with_prime<LogLength>(args, slots, areas, i, tiles, [&](const FivePrimeField& f, const Twiddle* forward, const Twiddle*, auto input,
-                                                                auto, auto to_smem) {
-            Steps::first_pass(team, tiles, operands, upper_zero, forward, f, input, to_smem);
+                                                                auto input_in_range, auto, auto to_smem) {
+            if (in_range) Steps::first_pass(team, tiles, operands, upper_zero, forward, f, input_in_range, to_smem);
+            else Steps::first_pass(team, tiles, operands, upper_zero, forward, f, input, to_smem);
         });
     };
     first_pass(block, 0);
     for (int i = 0; i < kFivePrimeCount; ++i) {
         with_prime<LogLength>(args, slots, areas, i, tiles, [&](const FivePrimeField& f, const Twiddle* forward, const Twiddle* inverse,
-                                                                auto, auto from_smem, auto to_smem) {
+                                                                auto, auto, auto from_smem, auto to_smem) {
             Steps::middle_passes(block, tiles, operands, forward, f, from_smem, to_smem);
             const auto pointwise = [&](std::uint32_t x, std::uint32_t y) { return f.mul_montgomery(x, y); };
             Steps::fused_pass(block, tiles, args.square, forward, inverse, f, from_smem, to_smem, pointwise);
