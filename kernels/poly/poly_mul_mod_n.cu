@@ -175,7 +175,11 @@ __global__ void __launch_bounds__(kThreads, 4) products_mod_n(const Args args)
                                                                 auto, auto, auto from_smem, auto to_smem) {
             Steps::middle_passes(block, tiles, operands, forward, f, from_smem, to_smem);
             const auto pointwise = [&](std::uint32_t x, std::uint32_t y) { return f.mul_montgomery(x, y); };
-            Steps::fused_pass(block, tiles, args.square, forward, inverse, f, from_smem, to_smem, pointwise);
+            const auto fused_pass = [&](auto square) {
+                Steps::fused_pass(block, tiles, square, forward, inverse, f, from_smem, to_smem, pointwise);
+            };
+            if (args.square) fused_pass(Fixed<1>());
+            else fused_pass(Fixed<0>());
             // The last inverse pass leaves words below 8p, which the CRT's first product takes.
             if (inverse_team.contains_this_thread()) Steps::inverse_passes(inverse_team, tiles, inverse, f, from_smem, to_smem, to_smem);
         });
