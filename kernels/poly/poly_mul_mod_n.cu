@@ -103,8 +103,8 @@ struct StrideEightOrder {
     }
 };
 
-// Calls step(f, forward, inverse, input, from_smem, to_smem) with prime i's field, twiddles and
-// words: its a's tiles in area i, its b's in area i + 1.
+// Calls step(f, forward, inverse, input, input_in_range, from_smem, to_smem) with prime i's field,
+// twiddles and words: its a's tiles in area i, its b's in area i + 1.
 template <int LogLength, class Step>
 __device__ void with_prime(const Args& args, const ProductSlots<kMaxTilesPerBlock>& slots, std::uint32_t* areas, int i, int tiles,
                            Step step)
