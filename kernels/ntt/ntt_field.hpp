@@ -32,6 +32,19 @@ ZGPU_HOST_DEVICE constexpr std::uint32_t mul_high(std::uint32_t x, std::uint32_t
 #endif
 }
 
+// x y + z for words x, y and a two-word z. On the device one multiply-add (mad.wide.u32), where
+// the product written as one of two widened words has ptxas add their zero high halves too.
+ZGPU_HOST_DEVICE inline std::uint64_t mul_add_wide(std::uint32_t x, std::uint32_t y, std::uint64_t z)
+{
+#ifdef __CUDA_ARCH__
+    std::uint64_t r;
+    asm("mad.wide.u32 %0, %1, %2, %3;" : "=l"(r) : "r"(x), "r"(y), "l"(z));
+    return r;
+#else
+    return std::uint64_t(x) * y + z;
+#endif
+}
+
 ZGPU_HOST_DEVICE constexpr std::uint32_t min_word(std::uint32_t x, std::uint32_t y) { return x < y ? x : y; }
 
 // A constant factor w < p and its Shoup companion (PrimeField::shoup), loaded as one 8-byte word:

@@ -37,19 +37,6 @@ ZGPU_HOST_DEVICE inline std::uint32_t montgomery_word64(const PrimeField& f, lim
     return f.reduce_word(std::uint32_t(x >> 32)) + f.p - mul_high(std::uint32_t(x) * f.inverse_p, f.p);
 }
 
-// x y + z for words x, y and a two-word z. On the device one multiply-add (mad.wide.u32), where
-// the product written as one of two widened words has ptxas add their zero high halves too.
-ZGPU_HOST_DEVICE inline limb_t mul_add_wide(std::uint32_t x, std::uint32_t y, limb_t z)
-{
-#ifdef __CUDA_ARCH__
-    limb_t r;
-    asm("mad.wide.u32 %0, %1, %2, %3;" : "=l"(r) : "r"(x), "r"(y), "l"(z));
-    return r;
-#else
-    return limb_t(x) * y + z;
-#endif
-}
-
 // A product's constants for the CRT to its modulus n, every one scaled by 2^shift so that the sum
 // reduces modulo the normalised modulus d = n 2^shift (Modulus) with no shifts before the
 // division: term[i] = (P / p_i mod n) 2^shift for i < 5, term[5] = (-P mod n) 2^shift.
