@@ -29,6 +29,21 @@ int zgpu_nmod_poly_mul_many(nmod_poly_struct* res, const nmod_poly_struct* a, co
     return report(__func__, [&] { zgpu::nmod_poly_mul_many(res, a, b, count); });
 }
 
+int _zgpu_nmod_poly_mul(ulong* res, const ulong* a, slong lena, const ulong* b, slong lenb, nmod_t mod)
+{
+    return report(__func__, [&] { zgpu::_nmod_poly_mul(res, a, lena, b, lenb, mod); });
+}
+
+int _zgpu_nmod_poly_mullow(ulong* res, const ulong* a, slong lena, const ulong* b, slong lenb, slong n, nmod_t mod)
+{
+    return report(__func__, [&] { zgpu::_nmod_poly_mullow(res, a, lena, b, lenb, n, mod); });
+}
+
+int _zgpu_nmod_poly_sqr(ulong* res, const ulong* a, slong len, nmod_t mod)
+{
+    return report(__func__, [&] { zgpu::_nmod_poly_sqr(res, a, len, mod); });
+}
+
 int zgpu_nmod_poly_resultant(ulong* res, const nmod_poly_t a, const nmod_poly_t b)
 {
     return report(__func__, [&] {

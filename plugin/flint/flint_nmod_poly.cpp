@@ -1,5 +1,6 @@
 // FLINT-style products and resultants of nmod polynomials: the argument checks, then
 // plugin/poly/nmod_products and plugin/poly/resultant.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -42,7 +43,75 @@ void one_product(const char* function, nmod_poly_struct* res, const nmod_poly_st
     poly::nmod_poly_products({&product, 1});
 }
 
+// A temporary nmod polynomial that frees itself.
+class NmodPolyTemp {
+public:
+    explicit NmodPolyTemp(nmod_t mod) { nmod_poly_init_mod(&p_, mod); }
+    ~NmodPolyTemp() { nmod_poly_clear(&p_); }
+    NmodPolyTemp(const NmodPolyTemp&) = delete;
+    NmodPolyTemp& operator=(const NmodPolyTemp&) = delete;
+    nmod_poly_struct* get() { return &p_; }
+
+private:
+    nmod_poly_struct p_;
+};
+
+// (a, length) as a polynomial that the products only read, without its zeros on top; every
+// coefficient checked below the modulus (FLINT's raw forms assume it).
+nmod_poly_struct view_of(const std::string& function, const char* name, const ulong* a, slong length, nmod_t mod)
+{
+    for (slong i = 0; i < length; ++i)
+        if (a[i] >= mod.n)
+            throw Error(function + ": " + name + "[" + std::to_string(i) + "] = " + std::to_string(a[i]) + " is not below the modulus " +
+                        std::to_string(mod.n));
+    while (length > 0 && a[length - 1] == 0) --length;
+    nmod_poly_struct view;
+    view.coeffs = const_cast<ulong*>(a);  // read only: the products write their res alone
+    view.alloc = length;
+    view.length = length;
+    view.mod = mod;
+    return view;
+}
+
+// The raw forms: res[0 .. n) = (a, lena) (b, lenb) mod x^n with FLINT's preconditions checked,
+// every coefficient of res written (zeros on top included), as FLINT's do.
+void raw_product(const std::string& f, ulong* res, const ulong* a, slong lena, const ulong* b, slong lenb, slong n, nmod_t mod)
+{
+    if (lenb < 1) throw Error(f + ": lenb is " + std::to_string(lenb) + ", at least 1 is needed");
+    if (lena < lenb) throw Error(f + ": lena (" + std::to_string(lena) + ") is below lenb (" + std::to_string(lenb) + ")");
+    if (n < 1 || n > lena + lenb - 1)
+        throw Error(f + ": n is " + std::to_string(n) + ", not from 1 to lena + lenb - 1 = " + std::to_string(lena + lenb - 1));
+    if (!res) throw Error(f + ": res is NULL");
+    if (!a) throw Error(f + ": a is NULL");
+    if (!b) throw Error(f + ": b is NULL");
+    if (mod.n < 2) throw Error(f + ": the modulus is " + std::to_string(mod.n) + ", at least 2 is needed");
+    const nmod_poly_struct x = view_of(f, "a", a, lena, mod);
+    const nmod_poly_struct y = a == b && lena == lenb ? x : view_of(f, "b", b, lenb, mod);
+    NmodPolyTemp product(mod);
+    const poly::PolyProduct p{product.get(), &x, a == b && lena == lenb ? &x : &y, n};
+    poly::nmod_poly_products({&p, 1});
+    const slong written = std::min(n, product.get()->length);
+    std::copy_n(product.get()->coeffs, written, res);
+    std::fill(res + written, res + n, ulong(0));
+}
+
 }  // namespace
+
+void _nmod_poly_mul(ulong* res, const ulong* a, slong lena, const ulong* b, slong lenb, nmod_t mod)
+{
+    raw_product("_nmod_poly_mul", res, a, lena, b, lenb, lena + lenb - 1, mod);
+}
+
+void _nmod_poly_mullow(ulong* res, const ulong* a, slong lena, const ulong* b, slong lenb, slong n, nmod_t mod)
+{
+    raw_product("_nmod_poly_mullow", res, a, lena, b, lenb, n, mod);
+}
+
+void _nmod_poly_sqr(ulong* res, const ulong* a, slong len, nmod_t mod)
+{
+    if (len < 1) throw Error("_nmod_poly_sqr: len is " + std::to_string(len) + ", at least 1 is needed");
+    raw_product("_nmod_poly_sqr", res, a, len, a, len, 2 * len - 1, mod);
+}
 
 void nmod_poly_mul(nmod_poly_t res, const nmod_poly_t a, const nmod_poly_t b) { one_product("nmod_poly_mul", res, a, b, -1); }
 

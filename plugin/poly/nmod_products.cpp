@@ -10,10 +10,13 @@
 #include <string>
 #include <vector>
 
+#include <flint/ulong_extras.h>
+
 #include "base/parallel.hpp"
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/poly/flint_threads.hpp"
 #include "plugin/poly/poly_choice.hpp"
+#include "plugin/poly/product_pieces.hpp"
 #include "plugin/host_ops/progress.hpp"
 #include "zgpu/error.hpp"
 
@@ -106,6 +109,8 @@ std::size_t used_length(const nmod_poly_struct& p, std::size_t cut)
 // Products of a batch are planned and their results sized on all host threads from this many:
 // each touches the polynomials' structs and arrays, a few cache misses a product.
 constexpr std::size_t kParallelFromProducts = 512;
+// Pieces' results are added into their product's on all host threads from this many words.
+constexpr std::size_t kParallelFromWords = std::size_t(1) << 16;
 
 // The product as the GPU takes it, its output not yet given; out_length 0 for a zero product.
 // a == b keeps the same pointer and length, which the GPU squares.
@@ -116,6 +121,24 @@ gpu::NmodProduct plan_of(const PolyProduct& p)
     if (plan.a_length && plan.b_length) plan.out_length = std::min(plan.a_length + plan.b_length - 1, cut);
     return plan;
 }
+
+// A piece of a product too long for one transform, as the GPU takes it: its operands without
+// the zeros on top; out_length 0 where either is then empty.
+gpu::NmodProduct piece_plan(const gpu::NmodProduct& whole, const ProductPiece& piece)
+{
+    const auto trimmed = [](const limb_t* x, std::size_t length) {
+        while (length > 0 && x[length - 1] == 0) --length;
+        return length;
+    };
+    gpu::NmodProduct plan{whole.a + piece.a_first, trimmed(whole.a + piece.a_first, piece.a_length), whole.b + piece.b_first,
+                          trimmed(whole.b + piece.b_first, piece.b_length), whole.n, nullptr, 0};
+    if (plan.a_length && plan.b_length) plan.out_length = std::min(plan.a_length + plan.b_length - 1, piece.out_length);
+    return plan;
+}
+
+// A call of the GPU takes pieces up to this many result words (host memory for their results
+// until they are added up: 256 MiB, two pieces of the longest transform).
+constexpr std::size_t kPiecesCallWords = std::size_t(1) << 25;
 
 PolyShape shape_of(const gpu::NmodProduct& plan, std::uint64_t transform_length)
 {
@@ -134,15 +157,25 @@ public:
         });
     }
 
-    // The GPU's products: nonzero, their transform within its limit.
+    // The GPU's products: the nonzero ones, whole where their transform is within its limit,
+    // else in pieces.
     void select_for_gpu(const NmodGpu& gpu)
     {
         for (std::size_t i = 0; i < plans_.size(); ++i) {
             if (!plans_[i].out_length) continue;
             const std::uint64_t length = gpu.transform_length(plans_[i]);
-            if (length > gpu::kMaxPolyTransform) continue;
-            on_gpu_.push_back(i);
-            gpu_shapes_.push_back(shape_of(plans_[i], length));
+            if (length <= gpu.max_transform) {
+                on_gpu_.push_back(i);
+                gpu_shapes_.push_back(shape_of(plans_[i], length));
+                continue;
+            }
+            in_pieces_.push_back({i, {}});
+            for (const ProductPiece& piece : product_pieces(plans_[i].a_length, plans_[i].b_length, plans_[i].out_length, gpu.max_transform)) {
+                const gpu::NmodProduct plan = piece_plan(plans_[i], piece);
+                if (!plan.out_length) continue;
+                in_pieces_.back().pieces.push_back({plan, piece.out_first()});
+                gpu_shapes_.push_back(shape_of(plan, gpu.transform_length(plan)));
+            }
         }
     }
 
@@ -150,7 +183,7 @@ public:
 
     Backend run(Backend backend, const NmodGpu& gpu, const std::function<void()>& on_cpu)
     {
-        if (on_gpu_.empty()) backend = Backend::cpu;  // FLINT computes every product
+        if (on_gpu_.empty() && in_pieces_.empty()) backend = Backend::cpu;  // FLINT computes every product
         const std::vector<std::size_t> nonzero = nonzero_except({});
         // The cost model's estimate only where progress is asked for: it visits every product.
         Progress progress(progress_title(), progress_asked() ? flint_seconds(nonzero) : 0, nonzero.size() > 1 ? nonzero.size() : 0);
@@ -209,6 +242,7 @@ private:
         });
         try {
             gpu.multiply(batch);
+            for (const PiecedProduct& p : in_pieces_) multiply_in_pieces(gpu, p);
         } catch (const Error& e) {
             // Results written in place may be half written: the host computes them all. Otherwise
             // nothing is written and the error stands.
@@ -225,8 +259,56 @@ private:
             }
         });
         progress_->advance(on_gpu_.size());
-        flint_products(nonzero_except(on_gpu_));
+        std::vector<std::size_t> taken = on_gpu_;
+        for (const PiecedProduct& p : in_pieces_) taken.push_back(p.index);
+        std::sort(taken.begin(), taken.end());
+        flint_products(nonzero_except(taken));
         return Backend::gpu;
+    }
+
+    // A product too long for one transform (plan_of's operands cut into product_pieces): its
+    // pieces' products, a few a call, added into its result.
+    struct Piece {
+        gpu::NmodProduct plan;
+        std::size_t out_first;
+    };
+    struct PiecedProduct {
+        std::size_t index;
+        std::vector<Piece> pieces;
+    };
+    void multiply_in_pieces(const NmodGpu& gpu, const PiecedProduct& product)
+    {
+        nmod_poly_struct* res = results_[product.index];
+        const std::size_t length = plans_[product.index].out_length;
+        nmod_poly_fit_length(res, slong(length));
+        std::fill_n(res->coeffs, length, ulong(0));
+        std::vector<gpu::NmodProduct> call;
+        std::vector<std::vector<limb_t>> outputs;
+        std::vector<std::size_t> firsts;
+        const auto run_call = [&] {
+            gpu.multiply(call);
+            for (std::size_t k = 0; k < call.size(); ++k) {
+                ulong* target = res->coeffs + firsts[k];
+                const std::vector<limb_t>& out = outputs[k];
+                parallel_for(out.size(), kParallelFromWords, [&](std::size_t begin, std::size_t end) {
+                    for (std::size_t e = begin; e < end; ++e) target[e] = n_addmod(target[e], out[e], res->mod.n);
+                });
+            }
+            call.clear(), outputs.clear(), firsts.clear();
+        };
+        std::size_t words = 0;
+        for (const Piece& piece : product.pieces) {
+            if (words + piece.plan.out_length > kPiecesCallWords && !call.empty()) run_call(), words = 0;
+            outputs.emplace_back(piece.plan.out_length);
+            call.push_back(piece.plan);
+            call.back().out = outputs.back().data();
+            firsts.push_back(piece.out_first);
+            words += piece.plan.out_length;
+        }
+        if (!call.empty()) run_call();
+        _nmod_poly_set_length(res, slong(length));
+        _nmod_poly_normalise(res);
+        progress_->advance(1);
     }
 
     // The nonzero products but those of `taken` (ascending).
@@ -260,6 +342,7 @@ private:
     std::span<const PolyProduct> products_;
     std::vector<gpu::NmodProduct> plans_;
     std::vector<std::size_t> on_gpu_;
+    std::vector<PiecedProduct> in_pieces_;
     std::vector<PolyShape> gpu_shapes_;
     Results results_;
     Progress* progress_ = nullptr;  // the running call's

@@ -27,6 +27,7 @@ struct PolyProduct {
 struct NmodGpu {
     std::function<std::uint64_t(const gpu::NmodProduct&)> transform_length = gpu::nmod_transform_length;
     std::function<void(std::span<const gpu::NmodProduct>)> multiply = gpu::nmod_products;
+    std::uint64_t max_transform = gpu::kMaxPolyTransform;  // a power of two
 };
 
 // Computes every product, then writes every res: all operands are read before any res
@@ -35,9 +36,10 @@ struct NmodGpu {
 // results written in place, the CPU backend computes every product (a warning goes to stderr);
 // otherwise its error stands and nothing is written. Moduli agree within each product (the
 // caller checked). On the GPU, the nonzero products whose transform is at most
-// gpu::kMaxPolyTransform long are one call of gpu::nmod_products; the others, and all of them
-// on the CPU, are FLINT's nmod_poly_mul / nmod_poly_mullow (one product on FLINT's threads,
-// several split over the host threads).
+// gpu::kMaxPolyTransform long are one call of gpu::nmod_products; each longer one is cut into
+// pieces that are (product_pieces.hpp), multiplied in calls of a few pieces and added up. On the
+// CPU they are FLINT's nmod_poly_mul / nmod_poly_mullow (one product on FLINT's threads, several
+// split over the host threads).
 // on_cpu, if given, is the CPU backend instead, and writes the results itself (NTL's own
 // products); every res is then left as it was. Returns the backend that ran.
 Backend nmod_poly_products(std::span<const PolyProduct> products, const std::function<void()>& on_cpu = {});

@@ -14,6 +14,9 @@ void nmod_poly_mullow(nmod_poly_t res, const nmod_poly_t a, const nmod_poly_t b,
 void nmod_poly_sqr(nmod_poly_t res, const nmod_poly_t a);
 void nmod_poly_mul_many(nmod_poly_struct* res, const nmod_poly_struct* a, const nmod_poly_struct* b, slong count);
 ulong nmod_poly_resultant(const nmod_poly_t a, const nmod_poly_t b);
+void _nmod_poly_mul(ulong* res, const ulong* a, slong lena, const ulong* b, slong lenb, nmod_t mod);
+void _nmod_poly_mullow(ulong* res, const ulong* a, slong lena, const ulong* b, slong lenb, slong n, nmod_t mod);
+void _nmod_poly_sqr(ulong* res, const ulong* a, slong len, nmod_t mod);
 
 void fmpz_poly_mul(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b);
 void fmpz_poly_mullow(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b, slong n);

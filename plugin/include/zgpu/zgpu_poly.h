@@ -31,6 +31,18 @@ int zgpu_nmod_poly_sqr(nmod_poly_t res, const nmod_poly_t a);
 int zgpu_nmod_poly_mul_many(nmod_poly_struct * res, const nmod_poly_struct * a, const nmod_poly_struct * b,
                             slong count);
 
+/* (res, lena + lenb - 1) = (a, lena) * (b, lenb) mod n, as _nmod_poly_mul: lena >= lenb >= 1,
+   every coefficient below mod.n (checked), every coefficient of res written. res may overlap
+   the operands (every operand is read before res is written). */
+int _zgpu_nmod_poly_mul(ulong * res, const ulong * a, slong lena, const ulong * b, slong lenb, nmod_t mod);
+
+/* (res, n) = (a, lena) * (b, lenb) mod x^n, as _nmod_poly_mullow: the same, 1 <= n <= lena + lenb - 1. */
+int _zgpu_nmod_poly_mullow(ulong * res, const ulong * a, slong lena, const ulong * b, slong lenb, slong n, nmod_t mod);
+
+/* (res, 2 len - 1) = (a, len)^2: _zgpu_nmod_poly_mul(res, a, len, a, len, mod), one forward
+   transform where the GPU uses the NTT. */
+int _zgpu_nmod_poly_sqr(ulong * res, const ulong * a, slong len, nmod_t mod);
+
 /* *res = Res(a, b), as nmod_poly_resultant: 0 where a or b is zero, and where a and b are the same
    polynomial (FLINT's answer, a nonzero constant included); a and b of the same modulus,
    which must be prime (FLINT assumes it; here a composite one is an error). On the GPU one

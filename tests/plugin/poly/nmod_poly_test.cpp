@@ -1,9 +1,13 @@
-// zgpu_nmod_poly_mul, _mullow, _sqr and _mul_many against FLINT on each backend.
+// zgpu_nmod_poly_mul, _mullow, _sqr and _mul_many, and the raw forms _zgpu_nmod_poly_mul,
+// _mullow and _sqr, against FLINT on each backend.
 #include <gmp.h>
 
+#include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include <flint/nmod.h>
 #include <flint/nmod_poly.h>
 #include <gtest/gtest.h>
 
@@ -86,23 +90,25 @@ TEST_P(PolyEntryPoints, EveryCoefficientAtTheMaximum)
         }
 }
 
-// A transform above the GPU's limit: FLINT's product on either backend.
-TEST_P(PolyEntryPoints, TransformsAboveTheLimitAreFlints)
+// A transform above the GPU's limit: the product in pieces that fit it, added up (the shorter
+// operand whole, then both cut), with every coefficient at the maximum.
+TEST_P(PolyEntryPoints, TransformsAboveTheLimitGoInPieces)
 {
     if (GetParam() != Backend::gpu) GTEST_SKIP() << "the limit concerns the GPU path only";
     const ulong n = ~ulong(0) - 58;
-    NmodPoly a(n), b(n), ours(n), theirs(n);
     const slong limit = slong(gpu::kMaxPolyTransform);  // a power of two: la + lb - 1 <= it
-    set_top(a.p, limit);
-    set_top(b.p, 2);
-    ::nmod_poly_mul(theirs.p, a.p, b.p);
-    ASSERT_EQ(zgpu_nmod_poly_mul(ours.p, a.p, b.p), 0) << zgpu_last_error();
-    EXPECT_TRUE(nmod_poly_equal(ours.p, theirs.p));
-    EXPECT_STREQ(zgpu_last_backend(), "cpu");
-    ASSERT_EQ(zgpu_nmod_poly_mullow(ours.p, a.p, b.p, limit - 1), 0) << zgpu_last_error();
-    ::nmod_poly_mullow(theirs.p, a.p, b.p, limit - 1);
-    EXPECT_TRUE(nmod_poly_equal(ours.p, theirs.p));
-    EXPECT_STREQ(zgpu_last_backend(), "gpu") << "truncated to 2^24 - 1 coefficients, it fits";
+    for (const auto& [la, lb] : {std::pair{limit, slong(2)}, std::pair{limit / 2 + 5, limit / 2 + 7}}) {
+        NmodPoly a(n), b(n), ours(n), theirs(n);
+        set_top(a.p, la);
+        set_top(b.p, lb);
+        ::nmod_poly_mul(theirs.p, a.p, b.p);
+        ASSERT_EQ(zgpu_nmod_poly_mul(ours.p, a.p, b.p), 0) << zgpu_last_error();
+        EXPECT_TRUE(nmod_poly_equal(ours.p, theirs.p)) << la << " x " << lb;
+        EXPECT_STREQ(zgpu_last_backend(), "gpu");
+        ASSERT_EQ(zgpu_nmod_poly_mullow(ours.p, a.p, b.p, la + 3), 0) << zgpu_last_error();
+        ::nmod_poly_mullow(theirs.p, a.p, b.p, la + 3);
+        EXPECT_TRUE(nmod_poly_equal(ours.p, theirs.p)) << la << " x " << lb << " mod x^" << la + 3;
+    }
 }
 
 TEST_P(PolyEntryPoints, Aliasing)
@@ -250,6 +256,68 @@ TEST_P(PolyEntryPoints, ManyChunksOfUnequalSizesMatchFlint)
         for (auto* polys : {&a, &b, &expected, &got})
             for (nmod_poly_struct& p : *polys) nmod_poly_clear(&p);
     }
+}
+
+// The raw forms against FLINT's: operands with zeros on top, every truncation's edges, squares,
+// res overlapping an operand.
+TEST_P(PolyEntryPoints, RawFormsMatchFlint)
+{
+    for (const ulong n : moduli())
+        for (const slong la : {slong(1), slong(2), slong(17), slong(1024), slong(1025), slong(3000)})
+            for (const slong lb : {slong(1), slong(2), slong(16), slong(1024)}) {
+                if (lb > la) continue;
+                nmod_t mod;
+                nmod_init(&mod, n);
+                std::vector<ulong> a(static_cast<std::size_t>(la)), b(static_cast<std::size_t>(lb));
+                for (ulong& x : a) x = n_randint(state_, n);
+                for (ulong& x : b) x = n_randint(state_, n);
+                if (la > 2) a[std::size_t(la - 1)] = a[std::size_t(la - 2)] = 0;  // zeros on top
+                const std::size_t full = std::size_t(la + lb - 1);
+                std::vector<ulong> theirs(full), ours(full + 1, 12345);
+                ::_nmod_poly_mul(theirs.data(), a.data(), la, b.data(), lb, mod);
+                ASSERT_EQ(_zgpu_nmod_poly_mul(ours.data(), a.data(), la, b.data(), lb, mod), 0) << zgpu_last_error();
+                EXPECT_EQ(std::vector<ulong>(ours.begin(), ours.end() - 1), theirs) << la << " x " << lb << " mod " << n;
+                EXPECT_EQ(ours.back(), 12345u) << "nothing past the product";
+                for (const slong cut : {slong(1), lb, la, slong(full) - 1, slong(full)}) {
+                    if (cut < 1) continue;
+                    std::vector<ulong> low(static_cast<std::size_t>(cut)), got(static_cast<std::size_t>(cut), 7);
+                    ::_nmod_poly_mullow(low.data(), a.data(), la, b.data(), lb, cut, mod);
+                    ASSERT_EQ(_zgpu_nmod_poly_mullow(got.data(), a.data(), la, b.data(), lb, cut, mod), 0) << zgpu_last_error();
+                    EXPECT_EQ(got, low) << la << " x " << lb << " mod x^" << cut << ", mod " << n;
+                }
+                std::vector<ulong> square(static_cast<std::size_t>(2 * la - 1)), got(square.size());
+                ::_nmod_poly_mul(square.data(), a.data(), la, a.data(), la, mod);
+                ASSERT_EQ(_zgpu_nmod_poly_sqr(got.data(), a.data(), la, mod), 0) << zgpu_last_error();
+                EXPECT_EQ(got, square) << "square of " << la << " mod " << n;
+                std::vector<ulong> overlap(square.size());  // res starting at a's first coefficient
+                std::copy(a.begin(), a.end(), overlap.begin());
+                ASSERT_EQ(_zgpu_nmod_poly_mul(overlap.data(), overlap.data(), la, b.data(), lb, mod), 0) << zgpu_last_error();
+                EXPECT_TRUE(std::equal(theirs.begin(), theirs.end(), overlap.begin())) << "res overlapping a";
+            }
+}
+
+TEST_P(PolyEntryPoints, RawFormsRejectBadInputAndWriteNothing)
+{
+    nmod_t mod;
+    nmod_init(&mod, 7);
+    const std::vector<ulong> a = {1, 2, 3, 4, 5}, b = {6, 5, 4}, unreduced = {1, 7, 2};
+    std::vector<ulong> res(8, 99);
+    const std::vector<ulong> untouched = res;
+    EXPECT_EQ(_zgpu_nmod_poly_mul(res.data(), b.data(), 3, a.data(), 5, mod), -1);
+    EXPECT_STREQ(zgpu_last_error(), "_zgpu_nmod_poly_mul: lena (3) is below lenb (5)");
+    EXPECT_EQ(_zgpu_nmod_poly_mul(res.data(), a.data(), 5, b.data(), 0, mod), -1);
+    EXPECT_STREQ(zgpu_last_error(), "_zgpu_nmod_poly_mul: lenb is 0, at least 1 is needed");
+    EXPECT_EQ(_zgpu_nmod_poly_mul(res.data(), a.data(), 5, unreduced.data(), 3, mod), -1);
+    EXPECT_STREQ(zgpu_last_error(), "_zgpu_nmod_poly_mul: b[1] = 7 is not below the modulus 7");
+    EXPECT_EQ(_zgpu_nmod_poly_mullow(res.data(), a.data(), 5, b.data(), 3, 8, mod), -1);
+    EXPECT_STREQ(zgpu_last_error(), "_zgpu_nmod_poly_mullow: n is 8, not from 1 to lena + lenb - 1 = 7");
+    EXPECT_EQ(_zgpu_nmod_poly_mullow(res.data(), a.data(), 5, b.data(), 3, 0, mod), -1);
+    EXPECT_EQ(_zgpu_nmod_poly_sqr(res.data(), a.data(), 0, mod), -1);
+    EXPECT_STREQ(zgpu_last_error(), "_zgpu_nmod_poly_sqr: len is 0, at least 1 is needed");
+    EXPECT_EQ(_zgpu_nmod_poly_mul(nullptr, a.data(), 5, b.data(), 3, mod), -1);
+    EXPECT_EQ(_zgpu_nmod_poly_mul(res.data(), nullptr, 5, b.data(), 3, mod), -1);
+    EXPECT_EQ(res, untouched);
+    EXPECT_THROW(zgpu::_nmod_poly_mul(res.data(), a.data(), 5, unreduced.data(), 3, mod), Error);
 }
 
 TEST_P(PolyEntryPoints, BadInputIsReportedAndNothingIsWritten)

@@ -27,20 +27,19 @@ struct Seen {
     std::vector<gpu::NmodProduct> plans;
 };
 
-// Lengths of this many coefficients are "too long for the GPU" for the stand-in.
-constexpr std::size_t kTooLong = 777;
-
 std::uint64_t stand_in_length(const gpu::NmodProduct& p)
 {
-    if (p.a_length == kTooLong) return gpu::kMaxPolyTransform * 2;
-    return std::bit_ceil(std::max<std::uint64_t>(16, p.a_length + p.b_length - 1));
+    const std::size_t la = std::min(p.a_length, p.out_length), lb = std::min(p.b_length, p.out_length);
+    return std::bit_ceil(std::max<std::uint64_t>(16, la + lb - 1));
 }
 
-NmodGpu stand_in(Seen& seen)
+// max_transform: the longest transform the stand-in takes.
+NmodGpu stand_in(Seen& seen, std::uint64_t max_transform = gpu::kMaxPolyTransform)
 {
     NmodGpu gpu;
     gpu.transform_length = stand_in_length;
-    gpu.multiply = [&seen](std::span<const gpu::NmodProduct> products) {
+    gpu.max_transform = max_transform;
+    gpu.multiply = [&seen, max_transform](std::span<const gpu::NmodProduct> products) {
         seen.calls += 1;
         for (const gpu::NmodProduct& p : products) {
             seen.plans.push_back(p);
@@ -48,6 +47,7 @@ NmodGpu stand_in(Seen& seen)
             ASSERT_GE(p.b_length, 1u);
             ASSERT_GE(p.out_length, 1u);
             ASSERT_LE(p.out_length, p.a_length + p.b_length - 1);
+            ASSERT_LE(stand_in_length(p), max_transform);
             ASSERT_NE(p.a[p.a_length - 1], 0u) << "top zeros are dropped";
             ASSERT_NE(p.b[p.b_length - 1], 0u);
             for (std::size_t i = 0; i < p.a_length; ++i) ASSERT_LT(p.a[i], p.n);
@@ -99,8 +99,9 @@ protected:
     void SetUp() override { random_init(state_); }
     void TearDown() override { random_clear(state_); }
 
-    // Runs `products` through the GPU path and checks each against FLINT.
-    Backend expect_flint(const std::vector<PolyProduct>& products, Seen& seen)
+    // Runs `products` through the GPU path (transforms up to max_transform) and checks each
+    // against FLINT.
+    Backend expect_flint(const std::vector<PolyProduct>& products, Seen& seen, std::uint64_t max_transform = gpu::kMaxPolyTransform)
     {
         std::vector<nmod_poly_struct> theirs(products.size());
         for (std::size_t i = 0; i < products.size(); ++i) {
@@ -109,7 +110,7 @@ protected:
             if (p.trunc < 0) ::nmod_poly_mul(&theirs[i], p.a, p.b);
             else ::nmod_poly_mullow(&theirs[i], p.a, p.b, p.trunc);
         }
-        const Backend ran = nmod_poly_products_on(Backend::gpu, products, stand_in(seen));
+        const Backend ran = nmod_poly_products_on(Backend::gpu, products, stand_in(seen, max_transform));
         for (std::size_t i = 0; i < products.size(); ++i) {
             EXPECT_TRUE(nmod_poly_equal(products[i].res, &theirs[i]))
                 << "product " << i << ": lengths " << products[i].a->length << " and " << products[i].b->length
@@ -205,26 +206,40 @@ TEST_F(NmodGpuPath, EveryCoefficientAtTheMaximum)
         }
 }
 
-TEST_F(NmodGpuPath, TransformsAboveTheLimitAreFlints)
+// Products whose transform exceeds the GPU's limit (here 64) go in pieces: every piece within
+// it, the sums FLINT's products, with long and short operands, truncations, squares, aliasing,
+// pieces that are all zeros, and every coefficient n - 1.
+TEST_F(NmodGpuPath, TransformsAboveTheLimitGoInPieces)
 {
-    Products polys(4);
-    std::vector<PolyProduct> products;
-    for (std::size_t i = 0; i < 4; ++i) {
-        polys.init(i, modulus(i));
-        nmod_poly_randtest_not_zero(polys.a(i), state_, i % 2 ? slong(kTooLong) : slong(20));
-        nmod_poly_set_coeff_ui(polys.a(i), i % 2 ? slong(kTooLong) - 1 : 0, 1);  // the length as given
-        nmod_poly_randtest_not_zero(polys.b(i), state_, 9);
-        products.push_back({polys.res(i), polys.a(i), polys.b(i), -1});
-    }
-    Seen seen;
-    EXPECT_EQ(expect_flint(products, seen), Backend::gpu);
-    ASSERT_EQ(seen.plans.size(), 2u);
-    for (const gpu::NmodProduct& p : seen.plans) EXPECT_NE(p.a_length, kTooLong);
-
-    Seen none;
-    const std::vector<PolyProduct> too_long = {products[1], products[3]};
-    EXPECT_EQ(expect_flint(too_long, none), Backend::cpu) << "FLINT computed every product";
-    EXPECT_EQ(none.calls, 0u);
+    constexpr std::uint64_t kLimit = 64;
+    const slong lengths[] = {1, 2, 31, 32, 33, 34, 63, 64, 65, 200, 513};
+    for (const slong la : lengths)
+        for (const slong lb : lengths) {
+            if (la + lb - 1 <= slong(kLimit)) continue;
+            const std::size_t count = 4;
+            Products polys(count);
+            std::vector<PolyProduct> products;
+            for (std::size_t i = 0; i < count; ++i) {
+                const ulong n = modulus(i + la + lb);
+                polys.init(i, n);
+                nmod_poly_randtest(polys.a(i), state_, la);
+                nmod_poly_randtest(polys.b(i), state_, lb);
+                nmod_poly_set_coeff_ui(polys.a(i), la - 1, 1);  // the lengths as given
+                nmod_poly_set_coeff_ui(polys.b(i), lb - 1, 1);
+                if (i == 1)  // every coefficient n - 1
+                    for (nmod_poly_struct* p : {polys.a(i), polys.b(i)})
+                        for (slong e = 0; e < p->length; ++e) p->coeffs[e] = n - 1;
+                if (i == 2 && polys.a(i)->length > 40)  // a run of zeros the length of a piece
+                    for (slong e = 1; e < 40; ++e) polys.a(i)->coeffs[e] = 0;
+                const slong full = polys.a(i)->length + polys.b(i)->length - 1;
+                const slong trunc = i == 3 ? slong(1 + n_randint(state_, ulong(full + 2))) : -1;
+                const nmod_poly_struct* b = i == 1 ? polys.a(i) : polys.b(i);  // a square
+                products.push_back({i == 2 ? polys.a(i) : polys.res(i), polys.a(i), b, trunc});
+            }
+            Seen seen;
+            EXPECT_EQ(expect_flint(products, seen, kLimit), Backend::gpu) << la << " x " << lb;
+            EXPECT_GE(seen.calls, 2u) << la << " x " << lb << ": the whole products, then product 0's pieces";
+        }
 }
 
 TEST_F(NmodGpuPath, TheCallersCpuBackendLeavesTheResultsAlone)
