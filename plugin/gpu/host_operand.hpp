@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "adapters/packing.hpp"
 #include "zgpu/error.hpp"
@@ -54,6 +55,21 @@ HostOperand host_operand(Reader reader, std::size_t count, std::string_view argu
             [reader](std::span<const std::size_t> indices, BatchView out) {
                 adapters::pack_indexed_into(reader, indices, out, adapters::PackTarget::streamed);
             }};
+}
+
+// x's elements from `offset` on, as an operand of their own (a piece of a polynomial); x must
+// outlive it. Its sizes and buckets are x's, which bound the piece's.
+inline HostOperand elements_from(const HostOperand& x, std::size_t offset)
+{
+    HostOperand piece = x;
+    piece.pack = [&x, offset](std::size_t first, BatchView out) { x.pack(offset + first, out); };
+    piece.limbs_of = [&x, offset](std::size_t first, std::span<std::uint64_t> out) { x.limbs_of(offset + first, out); };
+    piece.pack_indexed = [&x, offset](std::span<const std::size_t> indices, BatchView out) {
+        std::vector<std::size_t> moved(indices.begin(), indices.end());
+        for (std::size_t& i : moved) i += offset;
+        x.pack_indexed(moved, out);
+    };
+    return piece;
 }
 
 // The GPU's results for the elements from `first` on, packed.

@@ -51,6 +51,13 @@ void nmod_products(std::span<const NmodProduct> products);
 void fmpz_poly_product(const HostOperand& a, std::size_t a_length, const HostOperand& b, std::size_t b_length,
                        std::size_t out_length, const ModularTables& tables, const HostResult& result);
 
+// The device memory fmpz_poly_product takes for these arguments on each device it uses, and
+// whether that many bytes fit the first device in use (its free memory and what zgpu holds
+// there already) within ZGPU_GPU_MEMORY_LIMIT.
+std::size_t fmpz_poly_product_bytes(const HostOperand& a, std::size_t a_length, const HostOperand& b, std::size_t b_length,
+                                    std::size_t out_length, const ModularTables& tables);
+bool poly_device_fits(std::size_t bytes);
+
 // Res(a, b) modulo each prime of the set, with the formal degrees a_length - 1 and b_length - 1
 // (both at least 1 coefficient): the coefficients packed (signed values of at most kMaxLimbs
 // limbs), reduced modulo every prime (multi_mod) and each prime's remainder sequence run by a

@@ -100,6 +100,12 @@ void fmpz_poly_product(const HostOperand&, std::size_t, const HostOperand&, std:
 {
     unavailable();
 }
+std::size_t fmpz_poly_product_bytes(const HostOperand&, std::size_t, const HostOperand&, std::size_t, std::size_t,
+                                    const ModularTables&)
+{
+    unavailable();
+}
+bool poly_device_fits(std::size_t) { unavailable(); }
 void residues_poly_mul(kernels::ConstResidueView, kernels::ConstResidueView, std::span<const limb_t>, kernels::ResidueView)
 {
     unavailable();

@@ -6,11 +6,13 @@
 #include <string>
 
 #include "base/parallel.hpp"
+#include "plugin/cpu/add_sub.hpp"
 #include "plugin/gpu/poly_backend.hpp"
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/modular/prime_set_state.hpp"
 #include "plugin/poly/flint_threads.hpp"
 #include "plugin/poly/poly_choice.hpp"
+#include "plugin/poly/product_pieces.hpp"
 #include "plugin/poly/product_primes.hpp"
 #include "plugin/host_ops/progress.hpp"
 #include "zgpu/error.hpp"
@@ -19,13 +21,56 @@ namespace zgpu::poly {
 namespace {
 
 // Whether the GPU takes the product, judged before its prime set is made: coefficients that
-// fit batches; a transform within the limit (the least power of two >= la + lb - 1, and the
-// limit is a power of two); CRT values that may fit a batch (P > 2^(bits + 1) - 2 has at least
-// bits + 1 bits: the set's own size is checked once it is made).
+// fit batches; CRT values that may fit a batch (P > 2^(bits + 1) - 2 has at least bits + 1 bits:
+// the set's own size is checked once it is made).
 bool gpu_takes(const ZPoly& a, const ZPoly& b, std::size_t out_length)
 {
     return out_length > 0 && a.coeffs.too_large.empty() && b.coeffs.too_large.empty() &&
-           a.length + b.length - 1 <= gpu::kMaxPolyTransform && (product_bits(a, b) + 1 + 63) / 64 <= kMaxLimbs;
+           (product_bits(a, b) + 1 + 63) / 64 <= kMaxLimbs;
+}
+
+// The transform a product needs whole (as gpu::fmpz_poly_product reads it, mullow cutting the
+// operands), against max_transform.
+bool fits_whole(const ZPoly& a, const ZPoly& b, std::size_t out_length, std::uint64_t max_transform)
+{
+    const std::uint64_t la = std::min(a.length, out_length), lb = std::min(b.length, out_length);
+    return std::bit_ceil(la + lb - 1) <= max_transform;
+}
+
+// The smallest transform that pieces go down to before the host takes the product.
+constexpr std::uint64_t kMinPieceTransform = 64;
+
+// The product as pieces (product_pieces.hpp) multiplied on the GPU with the whole product's
+// primes (each piece's coefficients are below its bound), their values added into one batch on
+// the host, which goes to result at the end: nothing is written before every piece is done.
+// Progress advances piece by piece.
+void multiply_in_pieces(const ZPoly& a, const ZPoly& b, std::size_t out_length, const PrimeSet& set, std::uint64_t max_transform,
+                        const ZProductOnGpu& multiply, const HostResult& result, Progress& progress)
+{
+    const bool square = &a == &b;
+    // Partial sums are bounded as the whole product's coefficients are; one limb more for the
+    // additions' carry.
+    LimbBatch sum(out_length, size_class(std::uint32_t(set.state().product_limbs + 1)));
+    const std::vector<ProductPiece> pieces = product_pieces(a.length, b.length, out_length, max_transform);
+    std::size_t reported = 0;
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+        const ProductPiece& piece = pieces[i];
+        const HostOperand x = elements_from(a.coeffs, piece.a_first), y = elements_from(b.coeffs, piece.b_first);
+        const bool diagonal = square && piece.a_first == piece.b_first && piece.a_length == piece.b_length;
+        const std::size_t first = piece.out_first();
+        multiply(x, piece.a_length, diagonal ? x : y, piece.b_length, piece.out_length, set, [&](std::size_t at, ConstBatchView values) {
+            const BatchView target = sum.view();
+            const BatchView slice{target.element(first + at), target.sizes + first + at, values.count, target.stride};
+            LimbBatch added(values.count, target.stride);
+            cpu::add_sub(slice, values, added.view(), false);
+            std::copy_n(added.view().limbs, values.count * target.stride, slice.limbs);
+            std::copy_n(added.view().sizes, values.count, slice.sizes);
+        });
+        const std::size_t done = out_length * (i + 1) / pieces.size();
+        progress.advance(done - reported);
+        reported = done;
+    }
+    result(0, sum.view());
 }
 
 PolyShape shape_of(const ZPoly& a, const ZPoly& b, std::size_t out_length)
@@ -48,6 +93,20 @@ std::uint64_t product_bits(const ZPoly& a, const ZPoly& b)
     return a.bits + b.bits + std::uint64_t(std::bit_width(shorter - 1));
 }
 
+std::uint64_t gpu_max_transform(const ZPoly& a, const ZPoly& b, std::size_t out_length, const PrimeSet& set)
+{
+    const gpu::ModularTables& tables = set.state().gpu_tables();
+    const auto bytes = [&](std::uint64_t transform) {
+        // The first piece is the largest (the whole product where it fits the transform).
+        const ProductPiece largest = product_pieces(a.length, b.length, out_length, transform)[0];
+        const HostOperand& y = &a == &b && largest.a_length == largest.b_length ? a.coeffs : b.coeffs;
+        return gpu::fmpz_poly_product_bytes(a.coeffs, largest.a_length, y, largest.b_length, largest.out_length, tables);
+    };
+    for (std::uint64_t transform = gpu::kMaxPolyTransform; transform >= kMinPieceTransform; transform /= 2)
+        if (gpu::poly_device_fits(bytes(transform))) return transform;
+    return 0;
+}
+
 void gpu_product_over_z(const HostOperand& a, std::size_t a_length, const HostOperand& b, std::size_t b_length,
                         std::size_t out_length, const PrimeSet& set, const HostResult& result)
 {
@@ -59,12 +118,12 @@ Backend product_over_z(const ZPoly& a, const ZPoly& b, std::size_t out_length, c
 {
     const bool gpu_pays = gpu_takes(a, b, out_length) &&
                           gpu_pays_for_fmpz_poly_product(shape_of(a, b, out_length), host_threads());
-    return product_over_z_on(choose(gpu_pays), a, b, out_length, on_cpu, on_gpu_result, gpu_product_over_z);
+    return product_over_z_on(choose(gpu_pays), a, b, out_length, on_cpu, on_gpu_result, gpu_product_over_z, gpu_max_transform);
 }
 
 Backend product_over_z_on(Backend backend, const ZPoly& a, const ZPoly& b, std::size_t out_length,
                           const std::function<void()>& on_cpu, const HostResult& on_gpu_result,
-                          const ZProductOnGpu& multiply)
+                          const ZProductOnGpu& multiply, const ZMaxTransform& max_transform)
 {
     if (!gpu_takes(a, b, out_length)) backend = Backend::cpu;
     Progress progress("polynomial product over Z, " + std::to_string(a.length) + " x " + std::to_string(b.length) +
@@ -72,18 +131,23 @@ Backend product_over_z_on(Backend backend, const ZPoly& a, const ZPoly& b, std::
                       out_length ? flint_fmpz_seconds(shape_of(a, b, out_length)) : 0, out_length);
     const auto on_gpu = [&] {
         const PrimeSet set = product_primes(product_bits(a, b));
-        if (set.state().product_limbs > kMaxLimbs) {
+        const std::uint64_t transform = set.state().product_limbs > kMaxLimbs ? 0 : max_transform(a, b, out_length, set);
+        if (transform == 0) {
             on_host(on_cpu);
             return Backend::cpu;
         }
         bool delivered = false;
-        const HostResult result = [&](std::size_t first, ConstBatchView values) {
+        const HostResult deliver = [&](std::size_t first, ConstBatchView values) {
             delivered = true;
             on_gpu_result(first, values);
+        };
+        const HostResult result = [&](std::size_t first, ConstBatchView values) {
+            deliver(first, values);
             progress.advance(values.count);
         };
         try {
-            multiply(a.coeffs, a.length, b.coeffs, b.length, out_length, set, result);
+            if (fits_whole(a, b, out_length, transform)) multiply(a.coeffs, a.length, b.coeffs, b.length, out_length, set, result);
+            else multiply_in_pieces(a, b, out_length, set, transform, multiply, deliver, progress);
         } catch (const Error& e) {
             // Before the first coefficient nothing is written and the error stands; after, the
             // host computes the product, so that no result is left half written.

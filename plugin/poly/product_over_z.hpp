@@ -32,21 +32,30 @@ using ZProductOnGpu = std::function<void(const HostOperand& a, std::size_t a_len
 void gpu_product_over_z(const HostOperand& a, std::size_t a_length, const HostOperand& b, std::size_t b_length,
                         std::size_t out_length, const PrimeSet& set, const HostResult& result);
 
+// The longest transform the GPU takes for a product's pieces with the set's primes (a power of
+// two, product_pieces.hpp): gpu::kMaxPolyTransform, halved until the largest piece's buffers fit
+// the device's memory (gpu::poly_device_fits); 0 where none from 64 on fits.
+using ZMaxTransform = std::function<std::uint64_t(const ZPoly& a, const ZPoly& b, std::size_t out_length, const PrimeSet& set)>;
+std::uint64_t gpu_max_transform(const ZPoly& a, const ZPoly& b, std::size_t out_length, const PrimeSet& set);
+
 // a * b mod x^out_length, out_length <= a.length + b.length - 1; &a == &b squares. on_cpu
 // computes it on the CPU, where FLINT may use host_threads() threads (FLINT's or NTL's own
 // function, writing the caller's result). On the GPU on_gpu_result(first, values) gets the
 // coefficients from `first` on, in order, modulo the primes of product_primes(product_bits)
-// and reconstructed by one CRT. Zero products, and those the GPU does not take (a coefficient
-// above kMaxLimbs limbs, a transform above gpu::kMaxPolyTransform, CRT values above kMaxLimbs
-// limbs), are on_cpu's on either backend. Where the GPU fails before its first coefficient,
+// and reconstructed by one CRT. A product whose transform is longer than the GPU takes
+// (ZMaxTransform) goes in pieces, their products added up on the host and handed over at the
+// end. Zero products, and those the GPU does not take (a coefficient above kMaxLimbs limbs, CRT
+// values above kMaxLimbs limbs, pieces of 64 that do not fit), are on_cpu's on either backend.
+// Where the GPU fails before its first coefficient,
 // nothing is written and its error stands; after, on_cpu computes the product (a warning goes to
 // stderr). Returns the backend that ran.
 Backend product_over_z(const ZPoly& a, const ZPoly& b, std::size_t out_length, const std::function<void()>& on_cpu,
                        const HostResult& on_gpu_result);
 
-// The same on the backend given, with `multiply` as the GPU's product.
+// The same on the backend given, with `multiply` as the GPU's product and `max_transform` its
+// limit.
 Backend product_over_z_on(Backend backend, const ZPoly& a, const ZPoly& b, std::size_t out_length,
                           const std::function<void()>& on_cpu, const HostResult& on_gpu_result,
-                          const ZProductOnGpu& multiply);
+                          const ZProductOnGpu& multiply, const ZMaxTransform& max_transform);
 
 }  // namespace zgpu::poly

@@ -88,15 +88,8 @@ void block_product(const HostOperand& a, const HostOperand& b, std::size_t rows,
                      times.milliseconds(kDownload), milliseconds(unpacking), milliseconds(Clock::now() - start));
 }
 
-// Operands of a block: elements first .. of x, or the elements at `indices` (shared with the
-// caller's copy of the operand), packed as x packs them.
-HostOperand elements_from(const HostOperand& x, std::size_t first)
-{
-    HostOperand part{x.max_limbs, x.min_limbs, x.too_large, {}, {}, {}, {}};
-    part.pack = [&x, first](std::size_t from, BatchView out) { x.pack(first + from, out); };
-    return part;
-}
-
+// Operands of a block: elements first .. of x (host_operand.hpp's elements_from), or the
+// elements at `indices` (shared with the caller's copy of the operand), packed as x packs them.
 HostOperand elements_at(const HostOperand& x, std::shared_ptr<const std::vector<std::size_t>> indices)
 {
     HostOperand part{x.max_limbs, x.min_limbs, x.too_large, {}, {}, {}, {}};

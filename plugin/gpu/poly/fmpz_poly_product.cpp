@@ -15,6 +15,7 @@
 #include "kernels/poly/poly_mul.hpp"
 #include "plugin/gpu/modular/crt_to_host.hpp"
 #include "plugin/gpu/modular/modular_tables.hpp"
+#include "plugin/gpu/memory_limit.hpp"
 #include "plugin/gpu/phase_times.hpp"
 #include "plugin/gpu/poly/ntt_tables.hpp"
 #include "plugin/gpu/poly_backend.hpp"
@@ -29,7 +30,54 @@ namespace {
 // reduction modulo every prime, and a copy of its rows to the first device.
 constexpr std::size_t kMinSplitWords = std::size_t(1) << 21;
 
+// Buffers a device is taken to have room for without asking it: reading its free memory costs
+// a call into the driver, and the GPUs this runs on have tens of GB.
+constexpr std::size_t kSureBytes = std::size_t(256) << 20;
+
+// A product's device buffers in one allocation a device: the packed operands (uploaded), their
+// residues and the product's, and the CRT's batch.
+struct ProductBuffers {
+    ProductBuffers(const HostOperand& a, std::size_t a_length, const HostOperand& b, std::size_t b_length, std::size_t out_length,
+                   const ModularTables& tables)
+        : square(&a == &b && a_length == b_length),
+          // mullow: no more coefficients of an operand than the result has.
+          la(std::min(a_length, out_length)),
+          lb(square ? la : std::min(b_length, out_length)),
+          k(tables.moduli().size()),
+          a_place(operand_place(layout, a, la)),
+          b_place(square ? a_place : operand_place(layout, b, lb)),
+          upload_bytes(layout.bytes()),
+          a_residues(layout.reserve(k * la * sizeof(limb_t))),
+          b_residues(square ? a_residues : layout.reserve(k * lb * sizeof(limb_t))),
+          c_residues(layout.reserve(k * out_length * sizeof(limb_t))),
+          crt(layout, out_length, tables)
+    {
+    }
+
+    bool square;
+    std::size_t la, lb, k;
+    UploadLayout layout;
+    BatchPlace a_place, b_place;
+    std::size_t upload_bytes, a_residues, b_residues, c_residues;
+    CrtToHost crt;
+};
+
 }  // namespace
+
+std::size_t fmpz_poly_product_bytes(const HostOperand& a, std::size_t a_length, const HostOperand& b, std::size_t b_length,
+                                    std::size_t out_length, const ModularTables& tables)
+{
+    return ProductBuffers(a, a_length, b, b_length, out_length, tables).layout.bytes();
+}
+
+bool poly_device_fits(std::size_t bytes)
+{
+    if (bytes > device_memory_limit()) return false;
+    if (bytes <= kSureBytes) return true;
+    const std::vector<Runtime*> in_use = Runtime::in_use();
+    in_use[0]->make_current();
+    return bytes <= in_use[0]->scratch_available();
+}
 
 void fmpz_poly_product(const HostOperand& a, std::size_t a_length, const HostOperand& b, std::size_t b_length,
                        std::size_t out_length, const ModularTables& tables, const HostResult& result)
@@ -38,21 +86,10 @@ void fmpz_poly_product(const HostOperand& a, std::size_t a_length, const HostOpe
     a.require_packable();
     b.require_packable();
     const Clock::time_point start = Clock::now();
-    const bool square = &a == &b && a_length == b_length;
-    // mullow: no more coefficients of an operand than the result has.
-    const std::size_t la = std::min(a_length, out_length), lb = square ? la : std::min(b_length, out_length);
+    const ProductBuffers buffers(a, a_length, b, b_length, out_length, tables);
+    const auto& [square, la, lb, k, layout, a_place, b_place, upload_bytes, a_residues, b_residues, c_residues, crt] = buffers;
     const std::span<const limb_t> primes = tables.moduli();
-    const std::size_t k = primes.size();
     const std::uint32_t length = kernels::poly_ntt_length(la, lb);
-
-    UploadLayout layout;
-    const BatchPlace a_place = operand_place(layout, a, la);
-    const BatchPlace b_place = square ? a_place : operand_place(layout, b, lb);
-    const std::size_t upload_bytes = layout.bytes();
-    const std::size_t a_residues = layout.reserve(k * la * sizeof(limb_t));
-    const std::size_t b_residues = square ? a_residues : layout.reserve(k * lb * sizeof(limb_t));
-    const std::size_t c_residues = layout.reserve(k * out_length * sizeof(limb_t));
-    const CrtToHost crt(layout, out_length, tables);
 
     // The primes split over the devices in use, rows r_d = k d / D to r_(d+1) of the residues
     // on device d, where the transforms are long enough to repay the extra uploads.

@@ -4,6 +4,7 @@
 #include <gmp.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 
 #include "flint_fixture.hpp"
 #include "flint_values.hpp"
+#include "plugin/gpu/poly_backend.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/poly.hpp"
 #include "zgpu/zgpu.h"
@@ -122,6 +124,60 @@ TEST_P(FmpzPolyEntryPoints, UnbalancedLengths)
         expect_mul(a.p, b.p, std::to_string(longest) + " x " + std::to_string(lb));
         expect_mul(b.p, a.p, std::to_string(lb) + " x " + std::to_string(longest));
     }
+}
+
+// Products whose buffers exceed the device's memory (here ZGPU_GPU_MEMORY_LIMIT, 8 MiB against
+// about 30 MiB for 2^14 x 2^14 coefficients of 1024 bits), and a transform above the GPU's
+// limit: in pieces on the GPU, added up on the host.
+TEST_P(FmpzPolyEntryPoints, ProductsBeyondTheDeviceGoInPieces)
+{
+    if (GetParam() != Backend::gpu) GTEST_SKIP() << "the device's limits concern the GPU path only";
+    struct MemoryLimit {
+        MemoryLimit() { setenv("ZGPU_GPU_MEMORY_LIMIT", "8388608", 1); }
+        ~MemoryLimit() { unsetenv("ZGPU_GPU_MEMORY_LIMIT"); }
+    };
+    {
+        const MemoryLimit limit;
+        const slong len = slong(1) << 14;
+        for (const int sign : {1, -1}) {
+            FmpzPoly a, b, ours, theirs;
+            set_top(a.p, len, 1024, sign);
+            set_top(b.p, len - 5, 1024, 1);
+            expect_mul(a.p, b.p, "at the maximum, sign " + std::to_string(sign));
+            ::fmpz_poly_sqr(theirs.p, a.p);
+            ASSERT_EQ(zgpu_fmpz_poly_sqr(ours.p, a.p), 0) << zgpu_last_error();
+            EXPECT_TRUE(fmpz_poly_equal(ours.p, theirs.p)) << "square, sign " << sign;
+            EXPECT_STREQ(zgpu_last_backend(), "gpu");
+            fmpz_poly_randtest_not_zero(a.p, state_, len, 1024);
+            fmpz_poly_randtest_not_zero(b.p, state_, 3 * len, 700);
+            expect_mul(a.p, b.p, "random, sign " + std::to_string(sign));
+            ::fmpz_poly_mullow(theirs.p, a.p, b.p, len + 77);
+            ASSERT_EQ(zgpu_fmpz_poly_mullow(ours.p, a.p, b.p, len + 77), 0) << zgpu_last_error();
+            EXPECT_TRUE(fmpz_poly_equal(ours.p, theirs.p)) << "truncated, sign " << sign;
+        }
+    }
+    FmpzPoly a, b;
+    const slong longest = slong(gpu::kMaxPolyTransform);
+    fmpz_poly_randtest_not_zero(a.p, state_, longest, 20);
+    fmpz_poly_set_coeff_si(a.p, longest - 1, -1);
+    set_top(b.p, 2, 30, -1);
+    expect_mul(a.p, b.p, "a transform above the limit");
+}
+
+// The longest lengths the grid names: 2^22 coefficients on both sides, at 2^22 + 1 and
+// 2^22 - 1, small coefficients of both signs.
+TEST_P(FmpzPolyEntryPoints, LengthsOfTwoToThe22)
+{
+    if (GetParam() != Backend::gpu) GTEST_SKIP() << "FLINT's own products on the CPU backend; long ones on the GPU only";
+    const slong len = slong(1) << 22;
+    FmpzPoly a, b;
+    fmpz_poly_randtest_not_zero(a.p, state_, len, 12);
+    fmpz_poly_set_coeff_si(a.p, len - 1, -3);
+    fmpz_poly_randtest_not_zero(b.p, state_, len + 1, 8);
+    fmpz_poly_set_coeff_si(b.p, len, 5);
+    expect_mul(a.p, b.p, "2^22 x 2^22 + 1");
+    fmpz_poly_truncate(b.p, len - 1);
+    expect_mul(a.p, b.p, "2^22 x 2^22 - 1 or fewer");
 }
 
 TEST_P(FmpzPolyEntryPoints, Aliasing)

@@ -90,6 +90,23 @@ TEST_P(PolyEntryPoints, EveryCoefficientAtTheMaximum)
         }
 }
 
+// Random products at powers of two plus and minus one up to 2^22: the one-prime route (an NTT
+// prime), three primes (a 64-bit modulus) and a small modulus.
+TEST_P(PolyEntryPoints, LongRandomProductsMatchFlint)
+{
+    if (GetParam() != Backend::gpu) GTEST_SKIP() << "FLINT's own products on the CPU backend; long ones on the GPU only";
+    for (const slong len : {(slong(1) << 20) - 1, (slong(1) << 20) + 1, (slong(1) << 22) - 1, (slong(1) << 22) + 1})
+        for (const ulong n : {kernels::ntt_primes(1)[0], ~ulong(0) - 58, ulong(3)}) {
+            NmodPoly a(n), b(n), ours(n), theirs(n);
+            nmod_poly_randtest(a.p, state_, len);
+            nmod_poly_randtest(b.p, state_, len - 1);
+            ::nmod_poly_mul(theirs.p, a.p, b.p);
+            ASSERT_EQ(zgpu_nmod_poly_mul(ours.p, a.p, b.p), 0) << zgpu_last_error();
+            EXPECT_TRUE(nmod_poly_equal(ours.p, theirs.p)) << "length " << len << " mod " << n;
+            EXPECT_STREQ(zgpu_last_backend(), "gpu");
+        }
+}
+
 // A transform above the GPU's limit: the product in pieces that fit it, added up (the shorter
 // operand whole, then both cut), with every coefficient at the maximum.
 TEST_P(PolyEntryPoints, TransformsAboveTheLimitGoInPieces)

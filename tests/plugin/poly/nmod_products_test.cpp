@@ -206,6 +206,23 @@ TEST_F(NmodGpuPath, EveryCoefficientAtTheMaximum)
         }
 }
 
+// The three 62-bit primes of products mod n that are not an NTT prime: their product exceeds
+// every coefficient of the product over Z for any n < 2^64 up to the longest transform,
+// min(la, lb) (n - 1)^2 with min(la, lb) <= kMaxPolyTransform / 2.
+TEST(NmodThreePrimes, ProductExceedsEveryCoefficient)
+{
+    mpz_t product, largest;
+    mpz_init_set_ui(product, 1);
+    mpz_init_set_ui(largest, ~ulong(0) - 1);  // (n - 1) for n = 2^64 - 1
+    for (const limb_t p : kernels::ntt_primes(3)) mpz_mul_ui(product, product, p);
+    mpz_mul(largest, largest, largest);
+    mpz_mul_ui(largest, largest, gpu::kMaxPolyTransform / 2);
+    EXPECT_GT(mpz_cmp(product, largest), 0);
+    EXPECT_GE(mpz_sizeinbase(product, 2), 186u) << "above 2^185, as poly_backend.hpp states";
+    mpz_clear(product);
+    mpz_clear(largest);
+}
+
 // Products whose transform exceeds the GPU's limit (here 64) go in pieces: every piece within
 // it, the sums FLINT's products, with long and short operands, truncations, squares, aliasing,
 // pieces that are all zeros, and every coefficient n - 1.

@@ -5,6 +5,7 @@
 #include <gmp.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <limits>
 #include <string>
@@ -72,6 +73,12 @@ ZProductOnGpu stand_in(Seen& seen, std::uint64_t bits)
     };
 }
 
+// A limit on the transforms that ignores the product: `transform`, or 0 for none.
+ZMaxTransform limit(std::uint64_t transform)
+{
+    return [transform](const ZPoly&, const ZPoly&, std::size_t, const PrimeSet&) { return transform; };
+}
+
 ZPoly operand(const fmpz* coeffs, std::size_t length)
 {
     while (length > 0 && fmpz_is_zero(coeffs + length - 1)) --length;
@@ -86,8 +93,10 @@ protected:
     void SetUp() override { random_init(state_); }
     void TearDown() override { random_clear(state_); }
 
-    // (a, la) * (b, lb) mod x^trunc through the GPU path, against FLINT; &a == &b squares.
-    void expect_flint(const Vec& a, const Vec& b, slong trunc, const std::string& what)
+    // (a, la) * (b, lb) mod x^trunc through the GPU path with transforms up to max_transform,
+    // against FLINT; &a == &b squares.
+    void expect_flint(const Vec& a, const Vec& b, slong trunc, const std::string& what,
+                      std::uint64_t max_transform = gpu::kMaxPolyTransform)
     {
         const ZPoly pa = operand(a.v, std::size_t(a.n));
         const ZPoly other = &a == &b ? ZPoly{} : operand(b.v, std::size_t(b.n));
@@ -102,10 +111,14 @@ protected:
         const Backend ran = product_over_z_on(
             Backend::gpu, pa, pb, out, [&] { cpu = true; },
             [&](std::size_t first, ConstBatchView values) { adapters::unpack_fmpz_vec(values, ours.v + first); },
-            stand_in(seen, product_bits(pa, pb)));
+            stand_in(seen, product_bits(pa, pb)), limit(max_transform));
         EXPECT_EQ(ran, Backend::gpu) << what;
         EXPECT_FALSE(cpu) << what;
-        EXPECT_EQ(seen.squares, &a == &b) << what;
+        const bool pieces = std::bit_ceil(std::min(pa.length, out) + std::min(pb.length, out) - 1) > max_transform;
+        EXPECT_EQ(seen.calls > 1, pieces) << what;
+        if (!pieces) {
+            EXPECT_EQ(seen.squares, &a == &b) << what;
+        }
         EXPECT_TRUE(_fmpz_vec_equal(ours.v, theirs.v, slong(out))) << what;
     }
 
@@ -176,17 +189,41 @@ TEST_F(ProductOverZ, EveryCoefficientAtTheMaximum)
             }
 }
 
+// Transforms above the limit (here 16 and 64): pieces with the whole product's primes, their
+// sums FLINT's product, signs and carries across pieces, every coefficient at the maximum.
+TEST_F(ProductOverZ, TransformsAboveTheLimitGoInPieces)
+{
+    for (const std::uint64_t transform : {std::uint64_t(16), std::uint64_t(64)})
+        for (const slong la : {slong(1), slong(9), slong(40), slong(200)})
+            for (const slong lb : {slong(1), slong(8), slong(33), slong(100)})
+                for (const flint_bitcnt_t bits : {flint_bitcnt_t(1), flint_bitcnt_t(64), flint_bitcnt_t(300)}) {
+                    Vec a(la), b(lb);
+                    _fmpz_vec_randtest(a.v, state_, la, bits);
+                    _fmpz_vec_randtest(b.v, state_, lb, bits);
+                    fmpz_one(a.v + la - 1);
+                    fmpz_set_si(b.v + lb - 1, -1);
+                    const std::string what = std::to_string(la) + " x " + std::to_string(lb) + ", " + std::to_string(bits) +
+                                             " bits, transforms of " + std::to_string(transform);
+                    expect_flint(a, b, std::numeric_limits<slong>::max(), what, transform);
+                    expect_flint(a, a, std::numeric_limits<slong>::max(), "square, " + what, transform);
+                    expect_flint(a, b, (la + lb) / 2, "truncated, " + what, transform);
+                    set_top(a, bits, -1);
+                    set_top(b, bits, 1);
+                    expect_flint(a, b, std::numeric_limits<slong>::max(), "at the maximum, " + what, transform);
+                }
+}
+
 TEST_F(ProductOverZ, ProductsTheGpuDoesNotTakeAreTheCpus)
 {
     Seen seen;
-    const auto cpu_runs = [&](const ZPoly& a, const ZPoly& b, std::size_t out) {
+    const auto cpu_runs = [&](const ZPoly& a, const ZPoly& b, std::size_t out, std::uint64_t max_transform = gpu::kMaxPolyTransform) {
         bool cpu = false;
         const Backend ran = product_over_z_on(Backend::gpu, a, b, out, [&] { cpu = true; },
-                                              [](std::size_t, ConstBatchView) {}, stand_in(seen, 0));
+                                              [](std::size_t, ConstBatchView) {}, stand_in(seen, 0), limit(max_transform));
         return ran == Backend::cpu && cpu;
     };
     EXPECT_TRUE(cpu_runs(shape_only(5, 10), shape_only(5, 10), 0)) << "zero product";
-    EXPECT_TRUE(cpu_runs(shape_only(gpu::kMaxPolyTransform, 10), shape_only(2, 10), 100)) << "transform too long";
+    EXPECT_TRUE(cpu_runs(shape_only(100, 10), shape_only(2, 10), 100, 0)) << "no piece fits the device";
     EXPECT_TRUE(cpu_runs(shape_only(2, 64 * kMaxLimbs / 2), shape_only(2, 64 * kMaxLimbs / 2), 3)) << "CRT too long";
     Vec huge(1);
     fmpz_one(huge.v);
@@ -220,11 +257,11 @@ TEST_F(ProductOverZ, AFailureAfterTheFirstCoefficientsIsFinishedByTheHost)
     int delivered = 0, cpu = 0;
     const HostResult count = [&](std::size_t, ConstBatchView) { ++delivered; };
     ::testing::internal::CaptureStderr();
-    EXPECT_EQ(product_over_z_on(Backend::gpu, pa, pb, out, [&] { ++cpu; }, count, failing(true)), Backend::cpu);
+    EXPECT_EQ(product_over_z_on(Backend::gpu, pa, pb, out, [&] { ++cpu; }, count, failing(true), limit(gpu::kMaxPolyTransform)), Backend::cpu);
     EXPECT_NE(::testing::internal::GetCapturedStderr().find("the host computes it"), std::string::npos);
     EXPECT_EQ(delivered, 1);
     EXPECT_EQ(cpu, 1) << "the host computed the product after the GPU had written some of it";
-    EXPECT_THROW(product_over_z_on(Backend::gpu, pa, pb, out, [&] { ++cpu; }, count, failing(false)), Error);
+    EXPECT_THROW(product_over_z_on(Backend::gpu, pa, pb, out, [&] { ++cpu; }, count, failing(false), limit(gpu::kMaxPolyTransform)), Error);
     EXPECT_EQ(cpu, 1) << "before the first coefficient the error stands";
     EXPECT_EQ(delivered, 1);
 }
