@@ -37,8 +37,12 @@ bool fits_whole(const ZPoly& a, const ZPoly& b, std::size_t out_length, std::uin
     return std::bit_ceil(la + lb - 1) <= max_transform;
 }
 
-// The smallest transform that pieces go down to before the host takes the product.
-constexpr std::uint64_t kMinPieceTransform = 64;
+// The smallest transform that pieces go down to before the host takes the product: each piece
+// is a round trip of about 0.1 ms, and a product whose pieces must be smaller is one of
+// coefficients of 2^17 bits or more (on a GPU of 80 GB) or a tight ZGPU_GPU_MEMORY_LIMIT, where
+// thousands of them would take longer than FLINT (under a 256 KiB limit, products of 2^15 to
+// 2^19 coefficients in transforms of 256 to 2048 took 95 s on an H200, six of them).
+constexpr std::uint64_t kMinPieceTransform = 4096;
 
 // The product as pieces (product_pieces.hpp) multiplied on the GPU with the whole product's
 // primes (each piece's coefficients are below its bound), their values added into one batch on

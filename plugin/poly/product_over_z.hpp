@@ -34,7 +34,7 @@ void gpu_product_over_z(const HostOperand& a, std::size_t a_length, const HostOp
 
 // The longest transform the GPU takes for a product's pieces with the set's primes (a power of
 // two, product_pieces.hpp): gpu::kMaxPolyTransform, halved until the largest piece's buffers fit
-// the device's memory (gpu::poly_device_fits); 0 where none from 64 on fits.
+// the device's memory (gpu::poly_device_fits); 0 where none from 4096 on fits.
 using ZMaxTransform = std::function<std::uint64_t(const ZPoly& a, const ZPoly& b, std::size_t out_length, const PrimeSet& set)>;
 std::uint64_t gpu_max_transform(const ZPoly& a, const ZPoly& b, std::size_t out_length, const PrimeSet& set);
 
@@ -45,7 +45,7 @@ std::uint64_t gpu_max_transform(const ZPoly& a, const ZPoly& b, std::size_t out_
 // and reconstructed by one CRT. A product whose transform is longer than the GPU takes
 // (ZMaxTransform) goes in pieces, their products added up on the host and handed over at the
 // end. Zero products, and those the GPU does not take (a coefficient above kMaxLimbs limbs, CRT
-// values above kMaxLimbs limbs, pieces of 64 that do not fit), are on_cpu's on either backend.
+// values above kMaxLimbs limbs, pieces of 4096 that do not fit), are on_cpu's on either backend.
 // Where the GPU fails before its first coefficient,
 // nothing is written and its error stands; after, on_cpu computes the product (a warning goes to
 // stderr). Returns the backend that ran.
