@@ -686,9 +686,10 @@ struct CrossRow {
     ZgpuTiming cpu, gpu, automatic;
 };
 
-// The three backends of a row timed in turns (cpu, gpu, auto, one call each a round), so that
-// the host's drift (other processes, threads slow to wake) falls on all three alike: after
-// kWarmSeconds of calls on each, rounds until kCrossSeconds have passed and at least 11 were
+// The three backends of a row timed in turns (one call each a round, in each of the six orders
+// in turn), so that the host's drift (other processes, threads slow to wake) falls on all three
+// alike: a call right after a CPU-backend call was up to 1.7 times slower in fixed order. After
+// kWarmSeconds of calls on each, rounds until kCrossSeconds have passed and at least 12 were
 // run, the median of each. Then one call on each, whose result check(backend) checks.
 constexpr double kCrossSeconds = 0.3;
 void time_in_turns(CrossRow& row, const std::function<int()>& call, const std::function<void(const char*)>& check)
@@ -702,8 +703,11 @@ void time_in_turns(CrossRow& row, const std::function<int()>& call, const std::f
     for (const char* backend : backends)
         for (const double start = now(); now() - start < kWarmSeconds;) run(backend);
     std::vector<double> times[3];
-    for (const double start = now(); times[0].size() < 11 || now() - start < kCrossSeconds;)
-        for (int k = 0; k < 3; ++k) {
+    // Each order once every six rounds: each backend follows each other one as often.
+    constexpr int kOrders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    int round = 0;
+    for (const double start = now(); round < 12 || round % 6 || now() - start < kCrossSeconds; ++round)
+        for (const int k : kOrders[round % 6]) {
             const double t = now();
             run(backends[k]);
             times[k].push_back(now() - t);
@@ -753,8 +757,8 @@ CrossRow fmpz_cross(slong length, unsigned bits)
 void print_cross(const std::vector<CrossRow>& rows)
 {
     std::printf("### 3. Crossover of the automatic choice, end to end\n\n");
-    std::printf("Equal lengths, ms: after 0.3 s of calls on each backend, the three timed in turns (a call each a round) for 0.3 s and at "
-                "least 11 rounds, the median of each. cpu: ZGPU_BACKEND=cpu (FLINT's function on all host "
+    std::printf("Equal lengths, ms: after 0.3 s of calls on each backend, the three timed in turns (a call each a round, in each of the six "
+                "orders in turn) for 0.3 s and at least 12 rounds, the median of each. cpu: ZGPU_BACKEND=cpu (FLINT's function on all host "
                 "threads); gpu: ZGPU_BACKEND=gpu (the backend that ran it, if not the GPU, in brackets); auto: the automatic choice "
                 "and the backend it picked; faster: the faster forced backend; auto / best: auto's time over the faster one's (the "
                 "issue allows 1.10).\n\n");
