@@ -1,9 +1,11 @@
 /* Polynomial products with FLINT's semantics: modulo a word-size n (2 <= n < 2^64, prime or
    not) and over Z. res may be a or b, zero polynomials and lengths 0 allowed, the result
-   normalised. On the GPU they are NTT products over 64-bit primes (one prime where n is a
-   suitable prime, else three and one reduction mod n; over Z as many primes as the product's
-   coefficients need, then one CRT); on the CPU backend FLINT's own functions, so the results
-   are FLINT's either way. Each returns 0, or -1 with nothing written and zgpu_last_error()
+   normalised. On the GPU they are NTT products (mod n: one 62-bit prime where n is a suitable
+   prime, else five 29-bit primes for short products and three 62-bit ones for long ones, and
+   one reduction mod n; over Z as many primes as the product's coefficients need, then one
+   CRT), in pieces added up on the host where one transform would exceed 2^24 or, over Z, the
+   device's memory; on the CPU backend FLINT's own functions, so the results are FLINT's either
+   way. Each returns 0, or -1 with nothing written and zgpu_last_error()
    saying why (a NULL argument, a negative length, operands and result of different moduli). */
 #ifndef ZGPU_ZGPU_POLY_H
 #define ZGPU_ZGPU_POLY_H
