@@ -5,7 +5,7 @@
 // (kernels/poly/poly_mul.hpp); otherwise through five 29-bit primes, CRT included, up to
 // kPolyMulModNMaxLength (poly_mul_mod_n.hpp); longer ones through three 62-bit primes, then
 // crt_to_moduli.hpp. ZGPU_TIMING=1 prints each group's host time (gathering, waiting,
-// scattering) and device time a phase.
+// scattering) and device time a phase (uploads, transforms, CRT to the moduli, downloads).
 #include <algorithm>
 #include <bit>
 #include <cstdio>
@@ -181,24 +181,36 @@ struct Chunk {
         });
     }
     // The products, on the device copy of the chunk at `device`.
+    // The products on the device: modulo n itself, or through the five primes with the CRT to
+    // n in the same kernel, or modulo the three primes (then reconstruct()).
     void multiply(std::byte* device, const Route& route, const RouteTables& tables, std::size_t k, cudaStream_t stream) const
     {
-        const auto at = [&](std::size_t offset) { return reinterpret_cast<limb_t*>(device + offset); };
-        const auto u64 = [&](std::size_t offset) { return reinterpret_cast<const std::uint64_t*>(device + offset); };
-        const auto u32 = [&](std::size_t offset) { return reinterpret_cast<const std::uint32_t*>(device + offset); };
-        const kernels::ConstPolyBatchView a{{at(a_at), a_total, k, 0}, u64(a_offsets_at), u32(a_lengths_at)};
-        const kernels::ConstPolyBatchView b{{at(b_at), b_total, k, 0}, u64(b_offsets_at), u32(b_lengths_at)};
+        const kernels::ConstPolyBatchView a{{at(device, a_at), a_total, k, 0}, u64(device, a_offsets_at), u32(device, a_lengths_at)};
+        const kernels::ConstPolyBatchView b{{at(device, b_at), b_total, k, 0}, u64(device, b_offsets_at), u32(device, b_lengths_at)};
         if (route.five_primes()) {
-            const kernels::PolyBatchView out{{at(out_at), out_total, 1, 0}, u64(out_offsets_at), u32(out_lengths_at)};
-            return kernels::poly_mul_mod_n(a, b, route.square, products.size(), std::uint32_t(route.length), u64(moduli_at),
+            const kernels::PolyBatchView out{{at(device, out_at), out_total, 1, 0}, u64(device, out_offsets_at), u32(device, out_lengths_at)};
+            return kernels::poly_mul_mod_n(a, b, route.square, products.size(), std::uint32_t(route.length), u64(device, moduli_at),
                                            *tables.five, out, stream);
         }
-        const kernels::PolyBatchView residues{{at(residues_at), out_total, k, out_total}, u64(out_offsets_at), u32(out_lengths_at)};
-        kernels::poly_mul(a, b, route.square, products.size(), std::uint32_t(route.length), tables.ntt->view(), residues, stream);
-        if (route.three_primes())
-            kernels::crt_to_moduli(residues.values, tables.garner->view(), reinterpret_cast<const kernels::Modulus*>(device + moduli_at),
-                                   at(radix_at), u64(out_offsets_at), u32(out_lengths_at), products.size(), max_out,
-                                   at(out_at), stream);
+        kernels::poly_mul(a, b, route.square, products.size(), std::uint32_t(route.length), tables.ntt->view(), residues(device, k),
+                          stream);
+    }
+    // The three primes' residues to each product's modulus (crt_to_moduli); nothing on the
+    // other routes.
+    void reconstruct(std::byte* device, const Route& route, const RouteTables& tables, std::size_t k, cudaStream_t stream) const
+    {
+        if (!route.three_primes()) return;
+        kernels::crt_to_moduli(residues(device, k).values, tables.garner->view(), reinterpret_cast<const kernels::Modulus*>(device + moduli_at),
+                               at(device, radix_at), u64(device, out_offsets_at), u32(device, out_lengths_at), products.size(), max_out,
+                               at(device, out_at), stream);
+    }
+
+    static limb_t* at(std::byte* device, std::size_t offset) { return reinterpret_cast<limb_t*>(device + offset); }
+    static const std::uint64_t* u64(std::byte* device, std::size_t offset) { return reinterpret_cast<const std::uint64_t*>(device + offset); }
+    static const std::uint32_t* u32(std::byte* device, std::size_t offset) { return reinterpret_cast<const std::uint32_t*>(device + offset); }
+    kernels::PolyBatchView residues(std::byte* device, std::size_t k) const
+    {
+        return {{at(device, residues_at), out_total, k, out_total}, u64(device, out_offsets_at), u32(device, out_lengths_at)};
     }
 };
 
@@ -269,8 +281,8 @@ void run_group(std::span<const NmodProduct* const> group, const Route& route)
     const auto device_slot = [&](const DeviceLane& lane, std::size_t j) { return lane.device + j % 2 * device_bytes; };
     const Clock::duration planning = Clock::now() - start;  // the chunks' layouts, the devices' slots and tables
     Clock::duration gathering{}, waiting{}, scattering{};
-    enum Phase { kUpload, kProducts, kDownload };
-    PhaseTimes times(3);  // the first device's
+    enum Phase { kUpload, kTransforms, kCrt, kDownload };
+    PhaseTimes times(4);  // the first device's
     const auto timed = [](Clock::duration& total, const auto& work) {
         const Clock::time_point from = Clock::now();
         work();
@@ -302,9 +314,11 @@ void run_group(std::span<const NmodProduct* const> group, const Route& route)
         if (timing) times.end(kUpload, upload);
         lane.uploaded[s].record(upload);
         lane.uploaded[s].wait_on(stream);  // and so after chunk j - 2 has left the slot
-        if (timing) times.begin(kProducts, stream);
+        if (timing) times.begin(kTransforms, stream);
         chunk.multiply(device_slot(lane, j), route, lane.tables, primes.size(), stream);
-        if (timing) times.end(kProducts, stream);
+        if (timing) times.end(kTransforms, stream), times.begin(kCrt, stream);
+        chunk.reconstruct(device_slot(lane, j), route, lane.tables, primes.size(), stream);
+        if (timing) times.end(kCrt, stream);
         lane.computed[s].record(stream);
         lane.computed[s].wait_on(download);
         if (timing) times.begin(kDownload, download);
@@ -321,11 +335,12 @@ void run_group(std::span<const NmodProduct* const> group, const Route& route)
         std::fprintf(stderr,
                      "zgpu: %zu nmod products of transform length %llu on %zu primes, %zu chunks over %zu devices: planning "
                      "%.2f ms, gathering %.2f ms, waiting for the GPU %.2f ms, scattering %.2f ms, total %.2f ms; the first device's time, "
-                     "overlapping: uploads %.2f ms, products %.2f ms, downloads %.2f ms\n",
+                     "overlapping: uploads %.2f ms, transforms %.2f ms%s, CRT to the moduli %.2f ms, downloads %.2f ms\n",
                      group.size(), static_cast<unsigned long long>(route.length),
                      route.five_primes() ? std::size_t(kernels::kFivePrimeCount) : primes.size(), chunks.size(), devices,
                      milliseconds(planning), milliseconds(gathering), milliseconds(waiting), milliseconds(scattering), milliseconds(Clock::now() - start),
-                     times.milliseconds(kUpload), times.milliseconds(kProducts), times.milliseconds(kDownload));
+                     times.milliseconds(kUpload), times.milliseconds(kTransforms),
+                     route.five_primes() ? " (with the CRT: one kernel)" : "", times.milliseconds(kCrt), times.milliseconds(kDownload));
 }
 }  // namespace
 

@@ -3,6 +3,7 @@
 #include <gmp.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
@@ -127,6 +128,28 @@ TEST_P(PolyEntryPoints, TransformsAboveTheLimitGoInPieces)
         ASSERT_EQ(zgpu_nmod_poly_mullow(ours.p, a.p, b.p, la + 3), 0) << zgpu_last_error();
         ::nmod_poly_mullow(theirs.p, a.p, b.p, la + 3);
         EXPECT_TRUE(nmod_poly_equal(ours.p, theirs.p)) << la << " x " << lb << " mod x^" << la + 3;
+    }
+}
+
+// ZGPU_TIMING=1: each GPU call's split names its conversions, transfers, transforms and CRT;
+// through the five primes the transforms and the CRT are one kernel.
+TEST_P(PolyEntryPoints, TimingSplitsThePhases)
+{
+    if (GetParam() != Backend::gpu) GTEST_SKIP() << "the split is the GPU path's";
+    const ulong n = ~ulong(0) - 58;
+    for (const auto& [length, five_primes] : {std::pair{slong(100), true}, std::pair{slong(4096), false}}) {
+        NmodPoly a(n), b(n), ours(n);
+        set_top(a.p, length);
+        set_top(b.p, length);
+        setenv("ZGPU_TIMING", "1", 1);
+        ::testing::internal::CaptureStderr();
+        const int status = zgpu_nmod_poly_mul(ours.p, a.p, b.p);
+        const std::string log = ::testing::internal::GetCapturedStderr();
+        unsetenv("ZGPU_TIMING");
+        ASSERT_EQ(status, 0) << zgpu_last_error();
+        for (const char* phase : {"gathering", "scattering", "uploads", "transforms", "CRT to the moduli", "downloads"})
+            EXPECT_NE(log.find(phase), std::string::npos) << phase << " at length " << length << ": " << log;
+        EXPECT_EQ(log.find("(with the CRT: one kernel)") != std::string::npos, five_primes) << log;
     }
 }
 
