@@ -64,12 +64,12 @@ nmod_poly_struct view_of(const std::string& function, const char* name, const ul
         if (a[i] >= mod.n)
             throw Error(function + ": " + name + "[" + std::to_string(i) + "] = " + std::to_string(a[i]) + " is not below the modulus " +
                         std::to_string(mod.n));
-    while (length > 0 && a[length - 1] == 0) --length;
     nmod_poly_struct view;
     view.coeffs = const_cast<ulong*>(a);  // read only: the products write their res alone
     view.alloc = length;
     view.length = length;
     view.mod = mod;
+    _nmod_poly_normalise(&view);
     return view;
 }
 

@@ -99,12 +99,15 @@ void flint_product(nmod_poly_struct* res, const PolyProduct& p)
 // The coefficients of p that a product mod x^cut reads: the first min(length, cut), without
 // the zeros on top. A whole polynomial has none (FLINT keeps them normalised): its coefficients
 // are not read here, which for a batch would be a cache miss an operand.
+std::size_t without_top_zeros(const ulong* x, std::size_t length)
+{
+    while (length > 0 && x[length - 1] == 0) --length;
+    return length;
+}
+
 std::size_t used_length(const nmod_poly_struct& p, std::size_t cut)
 {
-    if (std::size_t(p.length) <= cut) return std::size_t(p.length);
-    std::size_t length = cut;
-    while (length > 0 && p.coeffs[length - 1] == 0) --length;
-    return length;
+    return std::size_t(p.length) <= cut ? std::size_t(p.length) : without_top_zeros(p.coeffs, cut);
 }
 
 // Products of a batch are planned and their results sized on all host threads from this many:
@@ -127,12 +130,8 @@ gpu::NmodProduct plan_of(const PolyProduct& p)
 // the zeros on top; out_length 0 where either is then empty.
 gpu::NmodProduct piece_plan(const gpu::NmodProduct& whole, const ProductPiece& piece)
 {
-    const auto trimmed = [](const limb_t* x, std::size_t length) {
-        while (length > 0 && x[length - 1] == 0) --length;
-        return length;
-    };
-    gpu::NmodProduct plan{whole.a + piece.a_first, trimmed(whole.a + piece.a_first, piece.a_length), whole.b + piece.b_first,
-                          trimmed(whole.b + piece.b_first, piece.b_length), whole.n, nullptr, 0};
+    gpu::NmodProduct plan{whole.a + piece.a_first, without_top_zeros(whole.a + piece.a_first, piece.a_length),
+                          whole.b + piece.b_first, without_top_zeros(whole.b + piece.b_first, piece.b_length), whole.n, nullptr, 0};
     if (plan.a_length && plan.b_length) plan.out_length = std::min(plan.a_length + plan.b_length - 1, piece.out_length);
     return plan;
 }

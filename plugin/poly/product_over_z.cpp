@@ -33,8 +33,7 @@ bool gpu_takes(const ZPoly& a, const ZPoly& b, std::size_t out_length)
 // operands), against max_transform.
 bool fits_whole(const ZPoly& a, const ZPoly& b, std::size_t out_length, std::uint64_t max_transform)
 {
-    const std::uint64_t la = std::min(a.length, out_length), lb = std::min(b.length, out_length);
-    return std::bit_ceil(la + lb - 1) <= max_transform;
+    return transform_length_estimate(std::min(a.length, out_length), std::min(b.length, out_length)) <= max_transform;
 }
 
 // The smallest transform that pieces go down to before the host takes the product: each piece
