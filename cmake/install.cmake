@@ -7,6 +7,8 @@ install(TARGETS zgpu zgpu_shared EXPORT zgpuTargets
   ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+# The FLINT plugin is loaded by path (LD_PRELOAD) or linked by name; it has no headers.
+install(TARGETS zgpu_flint LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")
 # Only the include/ folders hold public headers; internal ones stay beside their sources.
 foreach(dir base adapters plugin)
   install(DIRECTORY "${dir}/include/zgpu" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")

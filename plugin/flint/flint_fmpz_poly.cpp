@@ -8,6 +8,7 @@
 #include <string>
 
 #include "plugin/flint/fmpz_array.hpp"
+#include "plugin/flint/fmpz_poly_temp.hpp"
 #include "plugin/modular/fmpz_temp.hpp"
 #include "plugin/poly/product_over_z.hpp"
 #include "plugin/poly/resultant.hpp"
@@ -19,19 +20,6 @@ namespace zgpu {
 namespace {
 
 constexpr std::size_t kUntruncated = std::numeric_limits<std::size_t>::max();
-
-// An fmpz_poly that frees itself.
-class FmpzPolyTemp {
-public:
-    FmpzPolyTemp() { fmpz_poly_init(poly_); }
-    ~FmpzPolyTemp() { fmpz_poly_clear(poly_); }
-    FmpzPolyTemp(const FmpzPolyTemp&) = delete;
-    FmpzPolyTemp& operator=(const FmpzPolyTemp&) = delete;
-    fmpz_poly_struct* get() { return poly_; }
-
-private:
-    fmpz_poly_t poly_;
-};
 
 // coeffs[0 .. length) as a product mod x^cut reads them: the first min(length, cut), without
 // the zeros on top.

@@ -52,10 +52,15 @@ Backend nmod_mat_product_on(Backend backend, nmod_mat_struct* c, const nmod_mat_
     return ran;
 }
 
+bool gpu_pays_for_nmod_mat_product(const nmod_mat_struct* a, const nmod_mat_struct* b)
+{
+    return a->r && b->c && a->c && gpu_pays_for_nmod_mat_mul(shape_of(a, b), host_threads());
+}
+
 Backend nmod_mat_product(nmod_mat_struct* c, const nmod_mat_struct* a, const nmod_mat_struct* b)
 {
     const bool gpu_possible = requested_backend() != Backend::cpu && !empty(c, a);
-    const Backend backend = gpu_possible ? choose(gpu_pays_for_nmod_mat_mul(shape_of(a, b), host_threads())) : Backend::cpu;
+    const Backend backend = gpu_possible ? choose(gpu_pays_for_nmod_mat_product(a, b)) : Backend::cpu;
     return nmod_mat_product_on(backend, c, a, b, gpu_product);
 }
 

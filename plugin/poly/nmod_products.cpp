@@ -1,7 +1,6 @@
 #include "plugin/poly/nmod_products.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <chrono>
 #include <cstdlib>
 #include <cstdio>
@@ -142,9 +141,7 @@ constexpr std::size_t kPiecesCallWords = std::size_t(1) << 25;
 
 PolyShape shape_of(const gpu::NmodProduct& plan, std::uint64_t transform_length)
 {
-    const std::uint64_t bits = std::uint64_t(std::bit_width(plan.n - 1));
-    return {plan.a_length, plan.b_length, plan.out_length, bits, bits, transform_length,
-            nmod_primes_estimate(plan.n, transform_length)};
+    return nmod_product_shape(plan.a_length, plan.b_length, plan.out_length, plan.n, transform_length);
 }
 
 // One call's products: their plans, which of them the GPU takes, and the results.

@@ -107,6 +107,26 @@ std::uint64_t nmod_primes_estimate(std::uint64_t n, std::uint64_t transform_leng
     return n < (std::uint64_t(1) << 62) && (n - 1) % transform_length == 0 ? 1 : 3;
 }
 
+PolyShape nmod_product_shape(std::uint64_t a_length, std::uint64_t b_length, std::uint64_t out_length, std::uint64_t n,
+                             std::uint64_t transform_length)
+{
+    const std::uint64_t bits = std::uint64_t(std::bit_width(n - 1));
+    return {a_length, b_length, out_length, bits, bits, transform_length, nmod_primes_estimate(n, transform_length)};
+}
+
+std::uint64_t fmpz_product_bits(std::uint64_t a_length, std::uint64_t b_length, std::uint64_t a_bits, std::uint64_t b_bits)
+{
+    const std::uint64_t shorter = std::max<std::uint64_t>(1, std::min(a_length, b_length));
+    return a_bits + b_bits + std::uint64_t(std::bit_width(shorter - 1));
+}
+
+PolyShape fmpz_product_shape(std::uint64_t a_length, std::uint64_t b_length, std::uint64_t out_length, std::uint64_t a_bits,
+                             std::uint64_t b_bits)
+{
+    return {a_length, b_length, out_length, a_bits, b_bits, transform_length_estimate(a_length, b_length),
+            crt_primes_estimate(fmpz_product_bits(a_length, b_length, a_bits, b_bits))};
+}
+
 double flint_nmod_seconds(const PolyShape& p) { return kFlintSecondsPerProduct + bit_logs(p) * kFlintNmodSecondsPerBitLog; }
 double flint_fmpz_seconds(const PolyShape& p)
 {

@@ -30,6 +30,15 @@ std::uint64_t transform_length_estimate(std::uint64_t a_length, std::uint64_t b_
 std::uint64_t crt_primes_estimate(std::uint64_t bits);
 std::uint64_t nmod_primes_estimate(std::uint64_t n, std::uint64_t transform_length);
 
+// Shapes from lengths and sizes alone, before any plan is made: a product modulo n (whose
+// coefficients have the bits of n - 1); the bits of a product over Z's coefficients (those of
+// a and b, and the carries of the shorter operand's sum) and its shape, with the primes above.
+PolyShape nmod_product_shape(std::uint64_t a_length, std::uint64_t b_length, std::uint64_t out_length, std::uint64_t n,
+                             std::uint64_t transform_length);
+std::uint64_t fmpz_product_bits(std::uint64_t a_length, std::uint64_t b_length, std::uint64_t a_bits, std::uint64_t b_bits);
+PolyShape fmpz_product_shape(std::uint64_t a_length, std::uint64_t b_length, std::uint64_t out_length, std::uint64_t a_bits,
+                             std::uint64_t b_bits);
+
 // Seconds FLINT takes for one product on one thread: nmod_poly_mul's and fmpz_poly_mul's.
 double flint_nmod_seconds(const PolyShape& p);
 double flint_fmpz_seconds(const PolyShape& p);

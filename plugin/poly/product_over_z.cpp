@@ -1,7 +1,6 @@
 #include "plugin/poly/product_over_z.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cstdio>
 #include <string>
 
@@ -78,8 +77,7 @@ void multiply_in_pieces(const ZPoly& a, const ZPoly& b, std::size_t out_length, 
 
 PolyShape shape_of(const ZPoly& a, const ZPoly& b, std::size_t out_length)
 {
-    return {a.length, b.length, out_length, a.bits, b.bits, transform_length_estimate(a.length, b.length),
-            crt_primes_estimate(product_bits(a, b))};
+    return fmpz_product_shape(a.length, b.length, out_length, a.bits, b.bits);
 }
 
 void on_host(const std::function<void()>& on_cpu)
@@ -90,11 +88,7 @@ void on_host(const std::function<void()>& on_cpu)
 
 }  // namespace
 
-std::uint64_t product_bits(const ZPoly& a, const ZPoly& b)
-{
-    const std::uint64_t shorter = std::max<std::uint64_t>(1, std::min(a.length, b.length));
-    return a.bits + b.bits + std::uint64_t(std::bit_width(shorter - 1));
-}
+std::uint64_t product_bits(const ZPoly& a, const ZPoly& b) { return fmpz_product_bits(a.length, b.length, a.bits, b.bits); }
 
 std::uint64_t gpu_max_transform(const ZPoly& a, const ZPoly& b, std::size_t out_length, const PrimeSet& set)
 {

@@ -1,0 +1,218 @@
+#include "plugin/preload/intercept.hpp"
+
+#include <dlfcn.h>
+#include <link.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include <flint/flint.h>
+
+#include "plugin/gpu/gpu_backend.hpp"
+#include "zgpu/backend.hpp"
+#include "zgpu/zgpu.h"
+
+static_assert(FLINT_BITS == 64, "the plugin mirrors FLINT's 64-bit ABI");
+
+namespace zgpu::preload {
+namespace {
+
+// How many libraries named libflint the process has loaded.
+int flint_libraries_loaded()
+{
+    int count = 0;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, std::size_t, void* data) {
+            const char* slash = info->dlpi_name ? std::strrchr(info->dlpi_name, '/') : nullptr;
+            const char* name = slash ? slash + 1 : info->dlpi_name;
+            if (name && std::strncmp(name, "libflint.so", 11) == 0) ++*static_cast<int*>(data);
+            return 0;
+        },
+        &count);
+    return count;
+}
+
+// Why the plugin must pass every call to FLINT, or empty: the process's FLINT is not the one
+// the plugin was built against (FLINT's structures may differ between versions).
+std::string flint_mismatch()
+{
+    if (std::strcmp(flint_version, FLINT_VERSION) != 0)
+        return std::string("built for FLINT ") + FLINT_VERSION + ", but the process runs FLINT " + flint_version;
+    if (flint_libraries_loaded() > 1) return "the process has loaded more than one libflint";
+    return {};
+}
+
+Mode read_mode()
+{
+    if (const std::string why = flint_mismatch(); !why.empty()) {
+        std::fprintf(stderr, "zgpu plugin: %s; every call goes to FLINT\n", why.c_str());
+        return Mode::pass_all;
+    }
+    const char* value = std::getenv("ZGPU_BACKEND");
+    const std::string_view backend = value ? value : "";
+    if (backend == "cpu" || backend == "gpu") return Mode::forced;
+    if (backend.empty() || backend == "auto") return Mode::automatic;
+    std::fprintf(stderr, "zgpu plugin: ZGPU_BACKEND='%s' is not one of cpu, gpu, auto; every call goes to FLINT\n", value);
+    return Mode::pass_all;
+}
+
+// Whether `name` is in ZGPU_PLUGIN_EXCLUDE, a list of FLINT function names split by commas.
+bool listed_in_exclude(std::string_view name)
+{
+    const char* list = std::getenv("ZGPU_PLUGIN_EXCLUDE");
+    if (!list) return false;
+    std::string_view rest = list;
+    while (!rest.empty()) {
+        const std::size_t comma = rest.find(',');
+        if (rest.substr(0, comma) == name) return true;
+        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    }
+    return false;
+}
+
+// The intercepted functions that have been called, for the report.
+class Registry {
+public:
+    void add(Counts* counts)
+    {
+        const std::size_t at = size_.fetch_add(1);
+        if (at < entries_.size()) entries_[at] = counts;
+    }
+    template <class Visit>
+    void each(Visit visit) const
+    {
+        const std::size_t n = std::min(size_.load(), entries_.size());
+        for (std::size_t i = 0; i < n; ++i) visit(*entries_[i]);
+    }
+
+private:
+    std::array<Counts*, 64> entries_{};
+    std::atomic<std::size_t> size_{0};
+};
+
+// Constant-initialised, so that it is there for every Counts and still there at exit.
+constinit Registry called_functions;
+
+Registry& registry() { return called_functions; }
+
+thread_local const Counts* current = nullptr;
+
+// The GPU's start (driver, context, streams: about 0.4 s on the H200 machine) runs on a thread
+// of its own from the first intercepted call on, so that no call waits for it: until it is done
+// the cost model's test fails and calls go to FLINT.
+class WarmStart {
+public:
+    bool ready()
+    {
+        std::call_once(started_, [this] {
+            thread_ = std::thread([this] {
+                try {
+                    if (gpu_available()) gpu::synchronize();
+                    ready_.store(gpu_available(), std::memory_order_release);
+                } catch (const std::exception& e) {
+                    std::fprintf(stderr, "zgpu plugin: the GPU did not start (%s); calls go to FLINT\n", e.what());
+                }
+            });
+        });
+        return ready_.load(std::memory_order_acquire);
+    }
+    ~WarmStart()
+    {
+        if (thread_.joinable()) thread_.join();
+    }
+
+private:
+    std::once_flag started_;
+    std::thread thread_;
+    std::atomic<bool> ready_{false};
+};
+
+WarmStart warm_start;
+
+// ZGPU_REPORT=1: a line a function called, at exit.
+struct ReportAtExit {
+    ~ReportAtExit()
+    {
+        if (!report_on()) return;
+        std::fprintf(stderr, "zgpu plugin report (%s): function, calls, sent to zgpu, ran on the GPU, seconds in all calls, seconds in GPU calls\n",
+                     mode() == Mode::pass_all ? "every call to FLINT" : mode() == Mode::forced ? "ZGPU_BACKEND forced" : "automatic");
+        registry().each([](const Counts& c) {
+            if (c.calls() == 0) return;
+            std::fprintf(stderr, "zgpu plugin: %-22s %10llu %10llu %10llu %12.6f %12.6f\n", c.name(),
+                         (unsigned long long)c.calls(), (unsigned long long)c.zgpu_calls(), (unsigned long long)c.gpu_calls(),
+                         c.seconds(), c.gpu_seconds());
+        });
+    }
+} report_at_exit;
+
+}  // namespace
+
+Mode mode()
+{
+    static const Mode read = read_mode();
+    return read;
+}
+
+bool report_on()
+{
+    static const bool on = [] {
+        const char* value = std::getenv("ZGPU_REPORT");
+        return value && *value && std::strcmp(value, "0") != 0;
+    }();
+    return on;
+}
+
+bool gpu_ready() { return warm_start.ready(); }
+
+Counts::Counts(const char* name) : name_(name), excluded_(listed_in_exclude(name)) { registry().add(this); }
+
+void* Counts::next_definition()
+{
+    void* found = next_.load(std::memory_order_acquire);
+    if (found) return found;
+    found = dlsym(RTLD_NEXT, name_);
+    if (!found) {
+        std::fprintf(stderr, "zgpu plugin: no FLINT function %s after the plugin (%s)\n", name_, dlerror());
+        std::abort();
+    }
+    next_.store(found, std::memory_order_release);
+    return found;
+}
+
+void Counts::record(bool sent_to_zgpu, bool ran_on_gpu, std::chrono::nanoseconds time)
+{
+    const auto ns = std::uint64_t(time.count());
+    calls_.fetch_add(1, std::memory_order_relaxed);
+    nanoseconds_.fetch_add(ns, std::memory_order_relaxed);
+    if (sent_to_zgpu) zgpu_calls_.fetch_add(1, std::memory_order_relaxed);
+    if (!ran_on_gpu) return;
+    gpu_calls_.fetch_add(1, std::memory_order_relaxed);
+    gpu_nanoseconds_.fetch_add(ns, std::memory_order_relaxed);
+}
+
+const Counts* inside() { return current; }
+void set_inside(const Counts* counts) { current = counts; }
+
+bool last_call_ran_on_gpu() { return last_backend() == Backend::gpu; }
+
+void warn_zgpu_failed(const Counts& counts)
+{
+    static std::mutex mutex;
+    static std::array<const Counts*, 64> warned{};
+    const std::lock_guard lock(mutex);
+    for (const Counts*& w : warned) {
+        if (w == &counts) return;
+        if (w) continue;
+        w = &counts;
+        std::fprintf(stderr, "zgpu plugin: %s (%s); FLINT's function computes it\n", counts.name(), zgpu_last_error());
+        return;
+    }
+}
+
+}  // namespace zgpu::preload

@@ -1,0 +1,86 @@
+// FLINT's matrix products, determinants and ranks, defined in FLINT's name: zgpu where its cost
+// model picks the GPU, else FLINT's own function. FLINT's checks stay FLINT's: a call zgpu
+// refuses (shapes that do not match, a non-square determinant) goes to FLINT, which aborts.
+#include <flint/fmpz_mat.h>
+#include <flint/nmod_mat.h>
+
+#include "base/parallel.hpp"
+#include "plugin/matrix/fmpz_mat_mul.hpp"
+#include "plugin/matrix/nmod_mat_lu.hpp"
+#include "plugin/matrix/nmod_mat_mul.hpp"
+#include "plugin/preload/intercept.hpp"
+#include "zgpu/zgpu_matrix.h"
+
+namespace {
+
+using zgpu::preload::Counts;
+using zgpu::preload::next;
+using zgpu::preload::route;
+
+// Below this many multiply-adds an fmpz_mat product is not sent to zgpu without reading its
+// entries' sizes (a small product would pay more for the reading than it could gain).
+constexpr double kReadSizesFromTerms = 32.0 * 32 * 32;
+// Below this dimension a determinant over Z stays with FLINT without computing its bound.
+constexpr slong kDetBoundFrom = 32;
+
+bool fmpz_product_worth_it(const fmpz_mat_struct* a, const fmpz_mat_struct* b)
+{
+    if (double(a->r) * double(a->c) * double(b->c) < kReadSizesFromTerms || a->c != b->r) return false;
+    const zgpu::matrix::ZMatrix x{{}, std::size_t(a->r), std::size_t(a->c), std::uint64_t(FLINT_ABS(fmpz_mat_max_bits(a)))};
+    const zgpu::matrix::ZMatrix y{{}, std::size_t(b->r), std::size_t(b->c), std::uint64_t(FLINT_ABS(fmpz_mat_max_bits(b)))};
+    return zgpu::matrix::gpu_pays_for_fmpz_mat_mul(x, y, zgpu::host_threads());
+}
+
+bool lu_worth_it(const nmod_mat_struct* a, bool rank_mode)
+{
+    return a->r && a->c &&
+           zgpu::matrix::gpu_pays_for_nmod_mat_lu(std::size_t(a->r), std::size_t(a->c), rank_mode, zgpu::host_threads());
+}
+
+}  // namespace
+
+extern "C" {
+
+void nmod_mat_mul(nmod_mat_t C, const nmod_mat_t A, const nmod_mat_t B)
+{
+    static Counts counts("nmod_mat_mul");
+    route(
+        counts, [&] { return A->c == B->r && zgpu::matrix::gpu_pays_for_nmod_mat_product(A, B); },
+        [&] { return zgpu_nmod_mat_mul(C, A, B); }, [&] { next<decltype(&nmod_mat_mul)>(counts)(C, A, B); });
+}
+
+void fmpz_mat_mul(fmpz_mat_t C, const fmpz_mat_t A, const fmpz_mat_t B)
+{
+    static Counts counts("fmpz_mat_mul");
+    route(
+        counts, [&] { return fmpz_product_worth_it(A, B); }, [&] { return zgpu_fmpz_mat_mul(C, A, B); },
+        [&] { next<decltype(&fmpz_mat_mul)>(counts)(C, A, B); });
+}
+
+void fmpz_mat_det(fmpz_t det, const fmpz_mat_t A)
+{
+    static Counts counts("fmpz_mat_det");
+    route(
+        counts, [&] { return A->r >= kDetBoundFrom && A->r == A->c; }, [&] { return zgpu_fmpz_mat_det(det, A); },
+        [&] { next<decltype(&fmpz_mat_det)>(counts)(det, A); });
+}
+
+ulong nmod_mat_det(const nmod_mat_t A)
+{
+    static Counts counts("nmod_mat_det");
+    ulong det = 0;
+    return route(
+        counts, [&] { return A->r == A->c && lu_worth_it(A, false); }, [&] { return zgpu_nmod_mat_det(&det, A); },
+        [&] { return det; }, [&] { return next<decltype(&nmod_mat_det)>(counts)(A); });
+}
+
+slong nmod_mat_rank(const nmod_mat_t A)
+{
+    static Counts counts("nmod_mat_rank");
+    slong rank = 0;
+    return route(
+        counts, [&] { return lu_worth_it(A, true); }, [&] { return zgpu_nmod_mat_rank(&rank, A); }, [&] { return rank; },
+        [&] { return next<decltype(&nmod_mat_rank)>(counts)(A); });
+}
+
+}  // extern "C"
