@@ -144,7 +144,7 @@ struct ReportAtExit {
                      mode() == Mode::pass_all ? "every call to FLINT" : mode() == Mode::forced ? "ZGPU_BACKEND forced" : "automatic");
         registry().each([](const Counts& c) {
             if (c.calls() == 0) return;
-            std::fprintf(stderr, "zgpu plugin: %-22s %10llu %10llu %10llu %12.6f %12.6f\n", c.name(),
+            std::fprintf(stderr, "zgpu plugin: %-26s %10llu %10llu %10llu %12.6f %12.6f\n", c.name(),
                          (unsigned long long)c.calls(), (unsigned long long)c.zgpu_calls(), (unsigned long long)c.gpu_calls(),
                          c.seconds(), c.gpu_seconds());
         });
