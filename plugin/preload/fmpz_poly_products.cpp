@@ -4,6 +4,7 @@
 // temporary, so res may even overlap an operand.
 #include <algorithm>
 
+#include <flint/fmpz.h>
 #include <flint/fmpz_poly.h>
 #include <flint/fmpz_vec.h>
 
