@@ -5,6 +5,8 @@
 # (ZGPU_REPORT=1) follows each row run with it.
 # Arguments: BUILD_DIR [threads] [row names...].
 set -euo pipefail
+# FLINT's threads allocate on their stacks; where the stack has no limit, threads get only 2 MiB.
+ulimit -s 8192 2>/dev/null || true
 build=$(cd "${1:?usage: bench/flint_plugin.sh BUILD_DIR [threads] [rows...]}" && pwd)
 shift
 program=$build/bench/flint_algorithms
@@ -14,9 +16,10 @@ shift $(( $# > 0 ? 1 : 0 ))
 rows=("$@")
 [ ${#rows[@]} -gt 0 ] || rows=($(sed -n 's/^ *{"\([a-z_]*\)", setup.*/\1/p' "$(dirname "$0")/flint_algorithms.c"))
 for row in "${rows[@]}"; do
-  "$program" "$threads" "$row" | tail -1 >> "$out/without.txt"
+  "$program" "$threads" "$row" 2>&1 | tail -1 >> "$out/without.txt"
   ZGPU_REPORT=1 LD_PRELOAD=$build/libzgpu_flint.so "$program" "$threads" "$row" 2> "$out/report.txt" | tail -1 >> "$out/with.txt"
-  tail -1 "$out/with.txt"
+  echo "without: $(tail -1 "$out/without.txt")"
+  echo "with:    $(tail -1 "$out/with.txt")"
   sed 's/^/    /' "$out/report.txt"
 done
 "$program" "$threads" none | head -1
