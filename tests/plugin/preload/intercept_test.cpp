@@ -1,0 +1,174 @@
+// The FLINT plugin's frame (plugin/preload/intercept.hpp) on stand-ins: which calls reach zgpu,
+// which reach FLINT, the recursion rule and the settings. The settings are read once a process;
+// each test runs in a process of its own (gtest_discover_tests), so each sets the environment
+// it needs before the first call.
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "plugin/preload/intercept.hpp"
+#include "zgpu/backend.hpp"
+
+namespace zgpu::preload {
+namespace {
+
+// What a stand-in call did, in order.
+struct Trace {
+    std::vector<std::string> steps;
+};
+
+// A stand-in of an intercepted function: route() with a worth_it that says `large` and a zgpu
+// call that returns `status` after running `inside_zgpu`.
+template <class Inside>
+void call(Counts& counts, Trace& trace, bool large, int status, Inside inside_zgpu)
+{
+    route(
+        counts,
+        [&] {
+            trace.steps.push_back(std::string(counts.name()) + ":test");
+            return large;
+        },
+        [&] {
+            trace.steps.push_back(std::string(counts.name()) + ":zgpu");
+            EXPECT_EQ(inside(), &counts);
+            inside_zgpu();
+            return status;
+        },
+        [&] {
+            trace.steps.push_back(std::string(counts.name()) + ":flint");
+            EXPECT_EQ(inside(), nullptr) << "FLINT's function runs unmarked";
+        });
+}
+
+void nothing() {}
+
+TEST(PluginIntercept, ForcedSendsEveryCallToZgpuWithoutTheTest)
+{
+    setenv("ZGPU_BACKEND", "cpu", 1);
+    static Counts f("test_f");
+    Trace trace;
+    call(f, trace, false, 0, nothing);
+    EXPECT_EQ(trace.steps, (std::vector<std::string>{"test_f:zgpu"}));
+    EXPECT_EQ(inside(), nullptr);
+}
+
+TEST(PluginIntercept, ZgpuCallingTheSameFunctionReachesFlintAndItsInnerCallsReachZgpuAgain)
+{
+    setenv("ZGPU_BACKEND", "cpu", 1);
+    static Counts f("test_f"), g("test_g");
+    Trace trace;
+    // zgpu's CPU path for f calls f (FLINT's), which calls g: g is a fresh call, sent to zgpu,
+    // whose own CPU path for g reaches FLINT's g.
+    call(f, trace, true, 0, [&] {
+        route(
+            f, [] { return true; }, [] { return 0; },
+            [&] {
+                trace.steps.push_back("test_f:flint");
+                EXPECT_EQ(inside(), nullptr);
+                call(g, trace, true, 0, [&] { call(g, trace, true, 0, nothing); });
+                EXPECT_EQ(inside(), nullptr);
+            });
+        EXPECT_EQ(inside(), &f) << "the mark is back once FLINT's function returns";
+    });
+    EXPECT_EQ(trace.steps, (std::vector<std::string>{"test_f:zgpu", "test_f:flint", "test_g:zgpu", "test_g:flint"}));
+}
+
+TEST(PluginIntercept, OtherFunctionsZgpuCallsGoToFlintDirectly)
+{
+    setenv("ZGPU_BACKEND", "cpu", 1);
+    static Counts f("test_f"), g("test_g");
+    Trace trace;
+    call(f, trace, true, 0, [&] {
+        route(
+            g, [] { return true; }, [] { return 0; },
+            [&] {
+                trace.steps.push_back("test_g:flint");
+                EXPECT_EQ(inside(), &f) << "still inside zgpu for f";
+            });
+    });
+    EXPECT_EQ(trace.steps, (std::vector<std::string>{"test_f:zgpu", "test_g:flint"}));
+}
+
+TEST(PluginIntercept, AFailedZgpuCallIsComputedByFlint)
+{
+    setenv("ZGPU_BACKEND", "cpu", 1);
+    static Counts f("test_f");
+    Trace trace;
+    testing::internal::CaptureStderr();
+    call(f, trace, true, -1, nothing);
+    call(f, trace, true, -1, nothing);
+    const std::string said = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(trace.steps, (std::vector<std::string>{"test_f:zgpu", "test_f:flint", "test_f:zgpu", "test_f:flint"}));
+    EXPECT_NE(said.find("test_f"), std::string::npos) << said;
+    EXPECT_EQ(said.find("test_f"), said.rfind("test_f")) << "said once: " << said;
+}
+
+TEST(PluginIntercept, ValuesComeFromZgpuOrFromFlint)
+{
+    setenv("ZGPU_BACKEND", "cpu", 1);
+    static Counts f("test_f");
+    int computed = 0;
+    EXPECT_EQ(route(f, [] { return true; }, [&] { return computed = 7, 0; }, [&] { return computed; }, [] { return 1; }), 7);
+    EXPECT_EQ(route(f, [] { return true; }, [] { return -1; }, [] { return 7; }, [] { return 1; }), 1);
+}
+
+TEST(PluginIntercept, ExcludedFunctionsGoToFlint)
+{
+    setenv("ZGPU_BACKEND", "cpu", 1);
+    setenv("ZGPU_PLUGIN_EXCLUDE", "test_a,test_f,test_b", 1);
+    static Counts f("test_f"), g("test_g"), prefix("test_");
+    Trace trace;
+    call(f, trace, true, 0, nothing);
+    call(g, trace, true, 0, nothing);
+    call(prefix, trace, true, 0, nothing);
+    EXPECT_EQ(trace.steps, (std::vector<std::string>{"test_f:flint", "test_g:zgpu", "test_:zgpu"}));
+}
+
+TEST(PluginIntercept, AnUnknownBackendPassesEveryCallToFlint)
+{
+    setenv("ZGPU_BACKEND", "fast", 1);
+    static Counts f("test_f");
+    Trace trace;
+    testing::internal::CaptureStderr();
+    call(f, trace, true, 0, nothing);
+    const std::string said = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(mode(), Mode::pass_all);
+    EXPECT_EQ(trace.steps, (std::vector<std::string>{"test_f:flint"}));
+    EXPECT_NE(said.find("ZGPU_BACKEND='fast'"), std::string::npos) << said;
+}
+
+TEST(PluginIntercept, AutomaticWithoutAStartedGpuGoesToFlintWithoutTheTest)
+{
+    unsetenv("ZGPU_BACKEND");
+    static Counts f("test_f");
+    Trace trace;
+    if (gpu_available()) GTEST_SKIP() << "with a GPU its start may end at any moment; this case is for calls before it does";
+    call(f, trace, true, 0, nothing);
+    EXPECT_EQ(mode(), Mode::automatic);
+    EXPECT_EQ(trace.steps, (std::vector<std::string>{"test_f:flint"}));
+}
+
+TEST(PluginIntercept, ReportCountsCallsAndTime)
+{
+    setenv("ZGPU_BACKEND", "cpu", 1);
+    setenv("ZGPU_REPORT", "1", 1);
+    static Counts f("test_f");
+    Trace trace;
+    call(f, trace, true, 0, nothing);
+    call(f, trace, true, -1, nothing);
+    EXPECT_EQ(f.calls(), 2u);
+    EXPECT_EQ(f.zgpu_calls(), 2u);
+    EXPECT_EQ(f.gpu_calls(), 0u);
+    EXPECT_GE(f.seconds(), 0.0);
+}
+
+TEST(PluginIntercept, FindsFlintsOwnDefinition)
+{
+    static Counts f("fmpz_poly_mul");
+    EXPECT_NE(next<void (*)()>(f), nullptr);
+}
+
+}  // namespace
+}  // namespace zgpu::preload
