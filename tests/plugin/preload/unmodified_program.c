@@ -11,6 +11,7 @@
 #include <flint/fmpz_vec.h>
 #include <flint/nmod_mat.h>
 #include <flint/nmod_poly.h>
+#include <flint/ulong_extras.h>
 
 #if __FLINT_RELEASE < 30000
 #define flint_rand_init flint_randinit
