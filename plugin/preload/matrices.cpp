@@ -17,15 +17,19 @@ using zgpu::preload::Counts;
 using zgpu::preload::next;
 using zgpu::preload::route;
 
-// Below this many multiply-adds an fmpz_mat product is not sent to zgpu without reading its
-// entries' sizes (a small product would pay more for the reading than it could gain).
-constexpr double kReadSizesFromTerms = 32.0 * 32 * 32;
+// Products with a dimension below this stay with FLINT. FLINT's algorithms call many thin ones
+// (fmpz_mat_solve's lifting: a 500 x 500 matrix by a column, thousands of times), which the cost
+// model sends to the GPU and which ran slower there: fmpz_mat_solve 500 x 500 took 7.6 s with
+// the plugin and 4.1 s without (H200, FLINT 3.6 on 16 threads).
+constexpr slong kMinDimension = 128;
+
+bool thick(slong rows, slong inner, slong cols) { return rows >= kMinDimension && inner >= kMinDimension && cols >= kMinDimension; }
 // Below this dimension a determinant over Z stays with FLINT without computing its bound.
 constexpr slong kDetBoundFrom = 32;
 
 bool fmpz_product_worth_it(const fmpz_mat_struct* a, const fmpz_mat_struct* b)
 {
-    if (double(a->r) * double(a->c) * double(b->c) < kReadSizesFromTerms || a->c != b->r) return false;
+    if (!thick(a->r, a->c, b->c) || a->c != b->r) return false;
     const zgpu::matrix::ZMatrix x{{}, std::size_t(a->r), std::size_t(a->c), std::uint64_t(FLINT_ABS(fmpz_mat_max_bits(a)))};
     const zgpu::matrix::ZMatrix y{{}, std::size_t(b->r), std::size_t(b->c), std::uint64_t(FLINT_ABS(fmpz_mat_max_bits(b)))};
     return zgpu::matrix::gpu_pays_for_fmpz_mat_mul(x, y, zgpu::host_threads());
@@ -45,7 +49,7 @@ void nmod_mat_mul(nmod_mat_t C, const nmod_mat_t A, const nmod_mat_t B)
 {
     static Counts counts("nmod_mat_mul");
     route(
-        counts, [&] { return A->c == B->r && zgpu::matrix::gpu_pays_for_nmod_mat_product(A, B); },
+        counts, [&] { return A->c == B->r && thick(A->r, A->c, B->c) && zgpu::matrix::gpu_pays_for_nmod_mat_product(A, B); },
         [&] { return zgpu_nmod_mat_mul(C, A, B); }, [&] { next<decltype(&nmod_mat_mul)>(counts)(C, A, B); });
 }
 
