@@ -140,6 +140,9 @@ struct ReportAtExit {
     ~ReportAtExit()
     {
         if (!report_on()) return;
+        bool any = false;
+        registry().each([&](const Counts& c) { any = any || c.calls() > 0; });
+        if (!any) return;  // a process that called none (a shell a program starts, say)
         std::fprintf(stderr, "zgpu plugin report (%s): function, calls, sent to zgpu, ran on the GPU, seconds in all calls, seconds in GPU calls\n",
                      mode() == Mode::pass_all ? "every call to FLINT" : mode() == Mode::forced ? "ZGPU_BACKEND forced" : "automatic");
         registry().each([](const Counts& c) {
