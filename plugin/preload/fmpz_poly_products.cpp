@@ -22,9 +22,9 @@ using zgpu::preload::next;
 using zgpu::preload::route;
 
 // Below this many coefficients out, no product over Z is sent to zgpu without reading its
-// coefficients' sizes, which would cost FLINT's small products more than the 3 % allowed; by
-// the model, products under 256 coefficients pay on the GPU only from about 800-bit
-// coefficients, which FLINT's algorithms rarely multiply at such lengths.
+// coefficients' sizes, which would cost FLINT's small products more than the 3 % allowed. By
+// the model, products under 256 coefficients out pay on the GPU only where both operands have
+// coefficients of 369 bits or more (a test checks it): those stay with FLINT too.
 constexpr slong kReadSizesFrom = 256;
 
 // Whether zgpu's cost model sends (a, la) (b, lb) mod x^out to the GPU.

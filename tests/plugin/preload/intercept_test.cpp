@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "plugin/poly/poly_choice.hpp"
 #include "plugin/preload/intercept.hpp"
 #include "zgpu/backend.hpp"
 
@@ -168,6 +169,31 @@ TEST(PluginIntercept, FindsFlintsOwnDefinition)
 {
     static Counts f("fmpz_poly_mul");
     EXPECT_NE(next<void (*)()>(f), nullptr);
+}
+
+}  // namespace
+}  // namespace zgpu::preload
+
+namespace zgpu::preload {
+namespace {
+
+// plugin/preload/fmpz_poly_products.cpp leaves products over Z under 256 coefficients out to
+// FLINT without reading their sizes; its comment says that by the cost model they pay on the GPU
+// only from 369-bit coefficients. Checked here for every split of lengths under 256 out and the
+// thread counts of both machines.
+TEST(PluginGates, SmallProductsOverZPayOnTheGpuOnlyWithLargeCoefficients)
+{
+    for (unsigned threads : {1u, 2u, 16u})
+        for (std::uint64_t out = 1; out < 256; ++out)
+            for (std::uint64_t a_length = (out + 1) / 2; a_length <= out; ++a_length) {
+                const std::uint64_t b_length = out + 1 - a_length;
+                for (std::uint64_t bits : {64u, 256u, 368u})
+                    ASSERT_FALSE(poly::gpu_pays_for_fmpz_poly_product(
+                        poly::fmpz_product_shape(a_length, b_length, out, bits, bits), threads))
+                        << a_length << " x " << b_length << ", " << bits << " bits, " << threads << " threads";
+            }
+    EXPECT_TRUE(poly::gpu_pays_for_fmpz_poly_product(poly::fmpz_product_shape(128, 128, 255, 4096, 4096), 16))
+        << "large coefficients do pay: the gate costs them";
 }
 
 }  // namespace
