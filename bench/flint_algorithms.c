@@ -92,10 +92,15 @@ static void clear_pair(void * v) { poly_pair * d = v; fmpz_poly_clear(d->a), fmp
 
 /* fmpz_poly_compose, 256 o 256, 64 bits. */
 typedef struct { fmpz_poly_t a, b, r; } poly_triple;
-static void * setup_compose(flint_rand_t s)
+static poly_triple * new_poly_triple(void)
 {
     poly_triple * d = malloc(sizeof *d);
     fmpz_poly_init(d->a), fmpz_poly_init(d->b), fmpz_poly_init(d->r);
+    return d;
+}
+static void * setup_compose(flint_rand_t s)
+{
+    poly_triple * d = new_poly_triple();
     random_fmpz_poly(d->a, s, 256, 64);
     random_fmpz_poly(d->b, s, 256, 64);
     return d;
@@ -106,8 +111,7 @@ static void clear_triple(void * v) { poly_triple * d = v; fmpz_poly_clear(d->a),
 /* fmpz_poly_div, exact, 2^15 / 2^14 coefficients of 1024 bits. */
 static void * setup_div(flint_rand_t s)
 {
-    poly_triple * d = malloc(sizeof *d);
-    fmpz_poly_init(d->a), fmpz_poly_init(d->b), fmpz_poly_init(d->r);
+    poly_triple * d = new_poly_triple();
     random_fmpz_poly(d->b, s, 1 << 14, 1024);
     random_fmpz_poly(d->r, s, (1 << 14) + 1, 1024);
     fmpz_poly_mul(d->a, d->b, d->r);
@@ -118,8 +122,7 @@ static ulong run_div(void * v) { poly_triple * d = v; fmpz_poly_div(d->r, d->a, 
 /* fmpz_poly_factor of a product of two random polynomials of degree 400, 64 bits. */
 static void * setup_factor_z(flint_rand_t s)
 {
-    poly_triple * d = malloc(sizeof *d);
-    fmpz_poly_init(d->a), fmpz_poly_init(d->b), fmpz_poly_init(d->r);
+    poly_triple * d = new_poly_triple();
     random_fmpz_poly(d->a, s, 401, 64);
     random_fmpz_poly(d->b, s, 401, 64);
     fmpz_poly_mul(d->r, d->a, d->b);
@@ -137,12 +140,17 @@ static ulong run_factor_z(void * v)
     return h;
 }
 
-/* nmod_poly_powmod_ui_binexp: x + 1 to the power p modulo a polynomial of degree 2^16. */
+/* nmod_poly_powmod_ui_binexp: a random polynomial to the power p modulo one of degree 2^16. */
 typedef struct { nmod_poly_t base, modulus, r; } nmod_triple;
-static void * setup_powmod(flint_rand_t s)
+static nmod_triple * new_nmod_triple(void)
 {
     nmod_triple * d = malloc(sizeof *d);
     nmod_poly_init(d->base, kPrime62), nmod_poly_init(d->modulus, kPrime62), nmod_poly_init(d->r, kPrime62);
+    return d;
+}
+static void * setup_powmod(flint_rand_t s)
+{
+    nmod_triple * d = new_nmod_triple();
     random_nmod_poly(d->modulus, s, (1 << 16) + 1);
     random_nmod_poly(d->base, s, 1 << 16);
     return d;
@@ -163,8 +171,7 @@ static void clear_nmod_triple(void * v)
 /* nmod_poly_factor of a random polynomial of degree 3000. */
 static void * setup_factor_p(flint_rand_t s)
 {
-    nmod_triple * d = malloc(sizeof *d);
-    nmod_poly_init(d->base, kPrime62), nmod_poly_init(d->modulus, kPrime62), nmod_poly_init(d->r, kPrime62);
+    nmod_triple * d = new_nmod_triple();
     random_nmod_poly(d->base, s, 3001);
     nmod_poly_make_monic(d->base, d->base);
     return d;

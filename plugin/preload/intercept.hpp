@@ -15,7 +15,7 @@
 
 namespace zgpu::preload {
 
-// What the environment asked of the plugin, read once when it is loaded.
+// What the environment asked of the plugin, read once, at the plugin's first call.
 enum class Mode { pass_all, automatic, forced };
 
 // How calls reach zgpu: pass_all where the process's FLINT is not the one built against or
