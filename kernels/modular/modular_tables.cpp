@@ -11,40 +11,6 @@ namespace {
 
 std::string modulus_name(std::size_t i) { return "moduli[" + std::to_string(i) + "]"; }
 
-// x^-1 mod n for gcd(x, n) = 1, by the extended Euclidean algorithm (coefficients below n in
-// magnitude, so they fit a signed 128-bit word).
-limb_t inverse_mod(limb_t x, limb_t n)
-{
-    __int128 r0 = n, r1 = x, s0 = 0, s1 = 1;
-    while (r1 != 0) {
-        const __int128 q = r0 / r1;
-        __int128 t = r0 - q * r1;
-        r0 = r1;
-        r1 = t;
-        t = s0 - q * s1;
-        s0 = s1;
-        s1 = t;
-    }
-    if (s0 < 0) s0 += n;
-    return limb_t(s0);
-}
-
-// P = n_0 ... n_(k-1), least significant limb first, without leading zero limbs.
-std::vector<limb_t> product_of(std::span<const limb_t> moduli)
-{
-    std::vector<limb_t> product{1};
-    for (const limb_t n : moduli) {
-        limb_t carry = 0;
-        for (limb_t& limb : product) {
-            const unsigned __int128 t = (unsigned __int128)limb * n + carry;
-            limb = limb_t(t);
-            carry = limb_t(t >> 64);
-        }
-        if (carry) product.push_back(carry);
-    }
-    return product;
-}
-
 void validate_each(std::span<const limb_t> moduli)
 {
     if (moduli.empty()) throw Error("no moduli (k = 0)");
@@ -72,9 +38,7 @@ std::vector<limb_t> cofactors_mod_each(std::span<const limb_t> moduli, std::span
     const std::size_t k = moduli.size();
     std::vector<limb_t> cofactors(k);
     for (std::size_t i = 0; i < k; ++i) {
-        limb_t cofactor = 1;
-        for (std::size_t j = 0; j < k; ++j)
-            if (j != i) cofactor = m[i].mul(cofactor, m[i].reduce(moduli[j]));
+        const limb_t cofactor = cofactor_mod(m.data(), k, i);
         if (std::gcd(cofactor, m[i].n) != 1) throw_common_factor(moduli, i);
         cofactors[i] = cofactor;
     }
@@ -109,6 +73,21 @@ void fill_powers(ModularTables& t)
 
 }  // namespace
 
+std::vector<limb_t> moduli_product(std::span<const limb_t> moduli)
+{
+    std::vector<limb_t> product{1};
+    for (const limb_t n : moduli) {
+        limb_t carry = 0;
+        for (limb_t& limb : product) {
+            const unsigned __int128 t = (unsigned __int128)limb * n + carry;
+            limb = limb_t(t);
+            carry = limb_t(t >> 64);
+        }
+        if (carry) product.push_back(carry);
+    }
+    return product;
+}
+
 void validate_moduli(std::span<const limb_t> moduli)
 {
     validate_each(moduli);
@@ -123,21 +102,14 @@ ModularTables make_modular_tables(std::span<const limb_t> moduli)
     t.count = k;
     t.moduli = moduli_of(moduli);
     t.crt_inverses = cofactors_mod_each(moduli, t.moduli);
-    for (std::size_t i = 0; i < k; ++i) t.crt_inverses[i] = inverse_mod(t.crt_inverses[i], t.moduli[i].n);
+    for (std::size_t i = 0; i < k; ++i) t.crt_inverses[i] = inverse_mod_coprime(t.crt_inverses[i], t.moduli[i].n);
 
-    t.product = product_of(moduli);
+    t.product = moduli_product(moduli);
     t.product_limbs = std::uint32_t(t.product.size());
     t.product_bits = 64 * (t.product.size() - 1) + (64 - std::countl_zero(t.product.back()));
     const std::size_t limbs = t.product_limbs;
     t.cofactors.assign(k * limbs, 0);
-    for (std::size_t i = 0; i < k; ++i) {  // M_i = P / n_i, exact: schoolbook by one word
-        limb_t remainder = 0;
-        for (std::size_t w = limbs; w-- > 0;) {
-            const QuotientRemainder qr = t.moduli[i].divide(remainder, t.product[w]);
-            t.cofactors[i * limbs + w] = qr.quotient;
-            remainder = qr.remainder;
-        }
-    }
+    for (std::size_t i = 0; i < k; ++i) divide_by_modulus(t.moduli[i], t.product.data(), t.product_limbs, &t.cofactors[i * limbs], 1);
 
     fill_powers(t);
     return t;

@@ -1,5 +1,8 @@
 #include "kernels/modular/ntt_primes.hpp"
 
+#include <algorithm>
+#include <functional>
+#include <mutex>
 #include <string>
 
 #include "kernels/modular/word_mod.hpp"
@@ -29,17 +32,46 @@ bool is_prime_word(limb_t n)
     return true;
 }
 
+namespace {
+
+// Every set is a prefix of one list, kept as far as it was ever asked for: finding a prime costs
+// about ten microseconds (twenty candidates tested), and products of a new coefficient size ask
+// for a new set. Made at first use, so that callers during static initialisation find it.
+struct PrimeList {
+    std::mutex mutex;
+    std::vector<limb_t> found;
+    limb_t next_c = (limb_t(1) << 30) - 1;  // p = c 2^32 + 1 < 2^62 means c < 2^30
+};
+
+PrimeList& prime_list()
+{
+    static PrimeList list;
+    return list;
+}
+
+}  // namespace
+
 std::vector<limb_t> ntt_primes(std::size_t k)
 {
-    std::vector<limb_t> primes;
-    primes.reserve(k);
-    // p = c 2^32 + 1 < 2^62 means c < 2^30.
-    for (limb_t c = (limb_t(1) << 30) - 1; c > 0 && primes.size() < k; --c) {
-        const limb_t p = (c << 32) + 1;
-        if (is_prime_word(p)) primes.push_back(p);
+    auto& [mutex, found, next_c] = prime_list();
+    const std::lock_guard<std::mutex> lock(mutex);
+    for (; next_c > 0 && found.size() < k; --next_c) {
+        const limb_t p = (next_c << 32) + 1;
+        if (is_prime_word(p)) found.push_back(p);
     }
-    if (primes.size() < k) throw Error("only " + std::to_string(primes.size()) + " primes p = 1 mod 2^32 lie below 2^62; " + std::to_string(k) + " asked for");
-    return primes;
+    if (found.size() < k) throw Error("only " + std::to_string(found.size()) + " primes p = 1 mod 2^32 lie below 2^62; " + std::to_string(k) + " asked for");
+    return std::vector<limb_t>(found.begin(), found.begin() + std::ptrdiff_t(k));
+}
+
+std::optional<std::size_t> ntt_prime_index(limb_t p)
+{
+    PrimeList& list = prime_list();
+    const std::lock_guard<std::mutex> lock(list.mutex);
+    const std::vector<limb_t>& found = list.found;
+    // The list descends.
+    const auto at = std::lower_bound(found.begin(), found.end(), p, std::greater<>());
+    if (at == found.end() || *at != p) return std::nullopt;
+    return std::size_t(at - found.begin());
 }
 
 }  // namespace zgpu::kernels

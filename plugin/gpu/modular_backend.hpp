@@ -18,11 +18,10 @@ namespace zgpu::gpu {
 // A set of pairwise coprime moduli's constants in device memory (reduction powers, CRT
 // cofactors), built once a set and shared by every call on it.
 class ModularTables;
-// Builds the tables of `moduli` (each 2 <= n < 2^64, pairwise coprime: else zgpu::Error) and
-// copies them to the device.
+// The tables of `moduli` (each 2 <= n < 2^64, pairwise coprime, as a PrimeSet has checked),
+// built on each device at its first use.
 std::shared_ptr<const ModularTables> make_modular_tables(std::span<const limb_t> moduli);
-// The reduction's tables alone (kernels::make_reduction_tables), for moduli known to be pairwise
-// coprime: for calls that reduce on the GPU and reconstruct on the host. crt_limbs gives 0.
+// The reduction's tables alone, for moduli known to be pairwise coprime: for calls that reduce on the GPU and reconstruct on the host. crt_limbs gives 0.
 std::shared_ptr<const ModularTables> make_reduction_tables(std::span<const limb_t> moduli);
 // Limbs of the product of the moduli: the stride that CRT results need.
 std::uint32_t crt_limbs(const ModularTables& tables);

@@ -26,7 +26,7 @@ void cpu_multi_mod(const PrimeSet::State& set, std::size_t first, std::size_t la
         FmpzTemp scratch;
         std::vector<limb_t> element(k);
         for (std::size_t e = begin; e < end; ++e) {
-            fmpz_multi_mod_ui(element.data(), value(e, scratch.get()), set.comb, temp.get());
+            fmpz_multi_mod_ui(element.data(), value(e, scratch.get()), set.comb(), temp.get());
             for (std::size_t i = 0; i < k; ++i) residues[i][e] = element[i];
         }
     });
@@ -42,7 +42,7 @@ void cpu_multi_crt(const PrimeSet::State& set, std::size_t first, std::size_t la
         std::vector<limb_t> element(k);
         for (std::size_t e = begin; e < end; ++e) {
             for (std::size_t i = 0; i < k; ++i) element[i] = residues[i][e];
-            fmpz_multi_CRT_ui(value.get(), element.data(), set.comb, temp.get(), sign);
+            fmpz_multi_CRT_ui(value.get(), element.data(), set.comb(), temp.get(), sign);
             sink(e, value.get());
         }
     });
@@ -78,7 +78,7 @@ void crt_one(fmpz_t out, std::span<const limb_t> residues, const PrimeSet::State
     if (residues.size() != set.moduli.size())
         throw Error("CRT: " + std::to_string(residues.size()) + " residues for " + std::to_string(set.moduli.size()) + " moduli");
     CombTemp temp(set);
-    fmpz_multi_CRT_ui(out, residues.data(), set.comb, temp.get(), 1);
+    fmpz_multi_CRT_ui(out, residues.data(), set.comb(), temp.get(), 1);
 }
 
 }  // namespace zgpu

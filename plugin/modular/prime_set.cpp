@@ -28,14 +28,22 @@ PrimeSet::State::State(std::vector<limb_t> moduli_) : moduli(std::move(moduli_))
     set_product(product, moduli);
     product_limbs = fmpz_size(product);
     for (std::size_t i = 0; i < moduli.size(); ++i) nmod_init(&mods[i], moduli[i]);
-    // The comb keeps a pointer to the moduli (FLINT 2.9), which this object owns.
-    fmpz_comb_init(comb, moduli.data(), slong(moduli.size()));
 }
 
 PrimeSet::State::~State()
 {
-    fmpz_comb_clear(comb);
+    if (comb_built_) fmpz_comb_clear(comb_);
     fmpz_clear(product);
+}
+
+const fmpz_comb_struct* PrimeSet::State::comb() const
+{
+    // The comb keeps a pointer to the moduli (FLINT 2.9), which this object owns.
+    std::call_once(comb_once_, [this] {
+        fmpz_comb_init(comb_, moduli.data(), slong(moduli.size()));
+        comb_built_ = true;
+    });
+    return comb_;
 }
 
 const gpu::ModularTables& PrimeSet::State::gpu_tables() const

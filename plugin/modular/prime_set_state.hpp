@@ -1,6 +1,7 @@
-// What a PrimeSet holds for the backends: FLINT's comb for the CPU (built once, read by every
-// thread; each thread makes its own CombTemp), an nmod_t a modulus, and the GPU's tables, made on
-// first use only.
+// What a PrimeSet holds for the backends: FLINT's comb for the CPU (read by every thread; each
+// thread makes its own CombTemp), an nmod_t a modulus, and the GPU's tables. The comb and the
+// tables are made on first use only: a product on the GPU needs no comb, one on the CPU no
+// tables.
 #pragma once
 
 #include <memory>
@@ -20,13 +21,14 @@ struct PrimeSet::State {
     std::vector<nmod_t> mods;
     fmpz_t product;
     std::uint64_t product_limbs;
-    fmpz_comb_t comb;
 
     explicit State(std::vector<limb_t> moduli);
     ~State();
     State(const State&) = delete;
     State& operator=(const State&) = delete;
 
+    // FLINT's comb of the moduli, built by the first caller (thread-safe).
+    const fmpz_comb_struct* comb() const;
     // The device tables, built by the first caller (thread-safe); a failure is retried next time.
     const gpu::ModularTables& gpu_tables() const;
     // The reduction's alone, likewise (O(k) work and memory), for calls that reconstruct on the
@@ -37,15 +39,17 @@ struct PrimeSet::State {
     std::size_t first_composite() const;
 
 private:
-    mutable std::once_flag tables_once_, reduction_once_, composite_once_;
+    mutable std::once_flag comb_once_, tables_once_, reduction_once_, composite_once_;
     mutable std::size_t first_composite_ = 0;
     mutable std::shared_ptr<const gpu::ModularTables> tables_, reduction_tables_;
+    mutable fmpz_comb_t comb_;
+    mutable bool comb_built_ = false;
 };
 
 // One thread's scratch for fmpz_multi_mod_ui / fmpz_multi_CRT_ui.
 class CombTemp {
 public:
-    explicit CombTemp(const PrimeSet::State& set) { fmpz_comb_temp_init(temp_, set.comb); }
+    explicit CombTemp(const PrimeSet::State& set) { fmpz_comb_temp_init(temp_, set.comb()); }
     ~CombTemp() { fmpz_comb_temp_clear(temp_); }
     CombTemp(const CombTemp&) = delete;
     CombTemp& operator=(const CombTemp&) = delete;

@@ -1,6 +1,7 @@
-// A set of moduli's tables (kernels/modular/modular_tables.hpp) in device memory, one
-// allocation on each device that uses them, for the life of the PrimeSet that made them. Only
-// built with the GPU backend.
+// A set of moduli's tables (kernels/modular/modular_tables.hpp) in device memory, one allocation
+// on each device that uses them, for the life of the PrimeSet that made them. The host keeps the
+// moduli and their product; each device builds the tables from them
+// (kernels/modular/tables_on_device.hpp). Only built with the GPU backend.
 #pragma once
 
 #include <map>
@@ -16,13 +17,15 @@ namespace zgpu::gpu {
 
 class ModularTables {
 public:
-    explicit ModularTables(const kernels::ModularTables& host);
-    // The tables on `runtime`'s device, uploaded there on first use; the caller holds the
-    // runtime's lease.
+    // The tables of `moduli` (pairwise coprime), with the CRT's where `crt`, else the
+    // reduction's alone.
+    ModularTables(std::span<const limb_t> moduli, bool crt);
+    // The tables on `runtime`'s device, built there on first use; the caller holds the runtime's
+    // lease.
     const kernels::ModularTablesView& view(Runtime& runtime) const;
     // The moduli, on the host.
     std::span<const limb_t> moduli() const { return moduli_; }
-    // Limbs of the product of the moduli.
+    // Limbs of the product of the moduli (0 for the reduction's tables alone).
     std::uint32_t product_limbs() const { return product_limbs_; }
 
 private:
@@ -30,14 +33,16 @@ private:
         DeviceMemory memory;
         kernels::ModularTablesView view;
     };
-    // Where each table starts in the one allocation.
+    // Where each table starts in the one allocation: the uploaded parts first.
     struct Offsets {
-        std::size_t moduli, powers, block_powers, inverses, cofactors, product;
+        std::size_t moduli, product, powers, block_powers, inverses, cofactors;
     };
 
     std::vector<limb_t> moduli_;
-    std::vector<std::byte> gathered_;  // the allocation's contents
+    std::vector<std::byte> uploaded_;  // the allocation's first bytes: the moduli and P
     Offsets offsets_{};
+    std::size_t bytes_ = 0;
+    bool crt_;
     std::uint32_t product_limbs_ = 0;
     std::uint64_t product_bits_ = 0;
     mutable std::mutex mutex_;

@@ -132,8 +132,8 @@ void fmpz_poly_product(const HostOperand& a, std::size_t a_length, const HostOpe
             return kernels::ResidueView{r.prime(r0), count, rows, count};
         };
         // One product: each polynomial at offset 0, of its residue array's count.
-        const PolyNttTables& ntt = poly_ntt_tables(on, primes.subspan(r0, rows), length);
-        kernels::poly_mul({mine(a_residues, la)}, {mine(b_residues, lb)}, square, 1, length, ntt.view(),
+        const kernels::PolyNttTablesView ntt = poly_ntt_tables(on, primes.subspan(r0, rows), length);
+        kernels::poly_mul({mine(a_residues, la)}, {mine(b_residues, lb)}, square, 1, length, ntt,
                           {mine(c_residues, out_length)}, s);
         if (d == 0) times.end(kTransforms, s);
         else transformed.emplace_back().record(s);

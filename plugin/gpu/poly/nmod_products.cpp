@@ -12,6 +12,7 @@
 #include <cstring>
 #include <deque>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -95,14 +96,14 @@ void for_row_pieces(std::span<const std::uint64_t> offsets, std::span<const std:
 // The tables a route's kernels read, on one device: the 64-bit primes' NTT tables and Garner's
 // constants, or the five primes' tables.
 struct RouteTables {
-    const PolyNttTables* ntt = nullptr;
+    std::optional<kernels::PolyNttTablesView> ntt;
     const GarnerTables* garner = nullptr;
     const kernels::FivePrimeTablesView* five = nullptr;
 
     RouteTables(Runtime& runtime, const Route& route, std::span<const limb_t> primes)
     {
         if (route.five_primes()) five = &five_prime_tables(runtime);
-        else ntt = &poly_ntt_tables(runtime, primes, std::uint32_t(route.length));
+        else ntt = poly_ntt_tables(runtime, primes, std::uint32_t(route.length));
         if (route.three_primes()) garner = &garner_tables(runtime, primes);
     }
 };
@@ -192,7 +193,7 @@ struct Chunk {
             return kernels::poly_mul_mod_n(a, b, route.square, products.size(), std::uint32_t(route.length), u64(device, moduli_at),
                                            *tables.five, out, stream);
         }
-        kernels::poly_mul(a, b, route.square, products.size(), std::uint32_t(route.length), tables.ntt->view(), residues(device, k),
+        kernels::poly_mul(a, b, route.square, products.size(), std::uint32_t(route.length), *tables.ntt, residues(device, k),
                           stream);
     }
     // The three primes' residues to each product's modulus (crt_to_moduli); nothing on the

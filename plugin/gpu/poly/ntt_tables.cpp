@@ -1,6 +1,7 @@
 #include "plugin/gpu/poly/ntt_tables.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <string>
 
 #include "kernels/modular/ntt_primes.hpp"
@@ -13,13 +14,35 @@ namespace {
 constexpr std::uint32_t kMinTableLength = 1u << 16;
 constexpr std::size_t kCacheBytes = std::size_t(1) << 30;
 constexpr std::size_t kCacheEntries = 4;
+// Tables up to this size are built for the generated primes up to the next power of two of
+// those asked for, so that the sets of later products of other coefficient sizes (prefixes of
+// the same list) find them built: a new table costs an allocation and a launch, and freeing one
+// waits for the device.
+constexpr std::size_t kSharedTableBytes = std::size_t(256) << 20;
 
 void check_prime(limb_t p, std::uint32_t length)
 {
-    if (p >= (limb_t(1) << 62) || p < 3 || !kernels::is_prime_word(p))
+    // The generated primes are known to be.
+    const bool prime = kernels::ntt_prime_index(p) || kernels::is_prime_word(p);
+    if (p >= (limb_t(1) << 62) || p < 3 || !prime)
         throw Error("NTT products: modulus " + std::to_string(p) + " is not an odd prime below 2^62");
     if ((p - 1) % length != 0)
         throw Error("NTT products: the transform length " + std::to_string(length) + " does not divide " + std::to_string(p) + " - 1");
+}
+
+// The primes to build tables of `length` for, serving `primes`: where they are a run of the
+// generated list, the list's first primes up to the next power of two past the run's end, as
+// far as kSharedTableBytes allows; else `primes` alone.
+std::vector<limb_t> primes_to_build(std::span<const limb_t> primes, std::uint32_t length)
+{
+    if (const std::optional<std::size_t> first = kernels::ntt_prime_index(primes[0])) {
+        const std::size_t shared = std::bit_ceil(*first + primes.size());
+        if (shared * length * 2 * sizeof(kernels::Twiddle64) <= kSharedTableBytes) {
+            std::vector<limb_t> list = kernels::ntt_primes(shared);
+            if (std::equal(primes.begin(), primes.end(), list.begin() + std::ptrdiff_t(*first))) return list;
+        }
+    }
+    return {primes.begin(), primes.end()};
 }
 
 }  // namespace
@@ -55,27 +78,38 @@ PolyNttTables::PolyNttTables(std::span<const limb_t> primes, std::uint32_t lengt
     view_ = {primes.size(), length, device_fields, forward, forward + table_entries};
 }
 
-bool PolyNttTables::serves(std::span<const limb_t> primes, std::uint32_t length) const
+std::optional<kernels::PolyNttTablesView> PolyNttTables::window(std::span<const limb_t> primes, std::uint32_t length) const
 {
-    return length <= view_.length && std::equal(primes.begin(), primes.end(), primes_.begin(), primes_.end());
+    if (length > view_.length || primes.empty()) return std::nullopt;
+    const auto first = std::find(primes_.begin(), primes_.end(), primes[0]);
+    const std::size_t at = std::size_t(first - primes_.begin());
+    if (primes_.size() - at < primes.size() || !std::equal(primes.begin(), primes.end(), first)) return std::nullopt;
+    kernels::PolyNttTablesView view = view_;
+    view.primes = primes.size();
+    view.fields += at;
+    view.forward += at * view.length;
+    view.inverse += at * view.length;
+    return view;
 }
 
-const PolyNttTables& poly_ntt_tables(Runtime& runtime, std::span<const limb_t> primes, std::uint32_t length)
+
+kernels::PolyNttTablesView poly_ntt_tables(Runtime& runtime, std::span<const limb_t> primes, std::uint32_t length)
 {
     // The runtime's own (the tables live on its device), guarded by its lease.
     auto& cache = runtime.kept<std::vector<std::unique_ptr<PolyNttTables>>>([] {
         return std::vector<std::unique_ptr<PolyNttTables>>();  // most recent last
     });
     for (auto it = cache.begin(); it != cache.end(); ++it) {
-        if (!(*it)->serves(primes, length)) continue;
+        const std::optional<kernels::PolyNttTablesView> view = (*it)->window(primes, length);
+        if (!view) continue;
         std::rotate(it, it + 1, cache.end());
-        return *cache.back();
+        return *view;
     }
     // Longer tables only where every prime allows them.
     std::uint32_t table_length = std::max(length, kMinTableLength);
     for (const limb_t p : primes)
         while (table_length > length && (p - 1) % table_length != 0) table_length /= 2;
-    auto tables = std::make_unique<PolyNttTables>(primes, table_length, runtime.stream());
+    auto tables = std::make_unique<PolyNttTables>(primes_to_build(primes, table_length), table_length, runtime.stream());
     std::size_t bytes = tables->bytes();
     for (auto it = cache.rbegin(); it != cache.rend(); ++it) bytes += (*it)->bytes();
     while (!cache.empty() && (cache.size() >= kCacheEntries || bytes > kCacheBytes)) {
@@ -83,7 +117,7 @@ const PolyNttTables& poly_ntt_tables(Runtime& runtime, std::span<const limb_t> p
         cache.erase(cache.begin());
     }
     cache.push_back(std::move(tables));
-    return *cache.back();
+    return *cache.back()->window(primes, length);
 }
 
 }  // namespace zgpu::gpu

@@ -15,10 +15,10 @@ void residues_poly_mul(kernels::ConstResidueView a, kernels::ConstResidueView b,
     const std::uint32_t length = kernels::poly_ntt_length(la, lb);
     const ResidentLease resident({a.data, b.data, r.data});
     Runtime& runtime = resident.runtime();
-    const PolyNttTables& tables = poly_ntt_tables(runtime, primes, length);
+    const kernels::PolyNttTablesView tables = poly_ntt_tables(runtime, primes, length);
     const bool square = a.data == b.data && a.count == b.count && a.prime_stride == b.prime_stride;
     // One product: each polynomial at offset 0, of its residue array's count.
-    kernels::poly_mul({a}, {b}, square, 1, length, tables.view(), {r}, runtime.stream());
+    kernels::poly_mul({a}, {b}, square, 1, length, tables, {r}, runtime.stream());
 }
 
 }  // namespace zgpu::gpu

@@ -1,6 +1,7 @@
 // The tables of a set of moduli (kernels/modular/modular_tables.hpp) against GMP, their
 // validation, and FLINT's comb (the GPU tests' reference) against GMP on the same sets.
 #include <chrono>
+#include <random>
 
 #include <gmp.h>
 #include <gtest/gtest.h>
@@ -57,6 +58,28 @@ void expect_tables_match(const std::vector<limb_t>& moduli, const ModularTables&
         }
     }
     mpz_clears(p, m, x, e, nullptr);
+}
+
+// The CRT's inverses for any modulus, even ones and words near 2^64 included.
+TEST(ModularTables, InverseOfAnyModulusMatchesGmp)
+{
+    mpz_t x, n, e;
+    mpz_inits(x, n, e, nullptr);
+    std::mt19937_64 rng(3);
+    const auto expect_inverse = [&](limb_t value, limb_t modulus) {
+        mpz_set_ui(x, value);
+        mpz_set_ui(n, modulus);
+        if (!mpz_invert(e, x, n)) return;
+        ASSERT_EQ(kernels::inverse_mod_coprime(value, modulus), mpz_get_ui(e)) << value << " mod " << modulus;
+    };
+    for (const limb_t modulus : {limb_t(2), limb_t(3), limb_t(256), limb_t(1) << 63, kPrime64, kOnes, kOnes - 1})
+        for (const limb_t value : {limb_t(1), modulus - 1, modulus / 2 + 1, modulus / 3})
+            expect_inverse(value % modulus, modulus);
+    for (int r = 0; r < 100000; ++r) {
+        const limb_t modulus = std::max<limb_t>(2, rng() >> (r % 64));
+        expect_inverse(rng() % modulus, modulus);
+    }
+    mpz_clears(x, n, e, nullptr);
 }
 
 TEST(ModularTables, MatchGmpOnEverySet)
