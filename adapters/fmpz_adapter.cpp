@@ -69,12 +69,6 @@ LimbBatch pack_fmpz_vec(const fmpz* values, std::size_t count, std::string_view 
 
 void unpack_fmpz_vec(ConstBatchView batch, fmpz* out)
 {
-    // The mpz records come from the calling thread's FLINT pool, taken in one pass here before
-    // the threads set them: FLINT returns a record to its pool at a clear only on the thread
-    // that made it, so records made on the pool's threads would be freed for good when the
-    // caller clears the result, and every product would make new ones (an allocation each).
-    for (std::size_t i = 0; i < batch.count; ++i)
-        if (std::abs(batch.sizes[i]) > 1) _fmpz_promote(out + i);
     unpack(batch, FmpzWriter(out));
 }
 

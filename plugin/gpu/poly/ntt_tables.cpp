@@ -12,13 +12,13 @@ namespace zgpu::gpu {
 namespace {
 
 constexpr std::uint32_t kMinTableLength = 1u << 16;
-constexpr std::size_t kCacheBytes = std::size_t(1) << 30;
+constexpr std::size_t kCacheBytes = std::size_t(2) << 30;
 constexpr std::size_t kCacheEntries = 4;
 // Tables up to this size are built for the generated primes up to the next power of two of
 // those asked for, so that the sets of later products of other coefficient sizes (prefixes of
 // the same list) find them built: a new table costs an allocation and a launch, and freeing one
 // waits for the device.
-constexpr std::size_t kSharedTableBytes = std::size_t(256) << 20;
+constexpr std::size_t kSharedTableBytes = std::size_t(1) << 30;
 
 void check_prime(limb_t p, std::uint32_t length)
 {

@@ -31,7 +31,7 @@ private:
 
 // Tables on `runtime`'s device serving these primes and length: a window of tables already built
 // there, or of new ones (at least 2^16 long, so that shorter calls share them; for generated
-// primes, those of a larger set that later sets share). The last few are kept, up to 1 GiB a
+// primes, those of a larger set that later sets share). The last few are kept, up to 2 GiB a
 // runtime. The view is valid until the next call on the runtime. The caller holds the
 // runtime's lease.
 kernels::PolyNttTablesView poly_ntt_tables(Runtime& runtime, std::span<const limb_t> primes, std::uint32_t length);
