@@ -72,6 +72,16 @@ int _zgpu_fmpz_poly_mul(fmpz* res, const fmpz* a, slong lena, const fmpz* b, slo
     return report(__func__, [&] { zgpu::_fmpz_poly_mul(res, a, lena, b, lenb); });
 }
 
+int zgpu_fmpz_poly_pow(fmpz_poly_t res, const fmpz_poly_t poly, ulong e)
+{
+    return report(__func__, [&] { zgpu::fmpz_poly_pow(res, poly, e); });
+}
+
+int _zgpu_fmpz_poly_pow(fmpz* res, const fmpz* poly, slong len, ulong e)
+{
+    return report(__func__, [&] { zgpu::_fmpz_poly_pow(res, poly, len, e); });
+}
+
 int zgpu_fmpz_poly_resultant(fmpz_t res, const fmpz_poly_t a, const fmpz_poly_t b)
 {
     return report(__func__, [&] { zgpu::fmpz_poly_resultant(res, a, b); });

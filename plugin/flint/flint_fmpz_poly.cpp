@@ -78,7 +78,74 @@ std::uint64_t squared_norm_bits(const fmpz_poly_struct* a)
     return fmpz_bits(norm.get());
 }
 
+// The bits of ||a||_1 = sum |a_i|, exact: f^e's coefficients are at most ||f||_1^e.
+std::uint64_t one_norm_bits(const fmpz* a, slong length)
+{
+    FmpzTemp norm;
+    for (slong i = 0; i < length; ++i)
+        if (fmpz_sgn(a + i) < 0) fmpz_sub(norm.get(), norm.get(), a + i);
+        else fmpz_add(norm.get(), norm.get(), a + i);
+    return fmpz_bits(norm.get());
+}
+
+// (coeffs, length)^e into power (none of the operand), normalised: FLINT's own function where
+// it answers at once (fewer than 2 coefficients after the zeros on top, e < 3), else
+// poly::power_over_z with flint(power) as the CPU backend.
+void raise(fmpz_poly_struct* power, const fmpz* coeffs, std::size_t length, ulong e,
+           const std::function<void(fmpz_poly_struct*)>& flint)
+{
+    const poly::ZPoly f = operand(coeffs, length, kUntruncated, "poly");
+    const std::uint64_t norm_bits = one_norm_bits(coeffs, slong(f.length));
+    // e bits(||f||_1) bounds the power's bits; products past 64 bits go to FLINT as too large.
+    const bool bounded = norm_bits == 0 || e <= ~std::uint64_t(0) / norm_bits;
+    if (f.length < 2 || e < 3 || !bounded) {
+        set_last_backend(Backend::cpu);
+        return flint(power);
+    }
+    const std::size_t out = (f.length - 1) * e + 1;
+    const Backend ran = poly::power_over_z(
+        f, e, e * norm_bits, [&] { flint(power); },
+        [&](std::size_t from, ConstBatchView values) {
+            if (from == 0) fmpz_poly_fit_length(power, slong(out));
+            adapters::unpack_fmpz_vec(values, power->coeffs + from);
+        });
+    if (ran != Backend::gpu) return;
+    _fmpz_poly_set_length(power, slong(out));
+    _fmpz_poly_normalise(power);
+}
+
 }  // namespace
+
+void fmpz_poly_pow(fmpz_poly_t res, const fmpz_poly_t poly, ulong e)
+{
+    if (!res || !poly) throw Error(std::string("fmpz_poly_pow: ") + (!res ? "res" : "poly") + " is NULL");
+    // Into a temporary: res may be poly, which the power reads to the end.
+    FmpzPolyTemp power;
+    raise(power.get(), poly->coeffs, std::size_t(poly->length), e, [&](fmpz_poly_struct* p) { ::fmpz_poly_pow(p, poly, e); });
+    fmpz_poly_swap(res, power.get());
+}
+
+void _fmpz_poly_pow(fmpz* res, const fmpz* poly, slong len, ulong e)
+{
+    const std::string f = "_fmpz_poly_pow";
+    if (len < 1) throw Error(f + ": len is " + std::to_string(len) + ", at least 1 is needed");
+    if (e < 1) throw Error(f + ": e is 0, at least 1 is needed");
+    if (!res) throw Error(f + ": res is NULL");
+    if (!poly) throw Error(f + ": poly is NULL");
+    if (e > std::uint64_t(WORD_MAX) / std::uint64_t(len)) throw Error(f + ": the power's length overflows a slong");
+    // Every coefficient of res is written, top zeros included, as FLINT's does.
+    const slong length = slong(e) * (len - 1) + 1;
+    FmpzPolyTemp power;
+    raise(power.get(), poly, std::size_t(len), e, [&](fmpz_poly_struct* p) {
+        fmpz_poly_fit_length(p, length);
+        ::_fmpz_poly_pow(p->coeffs, poly, len, e);
+        _fmpz_poly_set_length(p, length);
+        _fmpz_poly_normalise(p);
+    });
+    for (slong i = 0; i < length; ++i)
+        if (i < power.get()->length) fmpz_swap(res + i, power.get()->coeffs + i);
+        else fmpz_zero(res + i);
+}
 
 void fmpz_poly_resultant(fmpz_t res, const fmpz_poly_t a, const fmpz_poly_t b)
 {

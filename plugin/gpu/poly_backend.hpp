@@ -51,6 +51,17 @@ void nmod_products(std::span<const NmodProduct> products);
 void fmpz_poly_product(const HostOperand& a, std::size_t a_length, const HostOperand& b, std::size_t b_length,
                        std::size_t out_length, const ModularTables& tables, const HostResult& result);
 
+// f^e over Z for a polynomial of `length` >= 2 coefficients that f packs and e >= 2, every
+// coefficient of f^e of absolute value below 2^bits: f reduced modulo the primes of
+// PrimeSet::for_bits(bits, sign = true) (device tables `tables`), raised to the power modulo
+// each prime on the device, and reconstructed by one CRT. result(first, values) receives the
+// (length - 1) e + 1 coefficients in order, chunk by chunk. The transform of the last step
+// (the power of two >= the power's length) is at most kMaxPolyTransform; the caller checks it.
+void fmpz_poly_power(const HostOperand& f, std::size_t length, std::uint64_t e, const ModularTables& tables,
+                     const HostResult& result);
+// The device memory fmpz_poly_power takes for a power of out_length coefficients.
+std::size_t fmpz_poly_power_bytes(const HostOperand& f, std::size_t length, std::size_t out_length, const ModularTables& tables);
+
 // The device memory fmpz_poly_product takes for these arguments on each device it uses, and
 // whether that many bytes fit the first device in use (its free memory and what zgpu holds
 // there already) within ZGPU_GPU_MEMORY_LIMIT.

@@ -127,6 +127,12 @@ PolyShape fmpz_product_shape(std::uint64_t a_length, std::uint64_t b_length, std
             crt_primes_estimate(fmpz_product_bits(a_length, b_length, a_bits, b_bits))};
 }
 
+PolyShape fmpz_power_shape(std::uint64_t length, std::uint64_t e, std::uint64_t bits)
+{
+    const std::uint64_t out_length = (length - 1) * e + 1, half = (out_length + 1) / 2;
+    return fmpz_product_shape(half, half, out_length, (bits + 1) / 2, (bits + 1) / 2);
+}
+
 double flint_nmod_seconds(const PolyShape& p) { return kFlintSecondsPerProduct + bit_logs(p) * kFlintNmodSecondsPerBitLog; }
 double flint_fmpz_seconds(const PolyShape& p)
 {

@@ -39,6 +39,12 @@ std::uint64_t fmpz_product_bits(std::uint64_t a_length, std::uint64_t b_length, 
 PolyShape fmpz_product_shape(std::uint64_t a_length, std::uint64_t b_length, std::uint64_t out_length, std::uint64_t a_bits,
                              std::uint64_t b_bits);
 
+// The shape the model sees for f^e, f of `length` >= 2 coefficients and the power's of `bits`
+// bits: its last squaring, which FLINT's time and the GPU's follow (the GPU's steps stay on the
+// device; its CRT and the transfers are those of the last product). (length - 1) e must not
+// overflow.
+PolyShape fmpz_power_shape(std::uint64_t length, std::uint64_t e, std::uint64_t bits);
+
 // Seconds FLINT takes for one product on one thread: nmod_poly_mul's and fmpz_poly_mul's.
 double flint_nmod_seconds(const PolyShape& p);
 double flint_fmpz_seconds(const PolyShape& p);

@@ -86,6 +86,30 @@ void on_host(const std::function<void()>& on_cpu)
     on_cpu();
 }
 
+// Runs compute(deliver) on the GPU, where deliver passes the values on to on_gpu_result and
+// advances the progress by them (unless compute advances it itself). Where the GPU fails before
+// the first value, nothing is written and the error stands; after, the host computes the whole
+// result, so that none is left half written. Returns the backend that finished.
+Backend gpu_with_host_finish(const char* what, const std::function<void(const HostResult& deliver)>& compute,
+                             const HostResult& on_gpu_result, Progress* progress, const std::function<void()>& on_cpu)
+{
+    bool delivered = false;
+    const HostResult deliver = [&](std::size_t first, ConstBatchView values) {
+        delivered = true;
+        on_gpu_result(first, values);
+        if (progress) progress->advance(values.count);
+    };
+    try {
+        compute(deliver);
+    } catch (const Error& e) {
+        if (!delivered) throw;
+        std::fprintf(stderr, "zgpu: the GPU failed during a %s (%s); the host computes it\n", what, e.what());
+        on_host(on_cpu);
+        return Backend::cpu;
+    }
+    return Backend::gpu;
+}
+
 }  // namespace
 
 std::uint64_t product_bits(const ZPoly& a, const ZPoly& b) { return fmpz_product_bits(a.length, b.length, a.bits, b.bits); }
@@ -118,6 +142,39 @@ Backend product_over_z(const ZPoly& a, const ZPoly& b, std::size_t out_length, c
     return product_over_z_on(choose(gpu_pays), a, b, out_length, on_cpu, on_gpu_result, gpu_product_over_z, gpu_max_transform);
 }
 
+Backend power_over_z(const ZPoly& f, std::uint64_t e, std::uint64_t bits, const std::function<void()>& on_cpu,
+                     const HostResult& on_gpu_result)
+{
+    // Lengths beyond any transform are left to the host before they can overflow.
+    const bool short_enough = e <= gpu::kMaxPolyTransform / (f.length - 1);
+    const std::uint64_t out_length = short_enough ? (f.length - 1) * e + 1 : 0;
+    const bool takes = short_enough && f.coeffs.too_large.empty() && bits < std::uint64_t(64) * kMaxLimbs &&
+                       transform_length_estimate(out_length, 1) <= gpu::kMaxPolyTransform;
+    const PolyShape last = fmpz_power_shape(short_enough ? f.length : 2, short_enough ? e : 1, bits);
+    const Backend backend = takes ? choose(gpu_pays_for_fmpz_poly_product(last, host_threads())) : Backend::cpu;
+    Progress progress("polynomial power over Z, " + std::to_string(f.length) + " coefficients of " + std::to_string(f.bits) +
+                          " bits to the " + std::to_string(e),
+                      takes ? flint_fmpz_seconds(last) : 0, out_length);
+    const auto on_gpu = [&] {
+        const PrimeSet set = product_primes(bits);
+        const bool fits = set.state().product_limbs <= kMaxLimbs &&
+                          gpu::poly_device_fits(gpu::fmpz_poly_power_bytes(f.coeffs, f.length, out_length, set.state().gpu_tables()));
+        if (!fits) {
+            on_host(on_cpu);
+            return Backend::cpu;
+        }
+        return gpu_with_host_finish(
+            "polynomial power",
+            [&](const HostResult& deliver) { gpu::fmpz_poly_power(f.coeffs, f.length, e, set.state().gpu_tables(), deliver); },
+            on_gpu_result, &progress, on_cpu);
+    };
+    Backend ran = backend;
+    run_on(
+        backend, [&] { return ran = on_gpu(); }, [&] { on_host(on_cpu); });
+    progress.ran_on(ran);
+    return ran;
+}
+
 Backend product_over_z_on(Backend backend, const ZPoly& a, const ZPoly& b, std::size_t out_length,
                           const std::function<void()>& on_cpu, const HostResult& on_gpu_result,
                           const ZProductOnGpu& multiply, const ZMaxTransform& max_transform)
@@ -133,27 +190,14 @@ Backend product_over_z_on(Backend backend, const ZPoly& a, const ZPoly& b, std::
             on_host(on_cpu);
             return Backend::cpu;
         }
-        bool delivered = false;
-        const HostResult deliver = [&](std::size_t first, ConstBatchView values) {
-            delivered = true;
-            on_gpu_result(first, values);
-        };
-        const HostResult result = [&](std::size_t first, ConstBatchView values) {
-            deliver(first, values);
-            progress.advance(values.count);
-        };
-        try {
-            if (fits_whole(a, b, out_length, transform)) multiply(a.coeffs, a.length, b.coeffs, b.length, out_length, set, result);
-            else multiply_in_pieces(a, b, out_length, set, transform, multiply, deliver, progress);
-        } catch (const Error& e) {
-            // Before the first coefficient nothing is written and the error stands; after, the
-            // host computes the product, so that no result is left half written.
-            if (!delivered) throw;
-            std::fprintf(stderr, "zgpu: the GPU failed during a polynomial product (%s); the host computes it\n", e.what());
-            on_host(on_cpu);
-            return Backend::cpu;
-        }
-        return Backend::gpu;
+        const bool whole = fits_whole(a, b, out_length, transform);
+        return gpu_with_host_finish(
+            "polynomial product",
+            [&](const HostResult& deliver) {
+                if (whole) multiply(a.coeffs, a.length, b.coeffs, b.length, out_length, set, deliver);
+                else multiply_in_pieces(a, b, out_length, set, transform, multiply, deliver, progress);
+            },
+            on_gpu_result, whole ? &progress : nullptr, on_cpu);
     };
     Backend ran = backend;
     run_on(

@@ -1,5 +1,5 @@
-// One polynomial product over Z on the chosen backend: the FLINT (fmpz_poly) and NTL (ZZX)
-// front ends end here, their arguments checked, with their own function as the CPU backend.
+// One polynomial product or power over Z on the chosen backend: the FLINT (fmpz_poly) and NTL
+// (ZZX) front ends end here, their arguments checked, with their own function as the CPU backend.
 #pragma once
 
 #include <cstddef>
@@ -51,6 +51,17 @@ std::uint64_t gpu_max_transform(const ZPoly& a, const ZPoly& b, std::size_t out_
 // stderr). Returns the backend that ran.
 Backend product_over_z(const ZPoly& a, const ZPoly& b, std::size_t out_length, const std::function<void()>& on_cpu,
                        const HostResult& on_gpu_result);
+
+// f^e for f.length >= 2 and e >= 2, every coefficient of absolute value below 2^bits (the
+// caller's bound, for instance e bits(||f||_1)). on_cpu computes it on the CPU, as for products.
+// On the GPU on_gpu_result(first, values) gets the (f.length - 1) e + 1 coefficients from
+// `first` on, in order: f reduced modulo the primes of product_primes(bits) once, raised to the
+// power there (gpu::fmpz_poly_power) and reconstructed by one CRT. Powers the GPU does not take
+// (a coefficient of f or of the power above kMaxLimbs limbs, a transform above
+// gpu::kMaxPolyTransform, buffers that do not fit the device) are on_cpu's on either backend.
+// Failures as for products. Returns the backend that ran.
+Backend power_over_z(const ZPoly& f, std::uint64_t e, std::uint64_t bits, const std::function<void()>& on_cpu,
+                     const HostResult& on_gpu_result);
 
 // The same on the backend given, with `multiply` as the GPU's product and `max_transform` its
 // limit.

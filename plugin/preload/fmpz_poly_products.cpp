@@ -12,6 +12,7 @@
 #include "plugin/flint/fmpz_poly_temp.hpp"
 #include "plugin/poly/poly_choice.hpp"
 #include "plugin/preload/intercept.hpp"
+#include "zgpu/limb_batch.hpp"
 #include "zgpu/zgpu_poly.h"
 
 namespace {
@@ -124,6 +125,24 @@ void _fmpz_poly_mulmid(fmpz* res, const fmpz* poly1, slong len1, const fmpz* pol
         [&] { next<decltype(&_fmpz_poly_mulmid)>(counts)(res, poly1, len1, poly2, len2, nlo, nhi); });
 }
 #endif
+
+// FLINT's fmpz_poly_pow and its algorithms' powers end here (fmpz_poly_pow calls it through the
+// dynamic linker). The test reads the coefficients' sizes only for powers of 256 coefficients
+// or more, and bounds ||poly||_1 by len 2^bits.
+void _fmpz_poly_pow(fmpz* res, const fmpz* poly, slong len, ulong e)
+{
+    static Counts counts("_fmpz_poly_pow");
+    const auto worth_it = [&] {
+        if (len < 2 || e < 3 || e > ulong(WORD_MAX / 2) / ulong(len) || slong(e) * (len - 1) + 1 < kReadSizesFrom) return false;
+        const auto norm_bits = std::uint64_t(FLINT_ABS(_fmpz_vec_max_bits(poly, len))) + FLINT_BIT_COUNT(ulong(len));
+        if (e > std::uint64_t(64) * zgpu::kMaxLimbs / norm_bits) return false;
+        return zgpu::poly::gpu_pays_for_fmpz_poly_product(zgpu::poly::fmpz_power_shape(std::uint64_t(len), e, e * norm_bits),
+                                                          zgpu::host_threads());
+    };
+    route(
+        counts, worth_it, [&] { return _zgpu_fmpz_poly_pow(res, poly, len, e); },
+        [&] { next<decltype(&_fmpz_poly_pow)>(counts)(res, poly, len, e); });
+}
 
 void fmpz_poly_mul(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly_t poly2)
 {

@@ -22,6 +22,8 @@ void fmpz_poly_mul(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b);
 void fmpz_poly_mullow(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b, slong n);
 void fmpz_poly_sqr(fmpz_poly_t res, const fmpz_poly_t a);
 void _fmpz_poly_mul(fmpz* res, const fmpz* a, slong lena, const fmpz* b, slong lenb);
+void fmpz_poly_pow(fmpz_poly_t res, const fmpz_poly_t poly, ulong e);
+void _fmpz_poly_pow(fmpz* res, const fmpz* poly, slong len, ulong e);
 void fmpz_poly_resultant(fmpz_t res, const fmpz_poly_t a, const fmpz_poly_t b);
 
 // Progress lines on stderr for products, resultants and determinants that FLINT would take a

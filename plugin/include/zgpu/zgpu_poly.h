@@ -64,6 +64,16 @@ int zgpu_fmpz_poly_sqr(fmpz_poly_t res, const fmpz_poly_t a);
    overlaps neither operand. */
 int _zgpu_fmpz_poly_mul(fmpz * res, const fmpz * a, slong lena, const fmpz * b, slong lenb);
 
+/* res = poly^e, as fmpz_poly_pow (res may be poly). On the GPU poly is reduced modulo primes
+   enough for the bound ||poly||_1^e once, raised to the power there by squarings and products,
+   and reconstructed by one CRT: nothing crosses PCIe between the steps. FLINT's function answers
+   where poly has fewer than two coefficients or e < 3. */
+int zgpu_fmpz_poly_pow(fmpz_poly_t res, const fmpz_poly_t poly, ulong e);
+
+/* (res, e (len - 1) + 1) = (poly, len)^e, as _fmpz_poly_pow: len >= 1, e >= 1, res does not
+   overlap poly; every coefficient written. */
+int _zgpu_fmpz_poly_pow(fmpz * res, const fmpz * poly, slong len, ulong e);
+
 /* res = Res(a, b), as fmpz_poly_resultant (0 where a or b is zero; res may be a coefficient of a
    or b). On the GPU modulo as many primes as Hadamard's bound on the Sylvester matrix needs,
    each prime's remainder sequence run by a warp, and one CRT: exact on every input. */

@@ -51,6 +51,7 @@ static void fmpz_products(flint_rand_t state, slong length, flint_bitcnt_t bits)
     fmpz_poly_sqrlow(c, a, length), say("fmpz_poly_sqrlow", check_fmpz_vec(c->coeffs, c->length));
     fmpz_poly_set(c, a), fmpz_poly_mul(c, c, c), say("fmpz_poly_mul aliased", check_fmpz_vec(c->coeffs, c->length));
     fmpz_poly_pow(c, b, 3), say("fmpz_poly_pow", check_fmpz_vec(c->coeffs, c->length));
+    fmpz_poly_set(c, b), fmpz_poly_pow(c, c, 5), say("fmpz_poly_pow aliased", check_fmpz_vec(c->coeffs, c->length));
     if (a->length > 0 && b->length > 0 && a->length >= b->length)
     {
         /* Raw forms with a zero on top of the operands, every output coefficient written. */
@@ -62,6 +63,8 @@ static void fmpz_products(flint_rand_t state, slong length, flint_bitcnt_t bits)
         _fmpz_poly_mullow(r, x, la, y, lb, la), say("_fmpz_poly_mullow", check_fmpz_vec(r, la));
         _fmpz_poly_sqr(r, x, la), say("_fmpz_poly_sqr", check_fmpz_vec(r, 2 * la - 1));
         _fmpz_poly_sqrlow(r, y, lb, lb), say("_fmpz_poly_sqrlow", check_fmpz_vec(r, lb));
+        if (3 * (lb - 1) + 1 <= 2 * la - 1)
+            _fmpz_poly_pow(r, y, lb, 3), say("_fmpz_poly_pow", check_fmpz_vec(r, 3 * (lb - 1) + 1));
 #if __FLINT_RELEASE >= 30000
         _fmpz_poly_mulmid(r, x, la, y, lb, lb / 2, la), say("_fmpz_poly_mulmid", check_fmpz_vec(r, la - lb / 2));
 #endif
