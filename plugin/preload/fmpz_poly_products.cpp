@@ -3,6 +3,7 @@
 // len2 >= 1, zeros on top allowed, every coefficient of res written); zgpu computes into a
 // temporary, so res may even overlap an operand.
 #include <algorithm>
+#include <bit>
 
 #include <flint/fmpz.h>
 #include <flint/fmpz_poly.h>
@@ -134,7 +135,7 @@ void _fmpz_poly_pow(fmpz* res, const fmpz* poly, slong len, ulong e)
     static Counts counts("_fmpz_poly_pow");
     const auto worth_it = [&] {
         if (len < 2 || e < 3 || e > ulong(WORD_MAX / 2) / ulong(len) || slong(e) * (len - 1) + 1 < kReadSizesFrom) return false;
-        const auto norm_bits = std::uint64_t(FLINT_ABS(_fmpz_vec_max_bits(poly, len))) + FLINT_BIT_COUNT(ulong(len));
+        const auto norm_bits = std::uint64_t(FLINT_ABS(_fmpz_vec_max_bits(poly, len))) + std::uint64_t(std::bit_width(ulong(len)));
         if (e > std::uint64_t(64) * zgpu::kMaxLimbs / norm_bits) return false;
         return zgpu::poly::gpu_pays_for_fmpz_poly_product(zgpu::poly::fmpz_power_shape(std::uint64_t(len), e, e * norm_bits),
                                                           zgpu::host_threads());
