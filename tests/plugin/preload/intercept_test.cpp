@@ -1,7 +1,7 @@
 // The FLINT plugin's frame (plugin/preload/intercept.hpp) on stand-ins: which calls reach zgpu,
 // which reach FLINT, the recursion rule and the settings. The settings are read once a process;
 // each test runs in a process of its own (gtest_discover_tests), so each sets the environment
-// it needs before the first call.
+// it needs before the first call (a whole-suite run in one process leaves them out).
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -45,7 +45,18 @@ void call(Counts& counts, Trace& trace, bool large, int status, Inside inside_zg
 
 void nothing() {}
 
-TEST(PluginIntercept, ForcedSendsEveryCallToZgpuWithoutTheTest)
+// The settings a test sets are unset after it, so that tests run after it in the same process
+// (a whole-suite run) see the default environment. The plugin's own reading of them stays
+// once a process: these tests need a process each.
+class PluginIntercept : public ::testing::Test {
+protected:
+    void TearDown() override
+    {
+        for (const char* name : {"ZGPU_BACKEND", "ZGPU_REPORT", "ZGPU_PLUGIN_EXCLUDE"}) unsetenv(name);
+    }
+};
+
+TEST_F(PluginIntercept, ForcedSendsEveryCallToZgpuWithoutTheTest)
 {
     setenv("ZGPU_BACKEND", "cpu", 1);
     static Counts f("test_f");
@@ -55,7 +66,7 @@ TEST(PluginIntercept, ForcedSendsEveryCallToZgpuWithoutTheTest)
     EXPECT_EQ(inside(), nullptr);
 }
 
-TEST(PluginIntercept, ZgpuCallingTheSameFunctionReachesFlintAndItsInnerCallsReachZgpuAgain)
+TEST_F(PluginIntercept, ZgpuCallingTheSameFunctionReachesFlintAndItsInnerCallsReachZgpuAgain)
 {
     setenv("ZGPU_BACKEND", "cpu", 1);
     static Counts f("test_f"), g("test_g");
@@ -76,7 +87,7 @@ TEST(PluginIntercept, ZgpuCallingTheSameFunctionReachesFlintAndItsInnerCallsReac
     EXPECT_EQ(trace.steps, (std::vector<std::string>{"test_f:zgpu", "test_f:flint", "test_g:zgpu", "test_g:flint"}));
 }
 
-TEST(PluginIntercept, OtherFunctionsZgpuCallsGoToFlintDirectly)
+TEST_F(PluginIntercept, OtherFunctionsZgpuCallsGoToFlintDirectly)
 {
     setenv("ZGPU_BACKEND", "cpu", 1);
     static Counts f("test_f"), g("test_g");
@@ -92,7 +103,7 @@ TEST(PluginIntercept, OtherFunctionsZgpuCallsGoToFlintDirectly)
     EXPECT_EQ(trace.steps, (std::vector<std::string>{"test_f:zgpu", "test_g:flint"}));
 }
 
-TEST(PluginIntercept, AFailedZgpuCallIsComputedByFlint)
+TEST_F(PluginIntercept, AFailedZgpuCallIsComputedByFlint)
 {
     setenv("ZGPU_BACKEND", "cpu", 1);
     static Counts f("test_f");
@@ -106,7 +117,7 @@ TEST(PluginIntercept, AFailedZgpuCallIsComputedByFlint)
     EXPECT_EQ(said.find("test_f"), said.rfind("test_f")) << "said once: " << said;
 }
 
-TEST(PluginIntercept, ValuesComeFromZgpuOrFromFlint)
+TEST_F(PluginIntercept, ValuesComeFromZgpuOrFromFlint)
 {
     setenv("ZGPU_BACKEND", "cpu", 1);
     static Counts f("test_f");
@@ -115,7 +126,7 @@ TEST(PluginIntercept, ValuesComeFromZgpuOrFromFlint)
     EXPECT_EQ(route(f, [] { return true; }, [] { return -1; }, [] { return 7; }, [] { return 1; }), 1);
 }
 
-TEST(PluginIntercept, ExcludedFunctionsGoToFlint)
+TEST_F(PluginIntercept, ExcludedFunctionsGoToFlint)
 {
     setenv("ZGPU_BACKEND", "cpu", 1);
     setenv("ZGPU_PLUGIN_EXCLUDE", "test_a,test_f,test_b", 1);
@@ -127,7 +138,7 @@ TEST(PluginIntercept, ExcludedFunctionsGoToFlint)
     EXPECT_EQ(trace.steps, (std::vector<std::string>{"test_f:flint", "test_g:zgpu", "test_:zgpu"}));
 }
 
-TEST(PluginIntercept, AnUnknownBackendPassesEveryCallToFlint)
+TEST_F(PluginIntercept, AnUnknownBackendPassesEveryCallToFlint)
 {
     setenv("ZGPU_BACKEND", "fast", 1);
     static Counts f("test_f");
@@ -140,7 +151,7 @@ TEST(PluginIntercept, AnUnknownBackendPassesEveryCallToFlint)
     EXPECT_NE(said.find("ZGPU_BACKEND='fast'"), std::string::npos) << said;
 }
 
-TEST(PluginIntercept, AutomaticWithoutAStartedGpuGoesToFlintWithoutTheTest)
+TEST_F(PluginIntercept, AutomaticWithoutAStartedGpuGoesToFlintWithoutTheTest)
 {
     unsetenv("ZGPU_BACKEND");
     static Counts f("test_f");
@@ -151,7 +162,7 @@ TEST(PluginIntercept, AutomaticWithoutAStartedGpuGoesToFlintWithoutTheTest)
     EXPECT_EQ(trace.steps, (std::vector<std::string>{"test_f:flint"}));
 }
 
-TEST(PluginIntercept, ReportCountsCallsAndTime)
+TEST_F(PluginIntercept, ReportCountsCallsAndTime)
 {
     setenv("ZGPU_BACKEND", "cpu", 1);
     setenv("ZGPU_REPORT", "1", 1);
@@ -165,7 +176,7 @@ TEST(PluginIntercept, ReportCountsCallsAndTime)
     EXPECT_GE(f.seconds(), 0.0);
 }
 
-TEST(PluginIntercept, FindsFlintsOwnDefinition)
+TEST_F(PluginIntercept, FindsFlintsOwnDefinition)
 {
     static Counts f("fmpz_poly_mul");
     EXPECT_NE(next<void (*)()>(f), nullptr);
