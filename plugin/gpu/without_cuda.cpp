@@ -20,6 +20,7 @@ void copy_to_device(void*, const void*, std::size_t) { unavailable(); }
 void copy_to_host(void*, const void*, std::size_t) { unavailable(); }
 void fill_zero(void*, std::size_t) { unavailable(); }
 void synchronize() {}
+void warm_up() {}
 
 void batch_add_sub(ConstBatchView, ConstBatchView, BatchView, bool) { unavailable(); }
 void batch_mul(ConstBatchView, ConstBatchView, BatchView, bool) { unavailable(); }

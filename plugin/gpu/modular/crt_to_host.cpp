@@ -5,6 +5,7 @@
 #include "adapters/packing.hpp"
 #include "base/parallel.hpp"
 #include "kernels/modular/multi_crt.hpp"
+#include "plugin/gpu/gpu_backend.hpp"
 #include "plugin/gpu/modular_backend.hpp"
 #include "plugin/gpu/stream_events.hpp"
 
@@ -17,6 +18,16 @@ constexpr std::size_t kCrtChunkBytes = std::size_t(32) << 20;
 constexpr std::size_t kMinCrtChunk = 8192;
 
 }  // namespace
+
+void warm_up()
+{
+    auto& runtime = Runtime::get();
+    const Runtime::Lease lease(runtime);
+    runtime.make_current();
+    // The two slots of a CRT of full chunks, and the operands' upload beside them.
+    runtime.staging(3 * kCrtChunkBytes);
+    runtime.synchronize("starting the GPU");
+}
 
 BatchPlace BatchPlace::reserve(UploadLayout& layout, std::size_t count, std::uint32_t stride)
 {
