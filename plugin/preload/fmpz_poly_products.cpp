@@ -3,17 +3,14 @@
 // len2 >= 1, zeros on top allowed, every coefficient of res written); zgpu computes into a
 // temporary, so res may even overlap an operand.
 #include <algorithm>
-#include <bit>
 
 #include <flint/fmpz.h>
 #include <flint/fmpz_poly.h>
 #include <flint/fmpz_vec.h>
 
-#include "base/parallel.hpp"
 #include "plugin/flint/fmpz_poly_temp.hpp"
-#include "plugin/poly/poly_choice.hpp"
+#include "plugin/preload/gates.hpp"
 #include "plugin/preload/intercept.hpp"
-#include "zgpu/limb_batch.hpp"
 #include "zgpu/zgpu_poly.h"
 
 namespace {
@@ -23,23 +20,15 @@ using zgpu::preload::Counts;
 using zgpu::preload::next;
 using zgpu::preload::route;
 
-// Below this many coefficients out, no product over Z is sent to zgpu without reading its
-// coefficients' sizes, which would cost FLINT's small products more than the 3 % allowed. By
-// the model, products under 256 coefficients out pay on the GPU only where both operands have
-// coefficients of 369 bits or more (a test checks it): those stay with FLINT too.
-constexpr slong kReadSizesFrom = 256;
-
 // Whether zgpu's cost model sends (a, la) (b, lb) mod x^out to the GPU.
 bool worth_it(const fmpz* a, slong la, const fmpz* b, slong lb, slong out)
 {
-    if (out < kReadSizesFrom) return false;
+    if (out < zgpu::preload::kReadSizesFrom) return false;
     la = std::min(la, out);
     lb = std::min(lb, out);
     const auto a_bits = std::uint64_t(FLINT_ABS(_fmpz_vec_max_bits(a, la)));
     const auto b_bits = a == b && la == lb ? a_bits : std::uint64_t(FLINT_ABS(_fmpz_vec_max_bits(b, lb)));
-    return zgpu::poly::gpu_pays_for_fmpz_poly_product(
-        zgpu::poly::fmpz_product_shape(std::uint64_t(la), std::uint64_t(lb), std::uint64_t(out), a_bits, b_bits),
-        zgpu::host_threads());
+    return zgpu::preload::fmpz_product_pays(la, lb, out, a_bits, b_bits);
 }
 
 // A read-only fmpz_poly over FLINT's raw operand (zgpu's object forms drop its top zeros).
@@ -128,17 +117,14 @@ void _fmpz_poly_mulmid(fmpz* res, const fmpz* poly1, slong len1, const fmpz* pol
 #endif
 
 // FLINT's fmpz_poly_pow and its algorithms' powers end here (fmpz_poly_pow calls it through the
-// dynamic linker). The test reads the coefficients' sizes only for powers of 256 coefficients
-// or more, and bounds ||poly||_1 by len 2^bits.
+// dynamic linker).
 void _fmpz_poly_pow(fmpz* res, const fmpz* poly, slong len, ulong e)
 {
     static Counts counts("_fmpz_poly_pow");
+    // The sizes are read only past the test on lengths alone.
     const auto worth_it = [&] {
-        if (len < 2 || e < 3 || e > ulong(WORD_MAX / 2) / ulong(len) || slong(e) * (len - 1) + 1 < kReadSizesFrom) return false;
-        const auto norm_bits = std::uint64_t(FLINT_ABS(_fmpz_vec_max_bits(poly, len))) + std::uint64_t(std::bit_width(ulong(len)));
-        if (e > std::uint64_t(64) * zgpu::kMaxLimbs / norm_bits) return false;
-        return zgpu::poly::gpu_pays_for_fmpz_poly_product(zgpu::poly::fmpz_power_shape(std::uint64_t(len), e, e * norm_bits),
-                                                          zgpu::host_threads());
+        return zgpu::preload::fmpz_power_long_enough(len, e) &&
+               zgpu::preload::fmpz_power_pays(len, e, std::uint64_t(FLINT_ABS(_fmpz_vec_max_bits(poly, len))));
     };
     route(
         counts, worth_it, [&] { return _zgpu_fmpz_poly_pow(res, poly, len, e); },

@@ -5,9 +5,9 @@
 #include <flint/nmod_mat.h>
 
 #include "base/parallel.hpp"
-#include "plugin/matrix/fmpz_mat_mul.hpp"
 #include "plugin/matrix/nmod_mat_lu.hpp"
 #include "plugin/matrix/nmod_mat_mul.hpp"
+#include "plugin/preload/gates.hpp"
 #include "plugin/preload/intercept.hpp"
 #include "zgpu/zgpu_matrix.h"
 
@@ -17,22 +17,14 @@ using zgpu::preload::Counts;
 using zgpu::preload::next;
 using zgpu::preload::route;
 
-// Products with a dimension below this stay with FLINT. FLINT's algorithms call many thin ones
-// (fmpz_mat_solve's lifting: a 500 x 500 matrix by a column, thousands of times), which the cost
-// model sends to the GPU and which ran slower there: fmpz_mat_solve 500 x 500 took 7.6 s with
-// the plugin and 4.1 s without (H200, FLINT 3.6 on 16 threads).
-constexpr slong kMinDimension = 128;
-
-bool thick(slong rows, slong inner, slong cols) { return rows >= kMinDimension && inner >= kMinDimension && cols >= kMinDimension; }
-// Below this dimension a determinant over Z stays with FLINT without computing its bound.
-constexpr slong kDetBoundFrom = 32;
+using zgpu::preload::kDetBoundFrom;
+using zgpu::preload::thick;
 
 bool fmpz_product_worth_it(const fmpz_mat_struct* a, const fmpz_mat_struct* b)
 {
-    if (!thick(a->r, a->c, b->c) || a->c != b->r) return false;
-    const zgpu::matrix::ZMatrix x{{}, std::size_t(a->r), std::size_t(a->c), std::uint64_t(FLINT_ABS(fmpz_mat_max_bits(a)))};
-    const zgpu::matrix::ZMatrix y{{}, std::size_t(b->r), std::size_t(b->c), std::uint64_t(FLINT_ABS(fmpz_mat_max_bits(b)))};
-    return zgpu::matrix::gpu_pays_for_fmpz_mat_mul(x, y, zgpu::host_threads());
+    return thick(a->r, a->c, b->c) && a->c == b->r &&
+           zgpu::preload::fmpz_mat_product_pays(a->r, a->c, b->c, std::uint64_t(FLINT_ABS(fmpz_mat_max_bits(a))),
+                                                std::uint64_t(FLINT_ABS(fmpz_mat_max_bits(b))));
 }
 
 bool lu_worth_it(const nmod_mat_struct* a, bool rank_mode)

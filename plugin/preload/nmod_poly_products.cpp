@@ -7,8 +7,7 @@
 
 #include <flint/nmod_poly.h>
 
-#include "base/parallel.hpp"
-#include "plugin/poly/poly_choice.hpp"
+#include "plugin/preload/gates.hpp"
 #include "plugin/preload/intercept.hpp"
 #include "zgpu/zgpu_poly.h"
 
@@ -18,15 +17,7 @@ using zgpu::preload::Counts;
 using zgpu::preload::next;
 using zgpu::preload::route;
 
-// Whether zgpu's cost model sends a product of la x lb coefficients mod x^out, modulo n, to the GPU.
-bool worth_it(slong la, slong lb, slong out, ulong n)
-{
-    if (out <= 0 || la <= 0 || lb <= 0) return false;
-    const auto a = std::uint64_t(std::min(la, out)), b = std::uint64_t(std::min(lb, out));
-    const zgpu::poly::PolyShape shape =
-        zgpu::poly::nmod_product_shape(a, b, std::uint64_t(out), n, zgpu::poly::transform_length_estimate(a, b));
-    return zgpu::poly::gpu_pays_for_nmod_products({&shape, 1}, zgpu::host_threads());
-}
+using zgpu::preload::nmod_product_worth_it;
 
 // (res, nhi - nlo) = coefficients [nlo, nhi) of (a, la) (b, lb) mod n by zgpu's truncated
 // product, the longer operand first; zeros past the product's end.
@@ -59,7 +50,7 @@ void _nmod_poly_mul(ulong* res, const ulong* poly1, slong len1, const ulong* pol
     static Counts counts("_nmod_poly_mul");
     const bool swap = len1 < len2;
     route(
-        counts, [&] { return worth_it(len1, len2, len1 + len2 - 1, mod.n); },
+        counts, [&] { return nmod_product_worth_it(len1, len2, len1 + len2 - 1, mod.n); },
         [&] {
             return swap ? _zgpu_nmod_poly_mul(res, poly2, len2, poly1, len1, mod)
                         : _zgpu_nmod_poly_mul(res, poly1, len1, poly2, len2, mod);
@@ -71,7 +62,7 @@ void _nmod_poly_mullow(ulong* res, const ulong* poly1, slong len1, const ulong* 
 {
     static Counts counts("_nmod_poly_mullow");
     route(
-        counts, [&] { return worth_it(len1, len2, n, mod.n); },
+        counts, [&] { return nmod_product_worth_it(len1, len2, n, mod.n); },
         [&] { return zgpu_mulmid(res, poly1, len1, poly2, len2, 0, n, mod); },
         [&] { next<decltype(&_nmod_poly_mullow)>(counts)(res, poly1, len1, poly2, len2, n, mod); });
 }
@@ -82,7 +73,7 @@ void _nmod_poly_mulmid(ulong* res, const ulong* poly1, slong len1, const ulong* 
 {
     static Counts counts("_nmod_poly_mulmid");
     route(
-        counts, [&] { return nlo < nhi && worth_it(len1, len2, nhi, mod.n); },
+        counts, [&] { return nlo < nhi && nmod_product_worth_it(len1, len2, nhi, mod.n); },
         [&] { return zgpu_mulmid(res, poly1, len1, poly2, len2, nlo, nhi, mod); },
         [&] { next<decltype(&_nmod_poly_mulmid)>(counts)(res, poly1, len1, poly2, len2, nlo, nhi, mod); });
 }
@@ -92,7 +83,7 @@ void nmod_poly_mul(nmod_poly_t res, const nmod_poly_t poly1, const nmod_poly_t p
 {
     static Counts counts("nmod_poly_mul");
     route(
-        counts, [&] { return worth_it(poly1->length, poly2->length, poly1->length + poly2->length - 1, poly1->mod.n); },
+        counts, [&] { return nmod_product_worth_it(poly1->length, poly2->length, poly1->length + poly2->length - 1, poly1->mod.n); },
         [&] { return zgpu_nmod_poly_mul(res, poly1, poly2); },
         [&] { next<decltype(&nmod_poly_mul)>(counts)(res, poly1, poly2); });
 }
@@ -101,7 +92,7 @@ void nmod_poly_mullow(nmod_poly_t res, const nmod_poly_t poly1, const nmod_poly_
 {
     static Counts counts("nmod_poly_mullow");
     route(
-        counts, [&] { return worth_it(poly1->length, poly2->length, trunc, poly1->mod.n); },
+        counts, [&] { return nmod_product_worth_it(poly1->length, poly2->length, trunc, poly1->mod.n); },
         [&] { return zgpu_nmod_poly_mullow(res, poly1, poly2, trunc); },
         [&] { next<decltype(&nmod_poly_mullow)>(counts)(res, poly1, poly2, trunc); });
 }

@@ -4,6 +4,7 @@
 #include <flint/nmod_poly.h>
 
 #include "plugin/poly/resultant.hpp"
+#include "plugin/preload/gates.hpp"
 #include "plugin/preload/intercept.hpp"
 #include "zgpu/zgpu_poly.h"
 
@@ -13,8 +14,7 @@ using zgpu::preload::Counts;
 using zgpu::preload::next;
 using zgpu::preload::route;
 
-// Below this length a resultant over Z stays with FLINT without computing its bound.
-constexpr slong kBoundFromLength = 32;
+using zgpu::preload::kResultantBoundFrom;
 
 }  // namespace
 
@@ -24,7 +24,7 @@ void fmpz_poly_resultant(fmpz_t res, const fmpz_poly_t poly1, const fmpz_poly_t 
 {
     static Counts counts("fmpz_poly_resultant");
     route(
-        counts, [&] { return poly1->length >= kBoundFromLength && poly2->length >= kBoundFromLength; },
+        counts, [&] { return poly1->length >= kResultantBoundFrom && poly2->length >= kResultantBoundFrom; },
         [&] { return zgpu_fmpz_poly_resultant(res, poly1, poly2); },
         [&] { next<decltype(&fmpz_poly_resultant)>(counts)(res, poly1, poly2); });
 }

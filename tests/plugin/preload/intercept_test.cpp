@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "plugin/poly/poly_choice.hpp"
+#include "plugin/preload/gates.hpp"
 #include "plugin/preload/intercept.hpp"
 #include "zgpu/backend.hpp"
 
@@ -182,14 +183,28 @@ TEST_F(PluginIntercept, FindsFlintsOwnDefinition)
     EXPECT_NE(next<void (*)()>(f), nullptr);
 }
 
+// Powers: the row goes to the GPU, short ones are left without reading sizes, and
+// exponents whose bound leaves a batch, or whose length overflows, stay with FLINT.
+TEST(PluginGates, PowersGoToTheGpuWhenLongAndLarge)
+{
+    EXPECT_TRUE(fmpz_power_long_enough(1024, 64));
+    EXPECT_TRUE(fmpz_power_pays(1024, 64, 64)) << "fmpz_poly_pow of 1024 coefficients of 64 bits to the 64";
+    EXPECT_FALSE(fmpz_power_long_enough(3, 3));
+    EXPECT_FALSE(fmpz_power_long_enough(1, 1000));
+    EXPECT_FALSE(fmpz_power_long_enough(1000, 2));
+    EXPECT_FALSE(fmpz_power_long_enough(WORD_MAX / 4, 3));
+    EXPECT_FALSE(fmpz_power_pays(1000, 1000000, 64)) << "the bound leaves a batch";
+    EXPECT_FALSE(fmpz_power_pays(2, 1u << 20, 1u << 20));
+}
+
 }  // namespace
 }  // namespace zgpu::preload
 
 namespace zgpu::preload {
 namespace {
 
-// plugin/preload/fmpz_poly_products.cpp leaves products over Z under 256 coefficients out to
-// FLINT without reading their sizes; its comment says that by the cost model they pay on the GPU
+// plugin/preload/gates.hpp leaves products over Z under 256 coefficients out to FLINT without
+// reading their sizes; its comment says that by the cost model they pay on the GPU
 // only from 369-bit coefficients. Checked here for every split of lengths under 256 out and the
 // thread counts of both machines.
 TEST(PluginGates, SmallProductsOverZPayOnTheGpuOnlyWithLargeCoefficients)

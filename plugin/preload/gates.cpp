@@ -1,0 +1,47 @@
+#include "plugin/preload/gates.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#include "base/parallel.hpp"
+#include "plugin/matrix/fmpz_mat_mul.hpp"
+#include "plugin/poly/poly_choice.hpp"
+#include "zgpu/limb_batch.hpp"
+
+namespace zgpu::preload {
+
+bool nmod_product_worth_it(slong la, slong lb, slong out, ulong n)
+{
+    if (out <= 0 || la <= 0 || lb <= 0) return false;
+    const auto a = std::uint64_t(std::min(la, out)), b = std::uint64_t(std::min(lb, out));
+    const poly::PolyShape shape = poly::nmod_product_shape(a, b, std::uint64_t(out), n, poly::transform_length_estimate(a, b));
+    return poly::gpu_pays_for_nmod_products({&shape, 1}, host_threads());
+}
+
+bool fmpz_product_pays(slong la, slong lb, slong out, std::uint64_t a_bits, std::uint64_t b_bits)
+{
+    return poly::gpu_pays_for_fmpz_poly_product(
+        poly::fmpz_product_shape(std::uint64_t(la), std::uint64_t(lb), std::uint64_t(out), a_bits, b_bits), host_threads());
+}
+
+bool fmpz_mat_product_pays(slong rows, slong inner, slong cols, std::uint64_t a_bits, std::uint64_t b_bits)
+{
+    const matrix::ZMatrix x{{}, std::size_t(rows), std::size_t(inner), a_bits};
+    const matrix::ZMatrix y{{}, std::size_t(inner), std::size_t(cols), b_bits};
+    return matrix::gpu_pays_for_fmpz_mat_mul(x, y, host_threads());
+}
+
+bool fmpz_power_long_enough(slong len, ulong e)
+{
+    return len >= 2 && e >= 3 && e <= ulong(WORD_MAX / 2) / ulong(len) && slong(e) * (len - 1) + 1 >= kReadSizesFrom;
+}
+
+bool fmpz_power_pays(slong len, ulong e, std::uint64_t max_bits)
+{
+    // ||f||_1 < len 2^max_bits bounds the power's bits by e (max_bits + bits(len)).
+    const std::uint64_t norm_bits = max_bits + std::uint64_t(std::bit_width(ulong(len)));
+    if (e > std::uint64_t(64) * kMaxLimbs / norm_bits) return false;
+    return poly::gpu_pays_for_fmpz_poly_product(poly::fmpz_power_shape(std::uint64_t(len), e, e * norm_bits), host_threads());
+}
+
+}  // namespace zgpu::preload

@@ -1,0 +1,50 @@
+// The plugin's cheap tests, shared by its FLINT and NTL definitions: from a call's shape (and,
+// past a size, its operands' bits) whether zgpu's cost model sends it to the GPU. Each costs
+// nanoseconds where the call stays with FLINT or NTL.
+#pragma once
+
+#include <cstdint>
+
+#include <flint/flint.h>
+
+namespace zgpu::preload {
+
+// Below this many coefficients out, no product over Z is sent to zgpu without reading its
+// coefficients' sizes, which would cost FLINT's small products more than the 3 % allowed. By
+// the model, products under 256 coefficients out pay on the GPU only where both operands have
+// coefficients of 369 bits or more (a test checks it): those stay with FLINT too.
+inline constexpr slong kReadSizesFrom = 256;
+
+// Products with a dimension below this stay with FLINT. FLINT's algorithms call many thin ones
+// (fmpz_mat_solve's lifting: a 500 x 500 matrix by a column, thousands of times), which the cost
+// model sends to the GPU and which ran slower there: fmpz_mat_solve 500 x 500 took 7.6 s with
+// the plugin and 4.1 s without (H200, FLINT 3.6 on 16 threads).
+inline constexpr slong kMinDimension = 128;
+
+// Below this dimension a determinant over Z stays with FLINT without computing its bound.
+inline constexpr slong kDetBoundFrom = 32;
+
+// Below this length a resultant over Z stays with FLINT without computing its bound.
+inline constexpr slong kResultantBoundFrom = 32;
+
+inline bool thick(slong rows, slong inner, slong cols)
+{
+    return rows >= kMinDimension && inner >= kMinDimension && cols >= kMinDimension;
+}
+
+// A product of la x lb coefficients mod x^out, modulo n.
+bool nmod_product_worth_it(slong la, slong lb, slong out, ulong n);
+
+// A product over Z of la x lb coefficients mod x^out (each at most out), of a_bits and b_bits.
+// Callers read the bits only where out >= kReadSizesFrom.
+bool fmpz_product_pays(slong la, slong lb, slong out, std::uint64_t a_bits, std::uint64_t b_bits);
+
+// A matrix product over Z of rows x inner by inner x cols, entries of a_bits and b_bits.
+bool fmpz_mat_product_pays(slong rows, slong inner, slong cols, std::uint64_t a_bits, std::uint64_t b_bits);
+
+// A power f^e over Z, f of len coefficients: whether it is long enough to read f's sizes, and
+// whether it pays with coefficients of at most max_bits bits.
+bool fmpz_power_long_enough(slong len, ulong e);
+bool fmpz_power_pays(slong len, ulong e, std::uint64_t max_bits);
+
+}  // namespace zgpu::preload
