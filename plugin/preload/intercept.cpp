@@ -23,35 +23,42 @@ static_assert(FLINT_BITS == 64, "the plugin mirrors FLINT's 64-bit ABI");
 namespace zgpu::preload {
 namespace {
 
-// How many libraries named libflint the process has loaded.
-int flint_libraries_loaded()
+// How many libraries whose file name starts with `prefix` the process has loaded.
+int libraries_loaded(const char* prefix)
 {
-    int count = 0;
+    struct Search {
+        const char* prefix;
+        int count;
+    } search{prefix, 0};
     dl_iterate_phdr(
         [](dl_phdr_info* info, std::size_t, void* data) {
+            auto& s = *static_cast<Search*>(data);
             const char* slash = info->dlpi_name ? std::strrchr(info->dlpi_name, '/') : nullptr;
             const char* name = slash ? slash + 1 : info->dlpi_name;
-            if (name && std::strncmp(name, "libflint.so", 11) == 0) ++*static_cast<int*>(data);
+            if (name && std::strncmp(name, s.prefix, std::strlen(s.prefix)) == 0) ++s.count;
             return 0;
         },
-        &count);
-    return count;
+        &search);
+    return search.count;
 }
 
-// Why the plugin must pass every call to FLINT, or empty: the process's FLINT is not the one
-// the plugin was built against (FLINT's structures may differ between versions).
-std::string flint_mismatch()
+// Why the plugin must pass every call on, or empty: the process's FLINT is not the one the
+// plugin was built against (FLINT's structures may differ between versions), or the process
+// has a second FLINT or NTL (a program built against another soname: NTL has no version to ask
+// at run time, and its soname changes with its ABI).
+std::string library_mismatch()
 {
     if (std::strcmp(flint_version, FLINT_VERSION) != 0)
         return std::string("built for FLINT ") + FLINT_VERSION + ", but the process runs FLINT " + flint_version;
-    if (flint_libraries_loaded() > 1) return "the process has loaded more than one libflint";
+    if (libraries_loaded("libflint.so") > 1) return "the process has loaded more than one libflint";
+    if (libraries_loaded("libntl.so") > 1) return "the process has loaded more than one libntl";
     return {};
 }
 
 Mode read_mode()
 {
-    if (const std::string why = flint_mismatch(); !why.empty()) {
-        std::fprintf(stderr, "zgpu plugin: %s; every call goes to FLINT\n", why.c_str());
+    if (const std::string why = library_mismatch(); !why.empty()) {
+        std::fprintf(stderr, "zgpu plugin: %s; every call goes to FLINT or NTL\n", why.c_str());
         return Mode::pass_all;
     }
     const char* value = std::getenv("ZGPU_BACKEND");
@@ -173,15 +180,20 @@ bool report_on()
 
 bool gpu_ready() { return warm_start.ready(); }
 
-Counts::Counts(const char* name) : name_(name), excluded_(listed_in_exclude(name)) { registry().add(this); }
+Counts::Counts(const char* name, const char* symbol, Library library)
+    : name_(name), symbol_(symbol ? symbol : name), library_(library), excluded_(listed_in_exclude(name))
+{
+    registry().add(this);
+}
 
 void* Counts::next_definition()
 {
     void* found = next_.load(std::memory_order_acquire);
     if (found) return found;
-    found = dlsym(RTLD_NEXT, name_);
+    found = dlsym(RTLD_NEXT, symbol_);
     if (!found) {
-        std::fprintf(stderr, "zgpu plugin: no FLINT function %s after the plugin (%s)\n", name_, dlerror());
+        std::fprintf(stderr, "zgpu plugin: no %s function %s after the plugin (%s)\n", library_ == Library::ntl ? "NTL" : "FLINT",
+                     name_, dlerror());
         std::abort();
     }
     next_.store(found, std::memory_order_release);
@@ -213,7 +225,8 @@ void warn_zgpu_failed(const Counts& counts)
         if (w == &counts) return;
         if (w) continue;
         w = &counts;
-        std::fprintf(stderr, "zgpu plugin: %s (%s); FLINT's function computes it\n", counts.name(), zgpu_last_error());
+        std::fprintf(stderr, "zgpu plugin: %s (%s); %s's function computes it\n", counts.name(), zgpu_last_error(),
+                     counts.library() == Library::ntl ? "NTL" : "FLINT");
         return;
     }
 }

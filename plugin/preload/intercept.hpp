@@ -18,8 +18,8 @@ namespace zgpu::preload {
 // What the environment asked of the plugin, read once, at the plugin's first call.
 enum class Mode { pass_all, automatic, forced };
 
-// How calls reach zgpu: pass_all where the process's FLINT is not the one built against or
-// ZGPU_BACKEND is unusable; forced where ZGPU_BACKEND names a backend (every call to zgpu,
+// How calls reach zgpu: pass_all where the process's FLINT or NTL is not the one built against
+// or ZGPU_BACKEND is unusable; forced where ZGPU_BACKEND names a backend (every call to zgpu,
 // which runs it there); else automatic (zgpu where its cost model picks the GPU).
 Mode mode();
 bool report_on();
@@ -27,15 +27,20 @@ bool report_on();
 // own and no call waits for it; until then calls go to FLINT.
 bool gpu_ready();
 
-// One intercepted function: its name, FLINT's definition and its counts.
+// The library whose function a Counts stands for.
+enum class Library { flint, ntl };
+
+// One intercepted function: its name, its library's definition and its counts. `symbol` is the
+// name the dynamic linker knows it by, where that is not `name` (NTL's, mangled).
 class Counts {
 public:
-    explicit Counts(const char* name);
+    explicit Counts(const char* name, const char* symbol = nullptr, Library library = Library::flint);
     const char* name() const { return name_; }
+    Library library() const { return library_; }
     // Whether ZGPU_PLUGIN_EXCLUDE leaves this function to FLINT.
     bool excluded() const { return excluded_; }
-    // FLINT's definition: the next one of this name after the plugin, found on first use. Aborts
-    // with a message if there is none (no FLINT in the process), as an unresolved symbol would.
+    // The library's definition: the next one of this symbol after the plugin, found on first
+    // use. Aborts with a message if there is none, as an unresolved symbol would.
     void* next_definition();
 
     void record(bool sent_to_zgpu, bool ran_on_gpu, std::chrono::nanoseconds time);
@@ -47,6 +52,8 @@ public:
 
 private:
     const char* name_;
+    const char* symbol_;
+    Library library_;
     bool excluded_;
     std::atomic<void*> next_{nullptr};
     std::atomic<std::uint64_t> calls_{0}, zgpu_calls_{0}, gpu_calls_{0}, nanoseconds_{0}, gpu_nanoseconds_{0};
@@ -61,8 +68,8 @@ void set_inside(const Counts* counts);
 
 // Whether the zgpu call just made on this thread ran on the GPU.
 bool last_call_ran_on_gpu();
-// Says on stderr, once a function, that a zgpu call failed (zgpu_last_error) and that FLINT's
-// function computes it instead.
+// Says on stderr, once a function, that a zgpu call failed (zgpu_last_error) and that its
+// library's function computes it instead.
 void warn_zgpu_failed(const Counts& counts);
 
 // FLINT's function F of this Counts, typed.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The plugin's end-to-end test: an unmodified FLINT program prints the same output without the
-# plugin and with it, loaded by LD_PRELOAD in each mode (automatic, ZGPU_BACKEND=cpu through
-# zgpu's front ends, ZGPU_BACKEND=gpu) and linked ahead of libflint. With a GPU, the gpu mode
+# The plugin's end-to-end test: an unmodified FLINT or NTL program prints the same output
+# without the plugin and with it, loaded by LD_PRELOAD in each mode (automatic, ZGPU_BACKEND=cpu
+# through zgpu's front ends, ZGPU_BACKEND=gpu) and linked ahead of the library. With a GPU, the gpu mode
 # must have run calls on it (the report at exit says how many).
 # Arguments: PROGRAM PROGRAM_LINKED_AHEAD PLUGIN.
 set -euo pipefail

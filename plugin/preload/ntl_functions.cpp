@@ -1,0 +1,117 @@
+// NTL's functions that zgpu has, defined in NTL's name: zgpu where its cost model picks the GPU,
+// else NTL's own function. NTL's own algorithms reach these through the dynamic linker too (in
+// Debian's libntl 11.5: 50 call sites of mul on zz_pX, 9 on ZZX, 4 on mat_ZZ). zgpu's NTL front
+// ends keep NTL's semantics (aliasing included); their CPU path is NTL's function.
+#include <NTL/ZZX.h>
+#include <NTL/lzz_pX.h>
+#include <NTL/mat_ZZ.h>
+
+#include <algorithm>
+
+#include "plugin/flint/c_report.hpp"
+#include "plugin/preload/gates.hpp"
+#include "plugin/preload/intercept.hpp"
+#include "zgpu/ntl.hpp"
+#include "zgpu/ntl_matrix.hpp"
+#include "zgpu/ntl_poly.hpp"
+
+namespace {
+
+using zgpu::preload::Counts;
+using zgpu::preload::Library;
+using zgpu::preload::next;
+using zgpu::preload::route;
+
+bool zz_px_product_worth_it(const NTL::zz_pX& a, const NTL::zz_pX& b)
+{
+    const long la = a.rep.length(), lb = b.rep.length();
+    // An empty operand may come before any modulus is set: the modulus is read after.
+    return la > 0 && lb > 0 && zgpu::preload::nmod_product_worth_it(la, lb, la + lb - 1, ulong(NTL::zz_p::modulus()));
+}
+
+bool zzx_product_worth_it(const NTL::ZZX& a, const NTL::ZZX& b)
+{
+    const long la = a.rep.length(), lb = b.rep.length();
+    return la > 0 && lb > 0 && la + lb - 1 >= zgpu::preload::kReadSizesFrom &&
+           zgpu::preload::fmpz_product_pays(la, lb, la + lb - 1, std::uint64_t(NTL::MaxBits(a)), std::uint64_t(NTL::MaxBits(b)));
+}
+
+std::uint64_t max_bits(const NTL::mat_ZZ& a)
+{
+    long bits = 0;
+    for (long i = 0; i < a.NumRows(); ++i)
+        for (long j = 0; j < a.NumCols(); ++j) bits = std::max(bits, NTL::NumBits(a[i][j]));
+    return std::uint64_t(bits);
+}
+
+}  // namespace
+
+namespace NTL {
+
+void mul(zz_pX& x, const zz_pX& a, const zz_pX& b)
+{
+    static Counts counts("NTL::mul(zz_pX)", "_ZN3NTL3mulERNS_5zz_pXERKS0_S3_", Library::ntl);
+    route(
+        counts, [&] { return zz_px_product_worth_it(a, b); }, [&] { return zgpu::report("zgpu_mul", [&] { zgpu::mul(x, a, b); }); },
+        [&] { next<void (*)(zz_pX&, const zz_pX&, const zz_pX&)>(counts)(x, a, b); });
+}
+
+void sqr(zz_pX& x, const zz_pX& a)
+{
+    static Counts counts("NTL::sqr(zz_pX)", "_ZN3NTL3sqrERNS_5zz_pXERKS0_", Library::ntl);
+    route(
+        counts, [&] { return zz_px_product_worth_it(a, a); }, [&] { return zgpu::report("zgpu_sqr", [&] { zgpu::sqr(x, a); }); },
+        [&] { next<void (*)(zz_pX&, const zz_pX&)>(counts)(x, a); });
+}
+
+void mul(ZZX& x, const ZZX& a, const ZZX& b)
+{
+    static Counts counts("NTL::mul(ZZX)", "_ZN3NTL3mulERNS_3ZZXERKS0_S3_", Library::ntl);
+    route(
+        counts, [&] { return zzx_product_worth_it(a, b); }, [&] { return zgpu::report("zgpu_mul", [&] { zgpu::mul(x, a, b); }); },
+        [&] { next<void (*)(ZZX&, const ZZX&, const ZZX&)>(counts)(x, a, b); });
+}
+
+void sqr(ZZX& x, const ZZX& a)
+{
+    static Counts counts("NTL::sqr(ZZX)", "_ZN3NTL3sqrERNS_3ZZXERKS0_", Library::ntl);
+    route(
+        counts, [&] { return zzx_product_worth_it(a, a); }, [&] { return zgpu::report("zgpu_sqr", [&] { zgpu::sqr(x, a); }); },
+        [&] { next<void (*)(ZZX&, const ZZX&)>(counts)(x, a); });
+}
+
+void mul(mat_ZZ& X, const mat_ZZ& A, const mat_ZZ& B)
+{
+    static Counts counts("NTL::mul(mat_ZZ)", "_ZN3NTL3mulERNS_3MatINS_2ZZEEERKS2_S5_", Library::ntl);
+    route(
+        counts,
+        [&] {
+            return A.NumCols() == B.NumRows() && zgpu::preload::thick(A.NumRows(), A.NumCols(), B.NumCols()) &&
+                   zgpu::preload::fmpz_mat_product_pays(A.NumRows(), A.NumCols(), B.NumCols(), max_bits(A), max_bits(B));
+        },
+        [&] { return zgpu::report("zgpu_mul", [&] { zgpu::mul(X, A, B); }); },
+        [&] { next<void (*)(mat_ZZ&, const mat_ZZ&, const mat_ZZ&)>(counts)(X, A, B); });
+}
+
+// zgpu's determinant is exact whatever `deterministic` asks (NTL's own may use a randomised
+// strategy when it is 0; its result is exact all the same).
+void determinant(ZZ& d, const mat_ZZ& A, long deterministic)
+{
+    static Counts counts("NTL::determinant(mat_ZZ)", "_ZN3NTL11determinantERNS_2ZZERKNS_3MatIS0_EEl", Library::ntl);
+    route(
+        counts, [&] { return A.NumRows() == A.NumCols() && A.NumRows() >= zgpu::preload::kDetBoundFrom; },
+        [&] { return zgpu::report("zgpu_determinant", [&] { zgpu::determinant(d, A); }); },
+        [&] { next<void (*)(ZZ&, const mat_ZZ&, long)>(counts)(d, A, deterministic); });
+}
+
+void resultant(ZZ& res, const ZZX& a, const ZZX& b, long deterministic)
+{
+    static Counts counts("NTL::resultant(ZZX)", "_ZN3NTL9resultantERNS_2ZZERKNS_3ZZXES4_l", Library::ntl);
+    route(
+        counts,
+        [&] { return a.rep.length() >= zgpu::preload::kResultantBoundFrom && b.rep.length() >= zgpu::preload::kResultantBoundFrom; },
+        [&] { return zgpu::report("zgpu_resultant", [&] { zgpu::resultant(res, a, b); }); },
+        [&] { next<void (*)(ZZ&, const ZZX&, const ZZX&, long)>(counts)(res, a, b, deterministic); });
+}
+
+}  // namespace NTL

@@ -1,0 +1,125 @@
+// An ordinary NTL program, built against NTL alone: it calls every NTL function the plugin
+// defines (with aliasing, empty operands and zeros), and NTL algorithms above them, and prints a
+// checksum a line. compare_runs.sh runs it without the plugin and with it; the output must not
+// change. Each part seeds NTL's generator itself: NTL's own determinant and resultant draw from
+// it (deterministic = 0), zgpu's do not, so the numbers drawn after them differ.
+#include <NTL/ZZX.h>
+#include <NTL/lzz_pX.h>
+#include <NTL/lzz_pXFactoring.h>
+#include <NTL/mat_ZZ.h>
+
+#include <iostream>
+
+using namespace NTL;
+
+namespace {
+
+const long kMersenne61 = (1L << 61) - 1;
+
+unsigned long hash(const ZZ& x, unsigned long h) { return h * 1000003u + static_cast<unsigned long>(rem(x, kMersenne61)) + (sign(x) < 0); }
+
+unsigned long hash(const ZZX& f)
+{
+    unsigned long h = 0;
+    for (long i = 0; i < f.rep.length(); ++i) h = hash(f.rep[i], h);
+    return h;
+}
+
+unsigned long hash(const zz_pX& f)
+{
+    unsigned long h = 0;
+    for (long i = 0; i < f.rep.length(); ++i) h = h * 1000003u + static_cast<unsigned long>(rep(f.rep[i]));
+    return h;
+}
+
+unsigned long hash(const mat_ZZ& a)
+{
+    unsigned long h = 0;
+    for (long i = 0; i < a.NumRows(); ++i)
+        for (long j = 0; j < a.NumCols(); ++j) h = hash(a[i][j], h);
+    return h;
+}
+
+void say(const char* what, unsigned long h) { std::cout << what << " " << h << "\n"; }
+
+void random_zzx(ZZX& f, long length, long bits)
+{
+    f.SetLength(length);
+    for (long i = 0; i < length; ++i) {
+        RandomBits(f.rep[i], bits);
+        if (RandomBnd(2)) NTL::negate(f.rep[i], f.rep[i]);
+    }
+    f.normalize();
+}
+
+void zz_px_products(long length, long p)
+{
+    SetSeed(ZZ(length));
+    zz_p::init(p);
+    zz_pX a, b, c;
+    random(a, length);
+    random(b, length / 2 + 1);
+    std::cout << "zz_pX products, length " << length << ", modulo " << p << "\n";
+    mul(c, a, b), say("mul", hash(c));
+    sqr(c, a), say("sqr", hash(c));
+    c = a, mul(c, c, b), say("mul aliased", hash(c));
+    c = a, sqr(c, c), say("sqr aliased", hash(c));
+    mul(c, a, zz_pX()), say("mul by zero", hash(c));
+    // NTL's own algorithms above the products.
+    zz_pX f;
+    random(f, length / 4 + 2);
+    SetCoeff(f, length / 4 + 2);
+    PowerXMod(c, ZZ(p), zz_pXModulus(f)), say("PowerXMod", hash(c));
+}
+
+void zzx_products(long length, long bits)
+{
+    SetSeed(ZZ(length + bits));
+    ZZX a, b, c;
+    random_zzx(a, length, bits);
+    random_zzx(b, length / 2 + 1, bits / 2 + 1);
+    std::cout << "ZZX products, length " << length << ", " << bits << " bits\n";
+    mul(c, a, b), say("mul", hash(c));
+    sqr(c, a), say("sqr", hash(c));
+    c = a, mul(c, c, c), say("mul aliased", hash(c));
+    c = b, sqr(c, c), say("sqr aliased", hash(c));
+    mul(c, a, ZZX()), say("mul by zero", hash(c));
+    ZZ r;
+    resultant(r, a, b), say("resultant", hash(r, 0));
+    resultant(r, a, ZZX()), say("resultant with zero", hash(r, 0));
+}
+
+void matrices(long dim, long bits)
+{
+    SetSeed(ZZ(dim + bits));
+    mat_ZZ a, b, c;
+    a.SetDims(dim, dim), b.SetDims(dim, dim + 3);
+    for (long i = 0; i < dim; ++i) {
+        for (long j = 0; j < dim; ++j) RandomBits(a[i][j], bits);
+        for (long j = 0; j < dim + 3; ++j) RandomBits(b[i][j], bits), b[i][j] -= power2_ZZ(bits - 1);
+    }
+    std::cout << "matrices " << dim << " x " << dim << ", " << bits << " bits\n";
+    mul(c, a, b), say("mul", hash(c));
+    c = a, mul(c, c, a), say("mul aliased", hash(c));
+    ZZ d;
+    determinant(d, a), say("determinant", hash(d, 0));
+    determinant(d, a, 1), say("determinant, deterministic", hash(d, 0));
+    a[1] = a[0];
+    determinant(d, a), say("determinant of a singular matrix", hash(d, 0));
+}
+
+}  // namespace
+
+int main()
+{
+    zz_px_products(12, 7);
+    zz_px_products(3000, 1152921504606846883L);  // the largest prime NTL's zz_p takes: below 2^60
+    zz_px_products(2500, 1000003);
+    zzx_products(10, 30);
+    zzx_products(700, 300);
+    zzx_products(60, 64);
+    matrices(5, 10);
+    matrices(40, 64);
+    matrices(130, 100);
+    return 0;
+}
