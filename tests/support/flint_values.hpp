@@ -50,4 +50,24 @@ struct NmodMat {
     nmod_mat_t m;
 };
 
+// Every coefficient of p (len of them) of absolute value 2^bits - 1, the bound's tightest case:
+// all positive, all negative, or alternating in sign (from + at the constant term).
+enum class Signs { positive, negative, alternating };
+inline void set_extreme(fmpz_poly_t p, slong len, flint_bitcnt_t bits, Signs signs)
+{
+    fmpz_t c;
+    fmpz_init(c);
+    fmpz_one(c);
+    fmpz_mul_2exp(c, c, bits);
+    fmpz_sub_ui(c, c, 1);
+    fmpz_poly_zero(p);
+    for (slong i = len - 1; i >= 0; --i) {
+        const bool negative = signs == Signs::negative || (signs == Signs::alternating && i % 2);
+        if (negative) fmpz_neg(c, c);
+        fmpz_poly_set_coeff_fmpz(p, i, c);
+        if (negative) fmpz_neg(c, c);
+    }
+    fmpz_clear(c);
+}
+
 }  // namespace zgpu::testing

@@ -19,24 +19,6 @@
 namespace zgpu::testing {
 namespace {
 
-// Every coefficient sign_i (2^bits - 1), the signs all +, all -, or alternating.
-void set_extreme(fmpz_poly_t p, slong len, flint_bitcnt_t bits, int pattern)
-{
-    fmpz_t c;
-    fmpz_init(c);
-    fmpz_one(c);
-    fmpz_mul_2exp(c, c, bits);
-    fmpz_sub_ui(c, c, 1);
-    fmpz_poly_zero(p);
-    for (slong i = len - 1; i >= 0; --i) {
-        const bool negative = pattern == 1 || (pattern == 2 && i % 2);
-        if (negative) fmpz_neg(c, c);
-        fmpz_poly_set_coeff_fmpz(p, i, c);
-        if (negative) fmpz_neg(c, c);
-    }
-    fmpz_clear(c);
-}
-
 class FmpzPolyPow : public OnBackendWithFlint {
 protected:
     // res = poly^e through zgpu against FLINT, res overwritten, and the backend: the GPU's where it
@@ -79,12 +61,12 @@ TEST_P(FmpzPolyPow, EveryCoefficientAtTheMaximum)
 {
     for (const slong len : {slong(2), slong(3), slong(64)})
         for (const flint_bitcnt_t bits : {1u, 63u, 64u, 200u})
-            for (const int pattern : {0, 1, 2}) {
+            for (const Signs signs : {Signs::positive, Signs::negative, Signs::alternating}) {
                 FmpzPoly a;
-                set_extreme(a.p, len, bits, pattern);
+                set_extreme(a.p, len, bits, signs);
                 for (const ulong e : {3ul, 16ul, 17ul})
-                    expect_pow(a.p, e, std::to_string(len) + " coefficients +-(2^" + std::to_string(bits) + " - 1), pattern " +
-                                           std::to_string(pattern) + ", to the " + std::to_string(e));
+                    expect_pow(a.p, e, std::to_string(len) + " coefficients +-(2^" + std::to_string(bits) + " - 1), signs " +
+                                           std::to_string(int(signs)) + ", to the " + std::to_string(e));
             }
 }
 

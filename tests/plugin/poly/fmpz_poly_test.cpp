@@ -27,15 +27,7 @@ const slong kLengths[] = {0, 1, 2, 3, 15, 16, 17, 63, 64, 65, 255, 256, 257};
 // Every coefficient sign * (2^bits - 1): the bound's tightest case when a and b share the sign.
 void set_top(fmpz_poly_t p, slong len, flint_bitcnt_t bits, int sign)
 {
-    fmpz_t c;
-    fmpz_init(c);
-    fmpz_one(c);
-    fmpz_mul_2exp(c, c, bits);
-    fmpz_sub_ui(c, c, 1);
-    if (sign < 0) fmpz_neg(c, c);
-    fmpz_poly_zero(p);
-    for (slong i = len - 1; i >= 0; --i) fmpz_poly_set_coeff_fmpz(p, i, c);
-    fmpz_clear(c);
+    set_extreme(p, len, bits, sign < 0 ? Signs::negative : Signs::positive);
 }
 
 // Whether p has a nonzero coefficient below x^n: a product mod x^n reads no others.
