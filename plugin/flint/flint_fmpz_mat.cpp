@@ -13,6 +13,7 @@
 #include "plugin/matrix/fmpz_mat_det.hpp"
 #include "plugin/matrix/fmpz_mat_mul.hpp"
 #include "plugin/modular/fmpz_temp.hpp"
+#include "zgpu/backend.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/fmpz_adapter.hpp"
 #include "zgpu/matrix.hpp"
@@ -122,8 +123,11 @@ void fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b)
     if (!c || !a || !b) throw Error(f + (!c ? "c" : !a ? "a" : "b") + " is NULL");
     if (a->c != b->r || c->r != a->r || c->c != b->c)
         throw Error(f + "shapes do not match: a " + shape(a) + ", b " + shape(b) + ", c " + shape(c));
-    if (c->r == 0 || c->c == 0) return;
-    if (a->c == 0) return fmpz_mat_zero(c);
+    // Empty shapes are the host's, as in zgpu_nmod_mat_mul.
+    if (c->r == 0 || c->c == 0 || a->c == 0) {
+        set_last_backend(Backend::cpu);
+        return fmpz_mat_zero(c);
+    }
     const RowMajor a_entries(a), b_entries(b);
     const matrix::ZMatrix za = operand(a_entries, a, "a"), zb = operand(b_entries, b, "b");
     // In place only among whole matrices: a window's rows (FLINT 2.9 swaps row pointers) need not

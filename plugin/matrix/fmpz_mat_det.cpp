@@ -75,7 +75,7 @@ Backend fmpz_mat_determinant(fmpz_t det, const ZMatrix& a, std::uint64_t bound_b
 Backend fmpz_mat_determinant_on(Backend backend, fmpz_t det, const ZMatrix& a, std::uint64_t bound_bits,
                                 const std::function<void()>& on_cpu, const DetResiduesOnGpu& residues)
 {
-    if (!a.entries.too_large.empty()) backend = Backend::cpu;
+    if (!a.entries.too_large.empty() || bound_bits > PrimeSet::kMaxBits) backend = Backend::cpu;
     Progress progress("fmpz_mat_det, " + std::to_string(a.rows) + " x " + std::to_string(a.rows) + ", a bound of " +
                           std::to_string(bound_bits) + " bits",
                       flint_det_seconds(a.rows, bound_bits), 0);

@@ -85,15 +85,19 @@ PrimeSet PrimeSet::generated(std::size_t k)
 
 PrimeSet PrimeSet::for_bits(std::uint64_t bits, bool sign)
 {
+    if (bits > kMaxBits)
+        throw Error("prime set: " + std::to_string(bits) + " bits is more than the supported 2^30 (" + std::to_string(kMaxBits) + ")");
     // |x| <= 2^bits - 1 needs P > 2^(bits + 1) - 2 signed, P > 2^bits - 1 unsigned. Each prime
-    // is above 2^61, so ceil((bits + 1) / 61) of them always suffice; take the fewest.
+    // is above 2^61 (below kMaxBits), so ceil((bits + 1) / 61) of them always suffice; take the
+    // fewest.
     FmpzTemp need, product;
     fmpz_one(need.get());
     fmpz_mul_2exp(need.get(), need.get(), bits + (sign ? 1 : 0));
     fmpz_sub_ui(need.get(), need.get(), sign ? 2 : 1);
     std::vector<limb_t> primes = kernels::ntt_primes((bits + 1 + 60) / 61);
     std::size_t k = 0;
-    for (fmpz_one(product.get()); fmpz_cmp(product.get(), need.get()) <= 0; ++k) fmpz_mul_ui(product.get(), product.get(), primes[k]);
+    for (fmpz_one(product.get()); fmpz_cmp(product.get(), need.get()) <= 0 && k < primes.size(); ++k)
+        fmpz_mul_ui(product.get(), product.get(), primes[k]);
     primes.resize(std::max<std::size_t>(k, 1));
     return PrimeSet(std::make_shared<const State>(std::move(primes)));
 }

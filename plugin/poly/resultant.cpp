@@ -76,7 +76,9 @@ limb_t nmod_resultant(const limb_t* a, std::size_t a_length, const limb_t* b, st
 
 std::uint64_t resultant_bits(std::size_t a_length, std::uint64_t a_norm_bits, std::size_t b_length, std::uint64_t b_norm_bits)
 {
-    return std::uint64_t(b_length - 1) * ((a_norm_bits + 1) / 2) + std::uint64_t(a_length - 1) * ((b_norm_bits + 1) / 2);
+    // Two constants: the resultant is 1, which the product bound (0 bits) does not cover.
+    return std::max<std::uint64_t>(
+        1, std::uint64_t(b_length - 1) * ((a_norm_bits + 1) / 2) + std::uint64_t(a_length - 1) * ((b_norm_bits + 1) / 2));
 }
 
 double flint_resultant_seconds(std::size_t a_length, std::size_t b_length, std::uint64_t bound_bits)
@@ -105,7 +107,7 @@ Backend resultant(fmpz_t res, const ZPoly& a, const ZPoly& b, std::uint64_t boun
 Backend resultant_on(Backend backend, fmpz_t res, const ZPoly& a, const ZPoly& b, std::uint64_t bound_bits,
                      const std::function<void()>& on_cpu, const ResultantResiduesOnGpu& residues)
 {
-    if (!a.coeffs.too_large.empty() || !b.coeffs.too_large.empty()) backend = Backend::cpu;
+    if (!a.coeffs.too_large.empty() || !b.coeffs.too_large.empty() || bound_bits > PrimeSet::kMaxBits) backend = Backend::cpu;
     Progress progress("fmpz_poly_resultant, lengths " + std::to_string(a.length) + " and " + std::to_string(b.length) +
                           ", a bound of " + std::to_string(bound_bits) + " bits",
                       flint_resultant_seconds(a.length, b.length, bound_bits), 0);

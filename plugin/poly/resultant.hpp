@@ -15,7 +15,8 @@ namespace zgpu::poly {
 
 // Hadamard's bound on |Res(a, b)| in bits, from the bits of ||a||^2 and ||b||^2 (exact
 // integers): deg(b) ceil(bits(||a||^2) / 2) + deg(a) ceil(bits(||b||^2) / 2), the Sylvester
-// matrix having deg(b) rows of a's coefficients and deg(a) rows of b's.
+// matrix having deg(b) rows of a's coefficients and deg(a) rows of b's; at least 1 (two
+// constants have the resultant 1).
 std::uint64_t resultant_bits(std::size_t a_length, std::uint64_t a_norm_bits, std::size_t b_length, std::uint64_t b_norm_bits);
 
 // The GPU's part: Res(a, b) modulo each prime of the set (gpu::fmpz_poly_resultant_residues), or

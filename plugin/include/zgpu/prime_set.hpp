@@ -30,8 +30,12 @@ public:
     // The k largest primes p < 2^62 with p = 1 mod 2^32 (NTT-friendly), in decreasing order.
     static PrimeSet generated(std::size_t k);
     // The fewest such primes that represent every value of at most `bits` bits (|x| < 2^bits;
-    // signed or, unsigned, 0 <= x < 2^bits).
+    // signed or, unsigned, 0 <= x < 2^bits). bits at most kMaxBits, else zgpu::Error.
     static PrimeSet for_bits(std::uint64_t bits, bool sign);
+    // 2^30: 17.6 million primes, each above 2^61 (the generated primes stay above 2^61 for the
+    // first 25 million), a value of 128 MiB. Determinants and resultants with larger bounds go
+    // to the host.
+    static constexpr std::uint64_t kMaxBits = std::uint64_t(1) << 30;
 
     std::size_t size() const;
     std::span<const limb_t> moduli() const;

@@ -86,6 +86,7 @@ const char * zgpu_last_backend(void);
 }
 #endif
 
+#include "zgpu/zgpu_matrix.h"
 #include "zgpu/zgpu_modular.h"
 #include "zgpu/zgpu_poly.h"
 

@@ -221,6 +221,13 @@ TEST_P(ModularEntryPoints, BadInputIsReportedAndNothingIsWritten)
     EXPECT_EQ(zgpu_prime_set_size(bad), 0);
     zgpu_prime_set_clear(bad);  // allowed after a failed init
     EXPECT_EQ(zgpu_fmpz_vec_multi_mod_ui(r.out(), x.v, 4, bad), -1);
+    // Absurd sizes are errors, not a hang or a crash: 2^64 - 1 and 2^64 - 2 bits (whose prime
+    // count overflowed), 2^37.
+    for (const flint_bitcnt_t bits : {~flint_bitcnt_t(0), ~flint_bitcnt_t(0) - 1, flint_bitcnt_t(1) << 37}) {
+        EXPECT_EQ(zgpu_prime_set_init_bits(bad, bits, 1), -1) << bits;
+        EXPECT_NE(std::string(zgpu_last_error()).find("is more than the supported 2^30"), std::string::npos) << zgpu_last_error();
+        EXPECT_EQ(zgpu_prime_set_size(bad), 0);
+    }
     EXPECT_EQ(zgpu_prime_set_init_bits(bad, 1000, 1), 0);
     EXPECT_GE(zgpu_prime_set_bits(bad), 1002u);
     zgpu_prime_set_clear(bad);

@@ -338,6 +338,24 @@ TEST_P(PolyEntryPoints, RawFormsMatchFlint)
             }
 }
 
+// Modulus 1, as FLINT's raw forms take it (its test programs do): every coefficient 0, every one
+// of res written.
+TEST_P(PolyEntryPoints, RawFormsTakeModulusOne)
+{
+    nmod_t mod;
+    nmod_init(&mod, 1);
+    const std::vector<ulong> a(6, 0), b(4, 0);
+    std::vector<ulong> res(9, 99), theirs(9, 98);
+    ::_nmod_poly_mul(theirs.data(), a.data(), 6, b.data(), 4, mod);
+    ASSERT_EQ(_zgpu_nmod_poly_mul(res.data(), a.data(), 6, b.data(), 4, mod), 0) << zgpu_last_error();
+    EXPECT_EQ(res, theirs);
+    std::fill(res.begin(), res.end(), 99);
+    ASSERT_EQ(_zgpu_nmod_poly_mullow(res.data(), a.data(), 6, b.data(), 4, 5, mod), 0) << zgpu_last_error();
+    EXPECT_EQ(res, (std::vector<ulong>{0, 0, 0, 0, 0, 99, 99, 99, 99}));
+    ASSERT_EQ(_zgpu_nmod_poly_sqr(res.data(), a.data(), 5, mod), 0) << zgpu_last_error();
+    EXPECT_EQ(res, std::vector<ulong>(9, 0));
+}
+
 TEST_P(PolyEntryPoints, RawFormsRejectBadInputAndWriteNothing)
 {
     nmod_t mod;

@@ -146,6 +146,7 @@ TEST(ResultantRules, TheBoundAndAFailingGpu)
 {
     // deg(b) = 2 rows of a (||a||^2 of 5 bits: below 2^3) and deg(a) = 3 rows of b (3 bits: 2^2).
     EXPECT_EQ(poly::resultant_bits(4, 5, 3, 3), 2u * 3u + 3u * 2u);
+    EXPECT_EQ(poly::resultant_bits(1, 5, 1, 7), 1u) << "two constants: |Res| = 1 < 2^1";
     // Measured on the H200 (64-bit coefficients): the GPU from length 10 (0.07 ms, FLINT 0.1 ms).
     EXPECT_FALSE(poly::gpu_pays_for_resultant(5, 5, 600));
     EXPECT_TRUE(poly::gpu_pays_for_resultant(10, 10, 1161));
