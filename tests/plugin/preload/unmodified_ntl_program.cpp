@@ -52,6 +52,19 @@ void random_zzx(ZZX& f, long length, long bits)
     f.normalize();
 }
 
+// mul and sqr of a and b, with every aliasing and a zero operand.
+template <class Poly>
+void products(const Poly& a, const Poly& b)
+{
+    Poly c;
+    mul(c, a, b), say("mul", hash(c));
+    sqr(c, a), say("sqr", hash(c));
+    c = a, mul(c, c, b), say("mul aliased", hash(c));
+    c = a, mul(c, c, c), say("mul all aliased", hash(c));
+    c = b, sqr(c, c), say("sqr aliased", hash(c));
+    mul(c, a, Poly()), say("mul by zero", hash(c));
+}
+
 void zz_px_products(long length, long p)
 {
     SetSeed(ZZ(length));
@@ -60,11 +73,7 @@ void zz_px_products(long length, long p)
     random(a, length);
     random(b, length / 2 + 1);
     std::cout << "zz_pX products, length " << length << ", modulo " << p << "\n";
-    mul(c, a, b), say("mul", hash(c));
-    sqr(c, a), say("sqr", hash(c));
-    c = a, mul(c, c, b), say("mul aliased", hash(c));
-    c = a, sqr(c, c), say("sqr aliased", hash(c));
-    mul(c, a, zz_pX()), say("mul by zero", hash(c));
+    products(a, b);
     // NTL's own algorithms above the products.
     zz_pX f;
     random(f, length / 4 + 2);
@@ -75,15 +84,11 @@ void zz_px_products(long length, long p)
 void zzx_products(long length, long bits)
 {
     SetSeed(ZZ(length + bits));
-    ZZX a, b, c;
+    ZZX a, b;
     random_zzx(a, length, bits);
     random_zzx(b, length / 2 + 1, bits / 2 + 1);
     std::cout << "ZZX products, length " << length << ", " << bits << " bits\n";
-    mul(c, a, b), say("mul", hash(c));
-    sqr(c, a), say("sqr", hash(c));
-    c = a, mul(c, c, c), say("mul aliased", hash(c));
-    c = b, sqr(c, c), say("sqr aliased", hash(c));
-    mul(c, a, ZZX()), say("mul by zero", hash(c));
+    products(a, b);
     ZZ r;
     resultant(r, a, b), say("resultant", hash(r, 0));
     resultant(r, a, ZZX()), say("resultant with zero", hash(r, 0));
