@@ -92,7 +92,6 @@ std::optional<kernels::PolyNttTablesView> PolyNttTables::window(std::span<const 
     return view;
 }
 
-
 kernels::PolyNttTablesView poly_ntt_tables(Runtime& runtime, std::span<const limb_t> primes, std::uint32_t length)
 {
     // The runtime's own (the tables live on its device), guarded by its lease.
