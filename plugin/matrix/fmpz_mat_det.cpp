@@ -9,8 +9,8 @@
 #include "plugin/host_ops/gpu_or_host.hpp"
 #include "plugin/host_ops/progress.hpp"
 #include "plugin/modular/cpu_modular.hpp"
-#include "plugin/poly/flint_threads.hpp"
-#include "plugin/poly/product_primes.hpp"
+#include "plugin/host_ops/flint_threads.hpp"
+#include "plugin/modular/product_primes.hpp"
 #include "zgpu/error.hpp"
 
 namespace zgpu::matrix {
@@ -80,13 +80,13 @@ Backend fmpz_mat_determinant_on(Backend backend, fmpz_t det, const ZMatrix& a, s
                           std::to_string(bound_bits) + " bits",
                       flint_det_seconds(a.rows, bound_bits), 0);
     const auto on_host = [&] {
-        const poly::FlintThreads threads(host_threads());
+        const FlintThreads threads(host_threads());
         on_cpu();
     };
     const auto on_gpu = [&] {
         // |det| < 2^bound_bits: primes whose product exceeds 2^(bound_bits + 1) give it back
         // from its signed residue.
-        const PrimeSet set = poly::product_primes(bound_bits);
+        const PrimeSet set = product_primes(bound_bits);
         progress.set_total(set.moduli().size());
         // Only where lines are shown: counting costs the GPU's wait a poll.
         std::function<void(std::uint64_t)> primes_done;

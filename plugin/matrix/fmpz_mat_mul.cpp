@@ -9,8 +9,8 @@
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/host_ops/gpu_or_host.hpp"
 #include "plugin/modular/prime_set_state.hpp"
-#include "plugin/poly/flint_threads.hpp"
-#include "plugin/poly/product_primes.hpp"
+#include "plugin/host_ops/flint_threads.hpp"
+#include "plugin/modular/product_primes.hpp"
 #include "zgpu/error.hpp"
 
 namespace zgpu::matrix {
@@ -45,7 +45,7 @@ bool gpu_takes(const ZMatrix& a, const ZMatrix& b)
 
 void on_host(const ZMatrix& a, const ZMatrix& b, const std::function<void()>& on_cpu)
 {
-    const poly::FlintThreads threads(flint_fmpz_mat_seconds(a, b) >= kFlintThreadedFromSeconds ? host_threads() : 1);
+    const FlintThreads threads(flint_fmpz_mat_seconds(a, b) >= kFlintThreadedFromSeconds ? host_threads() : 1);
     on_cpu();
 }
 
@@ -84,7 +84,7 @@ Backend fmpz_mat_product_on(Backend backend, const ZMatrix& a, const ZMatrix& b,
 {
     if (!gpu_takes(a, b)) backend = Backend::cpu;
     const auto on_gpu = [&] {
-        const PrimeSet set = poly::product_primes(product_bits(a, b));
+        const PrimeSet set = product_primes(product_bits(a, b));
         if (set.state().product_limbs > kMaxLimbs) {
             on_host(a, b, on_cpu);
             return Backend::cpu;

@@ -13,7 +13,7 @@
 #include "plugin/host_ops/gpu_or_host.hpp"
 #include "plugin/host_ops/progress.hpp"
 #include "plugin/matrix/nmod_mat_rows.hpp"
-#include "plugin/poly/flint_threads.hpp"
+#include "plugin/host_ops/flint_threads.hpp"
 
 namespace zgpu::matrix {
 namespace {
@@ -47,7 +47,7 @@ template <class Result>
 Result on_host(const nmod_mat_struct* a, Result (*flint)(const nmod_mat_struct*))
 {
     const bool threaded = terms(std::size_t(a->r), std::size_t(a->c)) * kFlintSecondsPerTerm >= kFlintThreadedFromSeconds;
-    const poly::FlintThreads threads(threaded ? host_threads() : 1);
+    const FlintThreads threads(threaded ? host_threads() : 1);
     return flint(a);
 }
 

@@ -9,7 +9,7 @@
 #include "plugin/host_ops/gpu_or_host.hpp"
 #include "plugin/matrix/mat_choice.hpp"
 #include "plugin/matrix/nmod_mat_rows.hpp"
-#include "plugin/poly/flint_threads.hpp"
+#include "plugin/host_ops/flint_threads.hpp"
 #include "zgpu/error.hpp"
 
 namespace zgpu::matrix {
@@ -31,7 +31,7 @@ MatShape shape_of(const nmod_mat_struct* a, const nmod_mat_struct* b)
 // splits rows over FLINT's pool).
 void flint_product(nmod_mat_struct* c, const nmod_mat_struct* a, const nmod_mat_struct* b)
 {
-    const poly::FlintThreads threads(cpu_uses_threads(shape_of(a, b)) ? host_threads() : 1);
+    const FlintThreads threads(cpu_uses_threads(shape_of(a, b)) ? host_threads() : 1);
     ::nmod_mat_mul(c, a, b);
 }
 

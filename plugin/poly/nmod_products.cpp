@@ -14,7 +14,7 @@
 
 #include "base/parallel.hpp"
 #include "plugin/host_ops/dispatch.hpp"
-#include "plugin/poly/flint_threads.hpp"
+#include "plugin/host_ops/flint_threads.hpp"
 #include "plugin/poly/poly_choice.hpp"
 #include "plugin/poly/product_pieces.hpp"
 #include "plugin/host_ops/progress.hpp"

@@ -9,10 +9,10 @@
 #include "plugin/gpu/poly_backend.hpp"
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/modular/prime_set_state.hpp"
-#include "plugin/poly/flint_threads.hpp"
+#include "plugin/host_ops/flint_threads.hpp"
 #include "plugin/poly/poly_choice.hpp"
 #include "plugin/poly/product_pieces.hpp"
-#include "plugin/poly/product_primes.hpp"
+#include "plugin/modular/product_primes.hpp"
 #include "plugin/host_ops/progress.hpp"
 #include "zgpu/error.hpp"
 

@@ -9,8 +9,8 @@
 #include "plugin/host_ops/gpu_or_host.hpp"
 #include "plugin/host_ops/progress.hpp"
 #include "plugin/modular/cpu_modular.hpp"
-#include "plugin/poly/flint_threads.hpp"
-#include "plugin/poly/product_primes.hpp"
+#include "plugin/host_ops/flint_threads.hpp"
+#include "plugin/modular/product_primes.hpp"
 
 namespace zgpu::poly {
 namespace {

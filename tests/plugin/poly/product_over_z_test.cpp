@@ -19,7 +19,6 @@
 #include "plugin/gpu/poly_backend.hpp"
 #include "plugin/modular/prime_set_state.hpp"
 #include "plugin/poly/product_over_z.hpp"
-#include "plugin/poly/product_primes.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/fmpz_adapter.hpp"
 
@@ -142,19 +141,6 @@ TEST_F(ProductOverZ, TheBoundAddsTheLogOfTheShorterLength)
                                            std::tuple{4, 4, 9}, std::tuple{5, 1000, 10}, std::tuple{1024, 1025, 17}})
         EXPECT_EQ(product_bits(shape_only(std::size_t(la), 3), shape_only(std::size_t(lb), 4)), std::uint64_t(expected))
             << la << " x " << lb;
-}
-
-TEST_F(ProductOverZ, PrimeSetsAreForBitsAndKept)
-{
-    for (std::uint64_t bits = 0; bits < 700; ++bits) {
-        const PrimeSet set = product_primes(bits);
-        ASSERT_TRUE(set.same_moduli(PrimeSet::for_bits(bits, true))) << bits << " bits";
-        EXPECT_EQ(&product_primes(bits).state(), &set.state()) << "kept, " << bits << " bits";
-    }
-    const PrimeSet set = product_primes(5000);
-    product_primes(20000);
-    product_primes(30000);
-    EXPECT_EQ(&product_primes(5000).state(), &set.state()) << "a few sets are kept";
 }
 
 TEST_F(ProductOverZ, RandomProductsMatchFlint)

@@ -7,9 +7,9 @@
 
 #include "zgpu/prime_set.hpp"
 
-namespace zgpu::poly {
+namespace zgpu {
 
 // PrimeSet::for_bits(bits, true), from the kept sets where one serves these bits. Thread-safe.
 PrimeSet product_primes(std::uint64_t bits);
 
-}  // namespace zgpu::poly
+}  // namespace zgpu

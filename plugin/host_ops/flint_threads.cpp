@@ -1,4 +1,4 @@
-#include "plugin/poly/flint_threads.hpp"
+#include "plugin/host_ops/flint_threads.hpp"
 
 #include <algorithm>
 #include <mutex>
@@ -6,7 +6,7 @@
 #include <flint/flint.h>
 #include <flint/thread_pool.h>
 
-namespace zgpu::poly {
+namespace zgpu {
 namespace {
 
 // The pool is FLINT's global one. flint_set_num_threads would resize it too, but aborts where
@@ -39,4 +39,4 @@ FlintThreads::FlintThreads(unsigned threads) : old_workers_(flint_get_num_thread
 
 FlintThreads::~FlintThreads() { flint_reset_num_workers(old_workers_); }
 
-}  // namespace zgpu::poly
+}  // namespace zgpu

@@ -1,11 +1,11 @@
-#include "plugin/poly/product_primes.hpp"
+#include "plugin/modular/product_primes.hpp"
 
 #include <mutex>
 #include <vector>
 
 #include "plugin/modular/fmpz_temp.hpp"
 
-namespace zgpu::poly {
+namespace zgpu {
 namespace {
 
 // Sets kept: a few sizes of coefficients in turn (a modular algorithm's products grow as it
@@ -63,4 +63,4 @@ PrimeSet product_primes(std::uint64_t bits)
     return made.set;
 }
 
-}  // namespace zgpu::poly
+}  // namespace zgpu

@@ -4,7 +4,7 @@
 // program set more.
 #pragma once
 
-namespace zgpu::poly {
+namespace zgpu {
 
 // While one lives, FLINT calls on this thread may use up to `threads` threads (the caller
 // included): the pool is grown to threads - 1 workers if it is smaller and not in use (else
@@ -21,4 +21,4 @@ private:
     int old_workers_;
 };
 
-}  // namespace zgpu::poly
+}  // namespace zgpu
