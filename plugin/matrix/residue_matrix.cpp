@@ -50,19 +50,21 @@ void mat_mul(ResidueBatch& r, const ResidueBatch& a, const ResidueBatch& b, std:
     if (inner >= (std::size_t(1) << 31)) fail("inner dimension " + std::to_string(inner) + " is 2^31 or more");
     // A new batch: r may be a or b, which the product reads to the end.
     ResidueBatch out(a.prime_set(), rows * cols, a.backend());
-    if (out.count() > 0) {
+    // An empty product is the host's.
+    run_recorded(out.count() > 0 ? a.backend() : Backend::cpu, [&] {
+        if (out.count() == 0) return;
         const PrimeSet::State& set = a.prime_set().state();
         if (a.backend() == Backend::gpu) {
             gpu::residues_mat_mul(residue_view(a), residue_view(b), set.gpu_reduction_tables(), rows, inner, cols,
                                   residue_view(out));
-        } else {
-            parallel_for(set.moduli.size(), 1, [&](std::size_t begin, std::size_t end) {
-                for (std::size_t m = begin; m < end; ++m)
-                    nmod_product(out.data() + m * out.prime_stride(), a.data() + m * a.prime_stride(),
-                                 b.data() + m * b.prime_stride(), rows, inner, cols, set.moduli[m]);
-            });
+            return;
         }
-    }
+        parallel_for(set.moduli.size(), 1, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t m = begin; m < end; ++m)
+                nmod_product(out.data() + m * out.prime_stride(), a.data() + m * a.prime_stride(),
+                             b.data() + m * b.prime_stride(), rows, inner, cols, set.moduli[m]);
+        });
+    });
     r = std::move(out);
 }
 
@@ -75,24 +77,24 @@ void mat_det(std::span<ulong> det, const ResidueBatch& a, std::size_t n)
     if (a.count() != n * n) fail("a holds " + std::to_string(a.count()) + " values, not " + std::to_string(n) + " x " + std::to_string(n));
     if (const std::size_t i = set.first_composite(); i < set.moduli.size())
         fail("modulus " + std::to_string(i) + " (" + std::to_string(set.moduli[i]) + ") is not prime");
-    if (n == 0) {
-        for (ulong& d : det) d = 1;
-        return;
-    }
-    if (a.backend() == Backend::gpu) {
-        const std::vector<limb_t> values = gpu::residues_mat_det(residue_view(a), set.gpu_reduction_tables(), n);
-        std::copy(values.begin(), values.end(), det.begin());
-        return;
-    }
-    parallel_for(set.moduli.size(), 1, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t m = begin; m < end; ++m) {
-            nmod_mat_t x;
-            nmod_mat_init(x, slong(n), slong(n), set.moduli[m]);
-            const limb_t* entries = a.data() + m * a.prime_stride();
-            for (std::size_t e = 0; e < n * n; ++e) nmod_mat_entry(x, slong(e / n), slong(e % n)) = entries[e];
-            det[m] = nmod_mat_det(x);
-            nmod_mat_clear(x);
+    // The empty matrix's determinant, 1, is the host's.
+    run_recorded(n > 0 ? a.backend() : Backend::cpu, [&] {
+        if (n == 0) return std::fill(det.begin(), det.end(), ulong(1));
+        if (a.backend() == Backend::gpu) {
+            const std::vector<limb_t> values = gpu::residues_mat_det(residue_view(a), set.gpu_reduction_tables(), n);
+            std::copy(values.begin(), values.end(), det.begin());
+            return;
         }
+        parallel_for(set.moduli.size(), 1, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t m = begin; m < end; ++m) {
+                nmod_mat_t x;
+                nmod_mat_init(x, slong(n), slong(n), set.moduli[m]);
+                const limb_t* entries = a.data() + m * a.prime_stride();
+                for (std::size_t e = 0; e < n * n; ++e) nmod_mat_entry(x, slong(e / n), slong(e % n)) = entries[e];
+                det[m] = nmod_mat_det(x);
+                nmod_mat_clear(x);
+            }
+        });
     });
 }
 

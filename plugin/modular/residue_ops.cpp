@@ -105,9 +105,7 @@ void scalar(ResidueBatch& r, const ResidueBatch& a, std::span<const limb_t> c, b
     });
 }
 
-}  // namespace
-
-void reduce(ResidueBatch& r, const DeviceBatch& x, const PrimeSet& set)
+void reduce_on_backend(ResidueBatch& r, const DeviceBatch& x, const PrimeSet& set)
 {
     ResidueBatch out(set, x.count(), x.backend());
     if (x.backend() == Backend::gpu) {
@@ -124,7 +122,7 @@ void reduce(ResidueBatch& r, const DeviceBatch& x, const PrimeSet& set)
     r = std::move(out);
 }
 
-void crt(DeviceBatch& x, const ResidueBatch& r, bool sign)
+void crt_on_backend(DeviceBatch& x, const ResidueBatch& r, bool sign)
 {
     const PrimeSet::State& set = r.prime_set().state();
     if (set.product_limbs > kMaxLimbs)
@@ -143,20 +141,7 @@ void crt(DeviceBatch& x, const ResidueBatch& r, bool sign)
     x = std::move(out);
 }
 
-void crt_checked(DeviceBatch& x, const ResidueBatch& r, bool sign, const fmpz_t bound)
-{
-    if (!r.prime_set().represents(bound, sign))
-        throw Error("crt_checked: too few moduli: their product (" + std::to_string(r.prime_set().product_bits()) +
-                    " bits) does not represent every value up to the bound (" + std::to_string(fmpz_bits(bound)) +
-                    " bits)");
-    crt(x, r, sign);
-}
-
-void add(ResidueBatch& r, const ResidueBatch& a, const ResidueBatch& b) { binary(r, a, b, gpu::ResidueOp::add, "add"); }
-void sub(ResidueBatch& r, const ResidueBatch& a, const ResidueBatch& b) { binary(r, a, b, gpu::ResidueOp::sub, "sub"); }
-void mul(ResidueBatch& r, const ResidueBatch& a, const ResidueBatch& b) { binary(r, a, b, gpu::ResidueOp::mul, "mul"); }
-
-void neg(ResidueBatch& r, const ResidueBatch& a)
+void negate(ResidueBatch& r, const ResidueBatch& a)
 {
     shape_like(r, a);
     const PrimeSet::State& set = a.prime_set().state();
@@ -167,10 +152,55 @@ void neg(ResidueBatch& r, const ResidueBatch& a)
     });
 }
 
-void scalar_mul(ResidueBatch& r, const ResidueBatch& a, std::span<const limb_t> c) { scalar(r, a, c, false, "scalar_mul"); }
+}  // namespace
+
+void reduce(ResidueBatch& r, const DeviceBatch& x, const PrimeSet& set)
+{
+    run_recorded(x.backend(), [&] { reduce_on_backend(r, x, set); });
+}
+
+void crt(DeviceBatch& x, const ResidueBatch& r, bool sign)
+{
+    run_recorded(r.backend(), [&] { crt_on_backend(x, r, sign); });
+}
+
+void crt_checked(DeviceBatch& x, const ResidueBatch& r, bool sign, const fmpz_t bound)
+{
+    if (!r.prime_set().represents(bound, sign))
+        throw Error("crt_checked: too few moduli: their product (" + std::to_string(r.prime_set().product_bits()) +
+                    " bits) does not represent every value up to the bound (" + std::to_string(fmpz_bits(bound)) +
+                    " bits)");
+    crt(x, r, sign);
+}
+
+void add(ResidueBatch& r, const ResidueBatch& a, const ResidueBatch& b)
+{
+    run_recorded(a.backend(), [&] { binary(r, a, b, gpu::ResidueOp::add, "add"); });
+}
+
+void sub(ResidueBatch& r, const ResidueBatch& a, const ResidueBatch& b)
+{
+    run_recorded(a.backend(), [&] { binary(r, a, b, gpu::ResidueOp::sub, "sub"); });
+}
+
+void mul(ResidueBatch& r, const ResidueBatch& a, const ResidueBatch& b)
+{
+    run_recorded(a.backend(), [&] { binary(r, a, b, gpu::ResidueOp::mul, "mul"); });
+}
+
+void neg(ResidueBatch& r, const ResidueBatch& a)
+{
+    run_recorded(a.backend(), [&] { negate(r, a); });
+}
+
+void scalar_mul(ResidueBatch& r, const ResidueBatch& a, std::span<const limb_t> c)
+{
+    run_recorded(a.backend(), [&] { scalar(r, a, c, false, "scalar_mul"); });
+}
+
 void scalar_addmul(ResidueBatch& r, const ResidueBatch& a, std::span<const limb_t> c)
 {
-    scalar(r, a, c, true, "scalar_addmul");
+    run_recorded(a.backend(), [&] { scalar(r, a, c, true, "scalar_addmul"); });
 }
 
 }  // namespace zgpu

@@ -22,22 +22,21 @@ void poly_mul(ResidueBatch& r, const ResidueBatch& a, const ResidueBatch& b)
     const std::size_t la = a.count(), lb = b.count();
     // A new batch: r may be a or b, which the product reads to the end.
     ResidueBatch out(a.prime_set(), la && lb ? la + lb - 1 : 0, a.backend());
-    if (out.count() > 0) {
+    // A zero product is the host's.
+    run_recorded(out.count() > 0 ? a.backend() : Backend::cpu, [&] {
+        if (out.count() == 0) return;
         const PrimeSet::State& set = a.prime_set().state();
-        if (a.backend() == Backend::gpu) {
-            gpu::residues_poly_mul(residue_view(a), residue_view(b), set.moduli, residue_view(out));
-        } else {
-            // _nmod_poly_mul wants the longer operand first.
-            const bool swapped = la < lb;
-            const ResidueBatch& x = swapped ? b : a;
-            const ResidueBatch& y = swapped ? a : b;
-            parallel_for(set.moduli.size(), 1, [&](std::size_t begin, std::size_t end) {
-                for (std::size_t i = begin; i < end; ++i)
-                    _nmod_poly_mul(out.data() + i * out.prime_stride(), x.data() + i * x.prime_stride(), slong(x.count()),
-                                   y.data() + i * y.prime_stride(), slong(y.count()), set.mods[i]);
-            });
-        }
-    }
+        if (a.backend() == Backend::gpu) return gpu::residues_poly_mul(residue_view(a), residue_view(b), set.moduli, residue_view(out));
+        // _nmod_poly_mul wants the longer operand first.
+        const bool swapped = la < lb;
+        const ResidueBatch& x = swapped ? b : a;
+        const ResidueBatch& y = swapped ? a : b;
+        parallel_for(set.moduli.size(), 1, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i)
+                _nmod_poly_mul(out.data() + i * out.prime_stride(), x.data() + i * x.prime_stride(), slong(x.count()),
+                               y.data() + i * y.prime_stride(), slong(y.count()), set.mods[i]);
+        });
+    });
     r = std::move(out);
 }
 

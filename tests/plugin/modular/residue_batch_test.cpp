@@ -1,5 +1,6 @@
 // ResidueBatch on each backend against FLINT: transfers in both layouts, reduction of a
 // DeviceBatch, CRT back (signed, unsigned, checked) and arithmetic modulo each modulus.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,8 @@
 #include "zgpu/error.hpp"
 #include "zgpu/fmpz_adapter.hpp"
 #include "zgpu/residue_batch.hpp"
+#include "zgpu/residue_matrix.hpp"
+#include "zgpu/residue_poly.hpp"
 
 namespace zgpu::testing {
 namespace {
@@ -203,6 +206,43 @@ TEST_P(ResidueBatches, MismatchesAndSmallProductsAreErrors)
     EXPECT_THROW(crt_checked(untouched, a, true, bound.get()), Error);
     EXPECT_EQ(untouched.count(), 3u);
     crt_checked(untouched, a, false, bound.get());
+}
+
+// Each operation records the backend it ran on, as every other operation of zgpu does: its
+// batches' (the host's where the result is empty).
+TEST_P(ResidueBatches, OperationsRecordTheirBackend)
+{
+    const PrimeSet set = PrimeSet::generated(3);
+    const std::vector<std::vector<ulong>> x(3, std::vector<ulong>(4, 2));
+    const ResidueBatch a = ResidueBatch::upload(set, pointers(x).data(), 4, where());
+    ResidueBatch r(set, 0, where());
+    std::vector<ulong> det(3);
+    const std::vector<limb_t> c(3, 1);
+    const std::vector<std::function<void()>> operations = {
+        [&] { add(r, a, a); },
+        [&] { sub(r, a, a); },
+        [&] { mul(r, a, a); },
+        [&] { neg(r, a); },
+        [&] { scalar_mul(r, a, c); },
+        [&] { poly_mul(r, a, a); },
+        [&] { mat_mul(r, a, a, 2, 2, 2); },
+        [&] { mat_det(det, a, 2); },
+    };
+    for (std::size_t i = 0; i < operations.size(); ++i) {
+        set_last_backend(Backend::none);
+        operations[i]();
+        EXPECT_EQ(last_backend(), where()) << "operation " << i;
+    }
+    set_last_backend(Backend::none);
+    mat_det(det, ResidueBatch(set, 0, where()), 0);
+    EXPECT_EQ(last_backend(), Backend::cpu) << "the empty matrix";
+    DeviceBatch values(where(), 0, 1);
+    set_last_backend(Backend::none);
+    crt(values, a, true);
+    EXPECT_EQ(last_backend(), where()) << "crt";
+    set_last_backend(Backend::none);
+    reduce(r, values, set);
+    EXPECT_EQ(last_backend(), where()) << "reduce";
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ResidueBatches, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
