@@ -77,7 +77,7 @@ void fmpz_mat_multi_mod_ui(nmod_mat_t* residues, slong nres, const fmpz_mat_t ma
     const std::string name = "fmpz_mat_multi_mod_ui";
     check_residue_count(residues, nres, name);
     check_shapes(residues, nres, mat, name);
-    const PrimeSet& set = prime_set_of(moduli_of(residues, nres));
+    const PrimeSet set = prime_set_of(moduli_of(residues, nres));
     for (const Block& block : blocks_of(residues, nres, mat->r, mat->c))
         multi_mod_into(set, [&](std::size_t e) { return entry(mat, block, e); }, block.count, block.arrays, "mat");
 }
@@ -87,7 +87,7 @@ void fmpz_mat_multi_CRT_ui(fmpz_mat_t mat, nmod_mat_t* const residues, slong nre
     const std::string name = "fmpz_mat_multi_CRT_ui";
     check_residue_count(residues, nres, name);
     check_shapes(residues, nres, mat, name);
-    const PrimeSet& set = prime_set_of(moduli_of(residues, nres));
+    const PrimeSet set = prime_set_of(moduli_of(residues, nres));
     const std::vector<Block> blocks = blocks_of(residues, nres, mat->r, mat->c);
     for (const Block& block : blocks) require_reduced(set.state(), read_only(block.arrays), block.count, name, "residues");
     for (const Block& block : blocks)
@@ -100,7 +100,7 @@ void fmpz_poly_multi_mod_ui(nmod_poly_t* residues, slong nres, const fmpz_poly_t
     const std::string name = "fmpz_poly_multi_mod_ui";
     check_residue_count(residues, nres, name);
     if (!poly) throw Error(name + ": poly is NULL");
-    const PrimeSet& set = prime_set_of(moduli_of(residues, nres));
+    const PrimeSet set = prime_set_of(moduli_of(residues, nres));
     const slong n = poly->length;
     std::vector<limb_t*> arrays;
     for (slong i = 0; i < nres; ++i) {
@@ -119,7 +119,7 @@ void fmpz_poly_multi_CRT_ui(fmpz_poly_t poly, nmod_poly_t* const residues, slong
     const std::string name = "fmpz_poly_multi_CRT_ui";
     check_residue_count(residues, nres, name);
     if (!poly) throw Error(name + ": poly is NULL");
-    const PrimeSet& set = prime_set_of(moduli_of(residues, nres));
+    const PrimeSet set = prime_set_of(moduli_of(residues, nres));
     slong n = 0;
     for (slong i = 0; i < nres; ++i) n = std::max(n, residues[i]->length);
     // A residue shorter than the longest (its top coefficients zero modulo its modulus) is read
