@@ -96,8 +96,11 @@ PrimeSet PrimeSet::for_bits(std::uint64_t bits, bool sign)
     fmpz_sub_ui(need.get(), need.get(), sign ? 2 : 1);
     std::vector<limb_t> primes = kernels::ntt_primes((bits + 1 + 60) / 61);
     std::size_t k = 0;
-    for (fmpz_one(product.get()); fmpz_cmp(product.get(), need.get()) <= 0 && k < primes.size(); ++k)
+    for (fmpz_one(product.get()); fmpz_cmp(product.get(), need.get()) <= 0; ++k) {
+        // Never, below kMaxBits: a set that fell short must not be returned as one that suffices.
+        if (k == primes.size()) throw Error("prime set: internal error: the primes for " + std::to_string(bits) + " bits fall short");
         fmpz_mul_ui(product.get(), product.get(), primes[k]);
+    }
     primes.resize(std::max<std::size_t>(k, 1));
     return PrimeSet(std::make_shared<const State>(std::move(primes)));
 }

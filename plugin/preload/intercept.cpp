@@ -110,9 +110,11 @@ Registry& registry() { return called_functions; }
 
 thread_local const Counts* current = nullptr;
 
+const char* library_name(Library library) { return library == Library::ntl ? "NTL" : "FLINT"; }
+
 // The GPU's start (driver, context, streams, pinned staging: about 0.4 s on the H200 machine)
-// runs on a thread of its own from the first intercepted call on, so that no call waits for it: until it is done
-// the cost model's test fails and calls go to FLINT.
+// runs on a thread of its own from the first intercepted call on, so that no call waits for it:
+// until it is done the cost model's test fails and calls go to FLINT.
 class WarmStart {
 public:
     bool ready()
@@ -192,8 +194,7 @@ void* Counts::next_definition()
     if (found) return found;
     found = dlsym(RTLD_NEXT, symbol_);
     if (!found) {
-        std::fprintf(stderr, "zgpu plugin: no %s function %s after the plugin (%s)\n", library_ == Library::ntl ? "NTL" : "FLINT",
-                     name_, dlerror());
+        std::fprintf(stderr, "zgpu plugin: no %s function %s after the plugin (%s)\n", library_name(library_), name_, dlerror());
         std::abort();
     }
     next_.store(found, std::memory_order_release);
@@ -226,7 +227,7 @@ void warn_zgpu_failed(const Counts& counts)
         if (w) continue;
         w = &counts;
         std::fprintf(stderr, "zgpu plugin: %s (%s); %s's function computes it\n", counts.name(), zgpu_last_error(),
-                     counts.library() == Library::ntl ? "NTL" : "FLINT");
+                     library_name(counts.library()));
         return;
     }
 }
