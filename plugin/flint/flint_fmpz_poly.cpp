@@ -88,11 +88,14 @@ std::uint64_t one_norm_bits(const fmpz* a, slong length)
     return fmpz_bits(norm.get());
 }
 
-// (coeffs, length)^e into power (none of the operand), normalised: FLINT's own function where
-// it answers at once (fewer than 2 coefficients after the zeros on top, e < 3), else
-// poly::power_over_z with flint(power) as the CPU backend.
-void raise(fmpz_poly_struct* power, const fmpz* coeffs, std::size_t length, ulong e,
-           const std::function<void(fmpz_poly_struct*)>& flint)
+// (coeffs, length)^e: FLINT's own function, flint(), where it answers at once (fewer than 2
+// coefficients after the zeros on top, e < 3), else poly::power_over_z with flint() as the CPU
+// backend. On the GPU the power's coefficients go to room(n), which returns space for n of them
+// holding no operand: they are written in place, reusing their memory as FLINT does (fresh
+// mpz limbs would cost more than the whole power). Returns the GPU's length n, or 0 where
+// flint() ran.
+std::size_t raise(const fmpz* coeffs, std::size_t length, ulong e, const std::function<fmpz*(std::size_t)>& room,
+                  const std::function<void()>& flint)
 {
     const poly::ZPoly f = operand(coeffs, length, kUntruncated, "poly");
     const std::uint64_t norm_bits = one_norm_bits(coeffs, slong(f.length));
@@ -100,18 +103,16 @@ void raise(fmpz_poly_struct* power, const fmpz* coeffs, std::size_t length, ulon
     const bool bounded = norm_bits == 0 || e <= ~std::uint64_t(0) / norm_bits;
     if (f.length < 2 || e < 3 || !bounded) {
         set_last_backend(Backend::cpu);
-        return flint(power);
+        flint();
+        return 0;
     }
     const std::size_t out = (f.length - 1) * e + 1;
-    const Backend ran = poly::power_over_z(
-        f, e, e * norm_bits, [&] { flint(power); },
-        [&](std::size_t from, ConstBatchView values) {
-            if (from == 0) fmpz_poly_fit_length(power, slong(out));
-            adapters::unpack_fmpz_vec(values, power->coeffs + from);
-        });
-    if (ran != Backend::gpu) return;
-    _fmpz_poly_set_length(power, slong(out));
-    _fmpz_poly_normalise(power);
+    fmpz* power = nullptr;
+    const Backend ran = poly::power_over_z(f, e, e * norm_bits, flint, [&](std::size_t from, ConstBatchView values) {
+        if (!power) power = room(out);
+        adapters::unpack_fmpz_vec(values, power + from);
+    });
+    return ran == Backend::gpu ? out : 0;
 }
 
 }  // namespace
@@ -119,10 +120,21 @@ void raise(fmpz_poly_struct* power, const fmpz* coeffs, std::size_t length, ulon
 void fmpz_poly_pow(fmpz_poly_t res, const fmpz_poly_t poly, ulong e)
 {
     if (!res || !poly) throw Error(std::string("fmpz_poly_pow: ") + (!res ? "res" : "poly") + " is NULL");
-    // Into a temporary: res may be poly, which the power reads to the end.
-    FmpzPolyTemp power;
-    raise(power.get(), poly->coeffs, std::size_t(poly->length), e, [&](fmpz_poly_struct* p) { ::fmpz_poly_pow(p, poly, e); });
-    fmpz_poly_swap(res, power.get());
+    // res may be poly, which the power reads to the end: then through a temporary.
+    FmpzPolyTemp temporary;
+    fmpz_poly_struct* power = res == poly ? temporary.get() : res;
+    const std::size_t out = raise(
+        poly->coeffs, std::size_t(poly->length), e,
+        [&](std::size_t n) {
+            fmpz_poly_fit_length(power, slong(n));
+            return power->coeffs;
+        },
+        [&] { ::fmpz_poly_pow(power, poly, e); });
+    if (out) {
+        _fmpz_poly_set_length(power, slong(out));
+        _fmpz_poly_normalise(power);
+    }
+    if (power != res) fmpz_poly_swap(res, power);
 }
 
 void _fmpz_poly_pow(fmpz* res, const fmpz* poly, slong len, ulong e)
@@ -133,18 +145,11 @@ void _fmpz_poly_pow(fmpz* res, const fmpz* poly, slong len, ulong e)
     if (!res) throw Error(f + ": res is NULL");
     if (!poly) throw Error(f + ": poly is NULL");
     if (e > std::uint64_t(WORD_MAX) / std::uint64_t(len)) throw Error(f + ": the power's length overflows a slong");
-    // Every coefficient of res is written, top zeros included, as FLINT's does.
+    // Every coefficient of res is written, top zeros included, as FLINT's does; res is not poly.
     const slong length = slong(e) * (len - 1) + 1;
-    FmpzPolyTemp power;
-    raise(power.get(), poly, std::size_t(len), e, [&](fmpz_poly_struct* p) {
-        fmpz_poly_fit_length(p, length);
-        ::_fmpz_poly_pow(p->coeffs, poly, len, e);
-        _fmpz_poly_set_length(p, length);
-        _fmpz_poly_normalise(p);
-    });
-    for (slong i = 0; i < length; ++i)
-        if (i < power.get()->length) fmpz_swap(res + i, power.get()->coeffs + i);
-        else fmpz_zero(res + i);
+    const std::size_t out = raise(
+        poly, std::size_t(len), e, [&](std::size_t) { return res; }, [&] { ::_fmpz_poly_pow(res, poly, len, e); });
+    if (out) _fmpz_vec_zero(res + out, length - slong(out));
 }
 
 void fmpz_poly_resultant(fmpz_t res, const fmpz_poly_t a, const fmpz_poly_t b)
