@@ -6,12 +6,8 @@
 
 #include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/host_ops/dispatch.hpp"
-#include "plugin/host_ops/gpu_or_host.hpp"
-#include "plugin/host_ops/progress.hpp"
-#include "plugin/modular/cpu_modular.hpp"
-#include "plugin/host_ops/flint_threads.hpp"
-#include "plugin/modular/product_primes.hpp"
-#include "zgpu/error.hpp"
+#include "plugin/modular/prime_set_state.hpp"
+#include "plugin/modular/value_by_primes.hpp"
 
 namespace zgpu::matrix {
 namespace {
@@ -75,29 +71,13 @@ Backend fmpz_mat_determinant(fmpz_t det, const ZMatrix& a, std::uint64_t bound_b
 Backend fmpz_mat_determinant_on(Backend backend, fmpz_t det, const ZMatrix& a, std::uint64_t bound_bits,
                                 const std::function<void()>& on_cpu, const DetResiduesOnGpu& residues)
 {
-    if (!a.entries.too_large.empty() || bound_bits > PrimeSet::kMaxBits) backend = Backend::cpu;
-    Progress progress("fmpz_mat_det, " + std::to_string(a.rows) + " x " + std::to_string(a.rows) + ", a bound of " +
-                          std::to_string(bound_bits) + " bits",
-                      flint_det_seconds(a.rows, bound_bits), 0);
-    const auto on_host = [&] {
-        const FlintThreads threads(host_threads());
-        on_cpu();
-    };
-    const auto on_gpu = [&] {
-        // |det| < 2^bound_bits: primes whose product exceeds 2^(bound_bits + 1) give it back
-        // from its signed residue.
-        const PrimeSet set = product_primes(bound_bits);
-        progress.set_total(set.moduli().size());
-        // Only where lines are shown: counting costs the GPU's wait a poll.
-        std::function<void(std::uint64_t)> primes_done;
-        if (progress.on()) primes_done = [&](std::uint64_t primes) { progress.advance(primes); };
-        return gpu_or_host([&] { crt_one(det, residues(a, set, primes_done), set.state()); }, on_host, "a determinant");
-    };
-    Backend ran = backend;
-    run_on(
-        backend, [&] { return ran = on_gpu(); }, on_host);
-    progress.ran_on(ran);
-    return ran;
+    const std::string n = std::to_string(a.rows);
+    return value_by_primes(
+        backend, det,
+        {"fmpz_mat_det, " + n + " x " + n, "a determinant", bound_bits, flint_det_seconds(a.rows, bound_bits),
+         a.entries.too_large.empty()},
+        [&](const PrimeSet& set, const std::function<void(std::uint64_t)>& primes_done) { return residues(a, set, primes_done); },
+        on_cpu);
 }
 
 }  // namespace zgpu::matrix

@@ -7,10 +7,8 @@
 #include "plugin/gpu/poly_backend.hpp"
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/host_ops/gpu_or_host.hpp"
-#include "plugin/host_ops/progress.hpp"
-#include "plugin/modular/cpu_modular.hpp"
-#include "plugin/host_ops/flint_threads.hpp"
-#include "plugin/modular/product_primes.hpp"
+#include "plugin/modular/prime_set_state.hpp"
+#include "plugin/modular/value_by_primes.hpp"
 
 namespace zgpu::poly {
 namespace {
@@ -107,28 +105,13 @@ Backend resultant(fmpz_t res, const ZPoly& a, const ZPoly& b, std::uint64_t boun
 Backend resultant_on(Backend backend, fmpz_t res, const ZPoly& a, const ZPoly& b, std::uint64_t bound_bits,
                      const std::function<void()>& on_cpu, const ResultantResiduesOnGpu& residues)
 {
-    if (!a.coeffs.too_large.empty() || !b.coeffs.too_large.empty() || bound_bits > PrimeSet::kMaxBits) backend = Backend::cpu;
-    Progress progress("fmpz_poly_resultant, lengths " + std::to_string(a.length) + " and " + std::to_string(b.length) +
-                          ", a bound of " + std::to_string(bound_bits) + " bits",
-                      flint_resultant_seconds(a.length, b.length, bound_bits), 0);
-    const auto on_host = [&] {
-        const FlintThreads threads(host_threads());
-        on_cpu();
-    };
-    const auto on_gpu = [&] {
-        // |Res| < 2^bound_bits: the set represents it signed.
-        const PrimeSet set = product_primes(bound_bits);
-        progress.set_total(set.moduli().size());
-        // Only where lines are shown: counting costs the GPU's wait a poll.
-        std::function<void(std::uint64_t)> primes_done;
-        if (progress.on()) primes_done = [&](std::uint64_t primes) { progress.advance(primes); };
-        return gpu_or_host([&] { crt_one(res, residues(a, b, set, primes_done), set.state()); }, on_host, "a resultant");
-    };
-    Backend ran = backend;
-    run_on(
-        backend, [&] { return ran = on_gpu(); }, on_host);
-    progress.ran_on(ran);
-    return ran;
+    return value_by_primes(
+        backend, res,
+        {"fmpz_poly_resultant, lengths " + std::to_string(a.length) + " and " + std::to_string(b.length), "a resultant",
+         bound_bits, flint_resultant_seconds(a.length, b.length, bound_bits),
+         a.coeffs.too_large.empty() && b.coeffs.too_large.empty()},
+        [&](const PrimeSet& set, const std::function<void(std::uint64_t)>& primes_done) { return residues(a, b, set, primes_done); },
+        on_cpu);
 }
 
 }  // namespace zgpu::poly

@@ -14,11 +14,11 @@
 
 #include "base/parallel.hpp"
 #include "kernels/matrix/mat_mul_mod.hpp"
-#include "kernels/modular/multi_mod.hpp"
 #include "plugin/gpu/matrix/product_blocks.hpp"
 #include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/gpu/memory_limit.hpp"
 #include "plugin/gpu/modular/crt_to_host.hpp"
+#include "plugin/gpu/modular/reduced_operands.hpp"
 #include "plugin/gpu/modular/modular_tables.hpp"
 #include "plugin/gpu/phase_times.hpp"
 #include "plugin/gpu/stream_events.hpp"
@@ -36,49 +36,33 @@ void block_product(const HostOperand& a, const HostOperand& b, std::size_t rows,
 {
     const std::size_t a_count = rows * inner, b_count = inner * cols, c_count = rows * cols;
     if (c_count == 0) return;
-    a.require_packable();
-    b.require_packable();
     const Clock::time_point start = Clock::now();
     const std::size_t k = tables.moduli().size();
     UploadLayout layout;
-    const BatchPlace a_place = operand_place(layout, a, a_count), b_place = operand_place(layout, b, b_count);
-    const std::size_t upload_bytes = layout.bytes();
-    const std::size_t a_residues = layout.reserve(k * a_count * sizeof(limb_t));
-    const std::size_t b_residues = layout.reserve(k * b_count * sizeof(limb_t));
+    const ReducedOperands reduced(layout, {{a, a_count}, {b, b_count}}, k);
     const std::size_t c_residues = layout.reserve(k * c_count * sizeof(limb_t));
     const CrtToHost crt(layout, c_count, tables);
 
     Runtime& runtime = Runtime::get();
     const Runtime::Lease lease(runtime);
     const cudaStream_t stream = runtime.stream();
-    std::byte* staging = runtime.staging(std::max(upload_bytes, crt.staging_bytes()));
-    pack(a, a_place.in(staging));
-    pack(b, b_place.in(staging));
+    std::byte* staging = runtime.staging(std::max(reduced.upload_bytes(), crt.staging_bytes()));
+    reduced.pack(staging);
     const Clock::time_point packed = Clock::now();
     std::byte* device = runtime.scratch(layout.bytes());
     const DrainOnExit drain{stream, stream, stream};  // before the staging is used again
-    const auto residues = [&](std::size_t at, std::size_t count) {
-        return kernels::ResidueView{reinterpret_cast<limb_t*>(device + at), count, k, count};
-    };
     // A residue view of a matrix's entries is a batch of matrices, one a prime.
-    const auto matrices = [&](std::size_t at, std::size_t r, std::size_t c) {
-        return kernels::MatricesView{reinterpret_cast<limb_t*>(device + at), r, c, c, r * c, k};
-    };
+    const auto matrices = [&](limb_t* at, std::size_t r, std::size_t c) { return kernels::MatricesView{at, r, c, c, r * c, k}; };
+    limb_t* c = reinterpret_cast<limb_t*>(device + c_residues);
     enum Phase { kUpload, kReduction, kProducts, kCrt, kDownload };
     PhaseTimes times(5);
-    times.begin(kUpload, stream);
-    check(cudaMemcpyAsync(device, staging, upload_bytes, cudaMemcpyHostToDevice, stream), "uploading matrices");
-    times.end(kUpload, stream);
     const kernels::ModularTablesView& view = tables.view(runtime);
-    times.begin(kReduction, stream);
-    kernels::multi_mod(a_place.in(device), view, residues(a_residues, a_count), stream);
-    kernels::multi_mod(b_place.in(device), view, residues(b_residues, b_count), stream);
-    times.end(kReduction, stream);
+    reduced.upload_and_reduce(device, staging, view, stream, times, kUpload, kReduction);
     times.begin(kProducts, stream);
-    kernels::mat_mul_mod(matrices(a_residues, rows, inner), matrices(b_residues, inner, cols), view.moduli,
-                         matrices(c_residues, rows, cols), stream);
+    kernels::mat_mul_mod(matrices(reduced.residues(device, 0).data, rows, inner), matrices(reduced.residues(device, 1).data, inner, cols),
+                         view.moduli, matrices(c, rows, cols), stream);
     times.end(kProducts, stream);
-    const Clock::duration unpacking = crt.run(residues(c_residues, c_count), runtime, device, staging, result, times, kCrt, kDownload);
+    const Clock::duration unpacking = crt.run(kernels::ConstResidueView{c, c_count, k, c_count}, runtime, device, staging, result, times, kCrt, kDownload);
     if (times.on())
         std::fprintf(stderr,
                      "zgpu: fmpz_mat product %zu x %zu times %zu x %zu, %zu primes: packing %.2f ms, upload %.2f ms, reduction "
