@@ -1,4 +1,5 @@
 #include "base/parallel.hpp"
+#include "base/settings.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -160,8 +161,7 @@ void on_worker_exit(void (*hook)())
 unsigned host_threads()
 {
     static const unsigned threads = [] {
-        if (const char* requested = std::getenv("ZGPU_THREADS"))
-            if (const int n = std::atoi(requested); n > 0) return unsigned(n);
+        if (const unsigned requested = settings::threads()) return requested;
         return std::max(1u, std::thread::hardware_concurrency());
     }();
     return threads;

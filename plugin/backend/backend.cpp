@@ -5,6 +5,7 @@
 
 #include <flint/flint.h>
 
+#include "base/settings.hpp"
 #include "base/parallel.hpp"
 #include "zgpu/error.hpp"
 
@@ -17,12 +18,6 @@ thread_local Backend last = Backend::none;
 // each frees it before it ends, so that leak checkers find none. Registered here because every
 // zgpu call passes through this file.
 const bool flint_memory_freed_on_worker_exit = (on_worker_exit(flint_cleanup), true);
-
-std::string requested_name()
-{
-    const char* value = std::getenv("ZGPU_BACKEND");
-    return value ? value : "auto";
-}
 
 }  // namespace
 
@@ -38,20 +33,18 @@ std::string_view backend_name(Backend backend)
 
 Backend requested_backend()
 {
-    const std::string name = requested_name();
+    const std::string_view name = settings::backend();
     if (name == "cpu") return Backend::cpu;
     if (name == "gpu") {
         if (!gpu_available()) throw Error("ZGPU_BACKEND=gpu, but " + std::string(gpu_unavailable_reason()));
         return Backend::gpu;
     }
-    if (name == "auto" || name.empty()) return gpu_available() ? Backend::gpu : Backend::cpu;
-    throw Error("ZGPU_BACKEND='" + name + "' is not one of cpu, gpu, auto");
+    return gpu_available() ? Backend::gpu : Backend::cpu;
 }
 
 bool backend_forced()
 {
-    const std::string name = requested_name();
-    return name == "cpu" || name == "gpu";
+    return settings::backend() != "auto";
 }
 
 Backend last_backend() { return last; }

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/settings.hpp"
 #include "plugin/gpu/gpu_backend.hpp"
 #include "plugin/gpu/runtime.hpp"
 #include "zgpu/error.hpp"
@@ -38,30 +39,11 @@ void enable_peer_access(int from, int to)
 std::vector<int> devices_from_environment()
 {
     if (!gpu_available()) throw Error("no CUDA device is available for the GPU backend");
-    std::vector<int> devices;
-    const char* list = std::getenv("ZGPU_DEVICES");
-    const char* one = std::getenv("ZGPU_DEVICE");
-    const std::string text = list && *list ? list : one && *one ? one : "";
-    if (text.empty()) {
-        int count = 0;
-        check(cudaGetDeviceCount(&count), "counting CUDA devices");
-        for (int d = 0; d < count; ++d) devices.push_back(d);
-        return devices;
-    }
-    const char* name = list && *list ? "ZGPU_DEVICES" : "ZGPU_DEVICE";
-    std::size_t at = 0;
-    while (at <= text.size()) {
-        const std::size_t comma = std::min(text.find(',', at), text.size());
-        const std::string entry = text.substr(at, comma - at);
-        char* end = nullptr;
-        const long device = std::strtol(entry.c_str(), &end, 10);
-        if (entry.empty() || !std::isdigit(static_cast<unsigned char>(entry[0])) || *end != '\0' || device > 1 << 20)
-            throw Error(std::string(name) + "=" + text + ": expected device numbers separated by commas");
-        devices.push_back(int(device));
-        at = comma + 1;
-    }
-    if (std::string_view(name) == "ZGPU_DEVICE" && devices.size() != 1)
-        throw Error("ZGPU_DEVICE=" + text + ": expected one device number (ZGPU_DEVICES takes a list)");
+    std::vector<int> devices = settings::devices();
+    if (!devices.empty()) return devices;
+    int count = 0;
+    check(cudaGetDeviceCount(&count), "counting CUDA devices");
+    for (int d = 0; d < count; ++d) devices.push_back(d);
     return devices;
 }
 

@@ -1,6 +1,7 @@
 // Exact division on the runtime: the method from ZGPU_DIV_ALGORITHM, the runtime's products,
 // and results read back through pinned memory; the division itself is
 // kernels::divexact (kernels/div/divexact.cu).
+#include "base/settings.hpp"
 #include "plugin/gpu/div.hpp"
 
 #include <cstdlib>
@@ -17,13 +18,11 @@ namespace {
 
 kernels::DivAlgorithm requested_algorithm()
 {
-    const char* value = std::getenv("ZGPU_DIV_ALGORITHM");
-    const std::string name = value ? value : "auto";
-    if (name == "auto") return kernels::DivAlgorithm::automatic;
+    const std::string_view name = settings::div_algorithm();
     if (name == "hensel") return kernels::DivAlgorithm::hensel;
     if (name == "block") return kernels::DivAlgorithm::block;
     if (name == "newton") return kernels::DivAlgorithm::newton;
-    throw Error("ZGPU_DIV_ALGORITHM=" + name + ": expected hensel, block, newton or auto");
+    return kernels::DivAlgorithm::automatic;
 }
 
 }  // namespace

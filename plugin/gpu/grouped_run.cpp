@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/settings.hpp"
 #include "adapters/packing.hpp"
 #include "base/parallel.hpp"
 #include "plugin/gpu/size_groups.hpp"
@@ -115,7 +116,7 @@ Backend run_by_size(std::span<const Operand> operands, std::size_t count, std::u
     const auto planning = std::chrono::steady_clock::now();
     const std::optional<SizeGroups> plan = count > 1 ? plan_size_groups(elementwise, count) : std::nullopt;
     if (!plan) return run(operands, count, result_stride, kernel, result, finish_on_host);
-    if (std::getenv("ZGPU_TIMING")) {
+    if (settings::timing()) {
         const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - planning;
         std::fprintf(stderr, "zgpu: %zu elements in %zu size groups (%zu runs), planned in %.2f ms\n", count,
                      plan->groups.size(), plan->runs.size(), took.count());

@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 
+#include "base/settings.hpp"
 #include "plugin/gpu/device_ntt_tables.hpp"
 #include "zgpu/error.hpp"
 
@@ -14,13 +15,11 @@ namespace {
 
 kernels::MulAlgorithm requested_algorithm()
 {
-    const char* value = std::getenv("ZGPU_MUL_ALGORITHM");
-    const std::string name = value ? value : "auto";
-    if (name == "auto") return kernels::MulAlgorithm::automatic;
+    const std::string_view name = settings::mul_algorithm();
     if (name == "classical") return kernels::MulAlgorithm::classical;
     if (name == "tensor") return kernels::MulAlgorithm::tensor;
     if (name == "ntt") return kernels::MulAlgorithm::ntt;
-    throw Error("ZGPU_MUL_ALGORITHM=" + name + ": expected classical, tensor, ntt or auto");
+    return kernels::MulAlgorithm::automatic;
 }
 
 // The workspace runs the batch in chunks of at most this much, or half the free device memory

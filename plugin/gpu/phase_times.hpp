@@ -11,6 +11,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "base/settings.hpp"
 #include "plugin/gpu/runtime.hpp"
 
 namespace zgpu::gpu {
@@ -21,7 +22,7 @@ inline double milliseconds(Clock::duration d) { return std::chrono::duration<dou
 
 class PhaseTimes {
 public:
-    explicit PhaseTimes(int phases) : on_(std::getenv("ZGPU_TIMING") != nullptr), stretches_(phases) {}
+    explicit PhaseTimes(int phases) : on_(settings::timing()), stretches_(phases) {}
     ~PhaseTimes()
     {
         for (auto& phase : stretches_)

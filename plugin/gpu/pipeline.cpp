@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "base/parallel.hpp"
-#include "plugin/gpu/memory_limit.hpp"
+#include "base/settings.hpp"
 #include "plugin/gpu/phase_times.hpp"
 #include "plugin/gpu/runtime.hpp"
 #include "plugin/gpu/stream_events.hpp"
@@ -160,7 +160,7 @@ Backend run(std::span<const Operand> operands, std::size_t count, std::span<cons
     // within the device memory limit.
     const std::size_t fewest = std::max({std::size_t(1), kMinChunkBytes / per_element, min_chunk});
     const std::size_t most = std::max({std::size_t(1), kMaxChunkBytes / per_element, min_chunk});
-    const std::size_t fitting = elements_within(device_memory_limit(), per_element + result_per_element, shared);
+    const std::size_t fitting = elements_within(settings::gpu_memory_limit(), per_element + result_per_element, shared);
     const auto chunk_for = [&](std::size_t devices) {
         const std::size_t quarter = (count + 4 * devices - 1) / (4 * devices);
         return std::min({count, std::clamp(quarter, fewest, most), fitting});
@@ -264,7 +264,7 @@ Backend run(std::span<const Operand> operands, std::size_t count, std::span<cons
         finish_on_host(delivered);
         return Backend::cpu;
     }
-    if (std::getenv("ZGPU_TIMING"))
+    if (settings::timing())
         std::fprintf(stderr,
                      "zgpu: %zu elements on the GPU in %zu chunks over %zu devices: packing %.2f ms, waiting for the "
                      "GPU %.2f ms, unpacking %.2f ms, total %.2f ms\n",

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "base/settings.hpp"
 #include "zgpu/poly.hpp"
 
 namespace zgpu {
@@ -20,8 +21,7 @@ bool progress_asked()
 {
     const int setting = progress_setting;
     if (setting >= 0) return setting == 1;
-    const char* value = std::getenv("ZGPU_PROGRESS");
-    return value && *value && std::strcmp(value, "0") != 0;
+    return settings::progress();
 }
 
 Progress::Progress(std::string what, double flint_seconds, std::uint64_t total)

@@ -12,6 +12,7 @@
 
 #include <flint/ulong_extras.h>
 
+#include "base/settings.hpp"
 #include "base/parallel.hpp"
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/host_ops/flint_threads.hpp"
@@ -195,7 +196,7 @@ public:
         for (std::size_t i = 0; i < products_.size(); ++i)
             if (!plans_[i].out_length) nmod_poly_zero(results_[i]);
         results_.swap_in();
-        if (std::getenv("ZGPU_TIMING"))
+        if (settings::timing())
             std::fprintf(stderr, "zgpu: %zu nmod polynomial products on the %s: planning %.2f ms, products %.2f ms, finishing %.2f ms\n",
                          products_.size(), backend_name(ran).data(), milliseconds(started - made_), milliseconds(ran_at - started),
                          milliseconds(Clock::now() - ran_at));

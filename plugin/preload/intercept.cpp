@@ -14,8 +14,10 @@
 
 #include <flint/flint.h>
 
+#include "base/settings.hpp"
 #include "plugin/gpu/gpu_backend.hpp"
 #include "zgpu/backend.hpp"
+#include "zgpu/error.hpp"
 #include "zgpu/zgpu.h"
 
 static_assert(FLINT_BITS == 64, "the plugin mirrors FLINT's 64-bit ABI");
@@ -61,26 +63,13 @@ Mode read_mode()
         std::fprintf(stderr, "zgpu plugin: %s; every call goes to FLINT or NTL\n", why.c_str());
         return Mode::pass_all;
     }
-    const char* value = std::getenv("ZGPU_BACKEND");
-    const std::string_view backend = value ? value : "";
-    if (backend == "cpu" || backend == "gpu") return Mode::forced;
-    if (backend.empty() || backend == "auto") return Mode::automatic;
-    std::fprintf(stderr, "zgpu plugin: ZGPU_BACKEND='%s' is not one of cpu, gpu, auto; every call goes to FLINT\n", value);
-    return Mode::pass_all;
-}
-
-// Whether `name` is in ZGPU_PLUGIN_EXCLUDE, a list of FLINT function names split by commas.
-bool listed_in_exclude(std::string_view name)
-{
-    const char* list = std::getenv("ZGPU_PLUGIN_EXCLUDE");
-    if (!list) return false;
-    std::string_view rest = list;
-    while (!rest.empty()) {
-        const std::size_t comma = rest.find(',');
-        if (rest.substr(0, comma) == name) return true;
-        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    try {
+        return settings::backend() == "auto" ? Mode::automatic : Mode::forced;
+    } catch (const Error& e) {
+        // e.what() begins with "zgpu: ".
+        std::fprintf(stderr, "zgpu plugin: %s; every call goes to FLINT or NTL\n", e.what() + 6);
+        return Mode::pass_all;
     }
-    return false;
 }
 
 // The intercepted functions that have been called, for the report.
@@ -173,17 +162,14 @@ Mode mode()
 
 bool report_on()
 {
-    static const bool on = [] {
-        const char* value = std::getenv("ZGPU_REPORT");
-        return value && *value && std::strcmp(value, "0") != 0;
-    }();
+    static const bool on = settings::report();
     return on;
 }
 
 bool gpu_ready() { return warm_start.ready(); }
 
 Counts::Counts(const char* name, const char* symbol, Library library)
-    : name_(name), symbol_(symbol ? symbol : name), library_(library), excluded_(listed_in_exclude(name))
+    : name_(name), symbol_(symbol ? symbol : name), library_(library), excluded_(settings::plugin_excludes(name))
 {
     registry().add(this);
 }

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "base/parallel.hpp"
+#include "base/settings.hpp"
 #include "kernels/matrix/mat_mul_mod.hpp"
 #include "plugin/gpu/matrix/product_blocks.hpp"
 #include "plugin/gpu/matrix_backend.hpp"
-#include "plugin/gpu/memory_limit.hpp"
 #include "plugin/gpu/modular/crt_to_host.hpp"
 #include "plugin/gpu/modular/reduced_operands.hpp"
 #include "plugin/gpu/modular/modular_tables.hpp"
@@ -97,7 +97,7 @@ std::size_t block_budget()
 {
     Runtime& runtime = Runtime::get();
     const Runtime::Lease lease(runtime);
-    return std::min(device_memory_limit(), std::size_t(kFreeMemoryShare * double(runtime.scratch_available())));
+    return std::min(settings::gpu_memory_limit(), std::size_t(kFreeMemoryShare * double(runtime.scratch_available())));
 }
 
 }  // namespace

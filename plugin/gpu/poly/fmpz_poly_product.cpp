@@ -11,11 +11,11 @@
 #include <deque>
 #include <vector>
 
+#include "base/settings.hpp"
 #include "kernels/modular/multi_mod.hpp"
 #include "kernels/poly/poly_mul.hpp"
 #include "plugin/gpu/modular/crt_to_host.hpp"
 #include "plugin/gpu/modular/modular_tables.hpp"
-#include "plugin/gpu/memory_limit.hpp"
 #include "plugin/gpu/phase_times.hpp"
 #include "plugin/gpu/poly/ntt_tables.hpp"
 #include "plugin/gpu/poly_backend.hpp"
@@ -72,7 +72,7 @@ std::size_t fmpz_poly_product_bytes(const HostOperand& a, std::size_t a_length, 
 
 bool poly_device_fits(std::size_t bytes)
 {
-    if (bytes > device_memory_limit()) return false;
+    if (bytes > settings::gpu_memory_limit()) return false;
     if (bytes <= kSureBytes) return true;
     const std::vector<Runtime*> in_use = Runtime::in_use();
     in_use[0]->make_current();
