@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <type_traits>
 
+#include "adapters/flint_headers_check.hpp"
 #include "adapters/packing.hpp"
 
 static_assert(std::is_same_v<zgpu::limb_t, ulong>, "FLINT limbs are the batch limbs");

@@ -14,6 +14,7 @@
 #include <flint/fmpz_vec.h>
 #include <flint/nmod_mat.h>
 
+#include "adapters/flint_headers_check.hpp"
 #include "zgpu/limb_batch.hpp"
 #include "zgpu/zgpu.h"
 

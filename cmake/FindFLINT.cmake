@@ -7,6 +7,12 @@ if(FLINT_INCLUDE_DIR)
   # FLINT 2.9 and 3.x both define FLINT_VERSION "x.y.z" in flint.h.
   file(STRINGS "${FLINT_INCLUDE_DIR}/flint/flint.h" _flint_version_line REGEX "^#define FLINT_VERSION \"")
   string(REGEX MATCH "[0-9]+\\.[0-9]+\\.[0-9]+" FLINT_VERSION "${_flint_version_line}")
+  # As flint.h's __FLINT_RELEASE: x.y.z is x * 10000 + y * 100 + z.
+  string(REPLACE "." ";" _flint_version_parts "${FLINT_VERSION}")
+  list(GET _flint_version_parts 0 _major)
+  list(GET _flint_version_parts 1 _minor)
+  list(GET _flint_version_parts 2 _patch)
+  math(EXPR FLINT_RELEASE "${_major} * 10000 + ${_minor} * 100 + ${_patch}")
 endif()
 find_package(GMP REQUIRED)
 include(FindPackageHandleStandardArgs)
