@@ -1,0 +1,406 @@
+#!/usr/bin/env python3
+"""The manual's generated parts, made again on every build (scripts/docs):
+
+- figures and tables of measurements, read from the markdown tables that the benchmarks wrote
+  into bench/results/ (each table says the file it comes from);
+- the table of ZGPU_ environment variables, read from kSettings in base/settings.cpp;
+- the table of CMake options, read from the option() lines of CMakeLists.txt.
+
+Nothing here holds a number of its own: a figure is the file's numbers drawn again.
+Usage: figures.py [OUT_DIR] (default: docs/_generated). Needs matplotlib.
+"""
+import os
+import re
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402 (after the backend is chosen)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RESULTS = "bench/results"
+
+# The runs the manual shows: one H200 with 16 host threads, FLINT 3.6 in the same process.
+POLY = f"{RESULTS}/2026-11-26-h200-poly-efca329.md"
+MATRIX = f"{RESULTS}/2026-11-26-h200-lu-blocks-133356f.md"
+RESULTANT = f"{RESULTS}/2026-11-26-h200-last-check-c6b3e02.md"
+PRODUCTS = f"{RESULTS}/2026-11-24-h200-mul-0d65022.md"
+PLUGIN = f"{RESULTS}/2026-11-28-h200-plugin-ntl-pow-f12bc9c"
+# Multi-modular reduction and CRT: an H100 with 16 host threads.
+MODULAR = f"{RESULTS}/2026-11-25-h100-modular-crt-tensor-a81b131.md"
+# Two H200s joined by NVLink, 32 host threads.
+DEVICES = f"{RESULTS}/2026-11-26-2xh200-devices-862578d.md"
+
+SIXTEEN, ONE = "FLINT 3.6 on 16 threads", "FLINT 3.6 on one thread (its function uses one)"
+COLOURS = {SIXTEEN: "tab:blue", ONE: "tab:orange"}
+
+
+# --- reading the results' markdown tables -------------------------------------------------------
+
+def read(path):
+    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+        return f.read().splitlines()
+
+
+def table(path, after=None):
+    """The rows (dicts by column name) of the first table after the first line that contains
+    `after` (the file's first table without it). A table that is not there is an error, so that a
+    renamed heading stops the build instead of drawing nothing."""
+    lines = read(path)
+    start = 0
+    if after is not None:
+        start = next((i for i, line in enumerate(lines) if after in line), None)
+        if start is None:
+            sys.exit(f"figures.py: no line with '{after}' in {path}")
+    at = next((i for i in range(start, len(lines)) if lines[i].startswith("|")), None)
+    if at is None:
+        sys.exit(f"figures.py: no table after '{after}' in {path}")
+
+    def cells(line):
+        return [c.strip() for c in line.strip().strip("|").split("|")]
+
+    header = cells(lines[at])
+    rows = []
+    for line in lines[at + 2:]:
+        if not line.startswith("|"):
+            break
+        rows.append(dict(zip(header, cells(line))))
+    return rows
+
+
+def number(cell):
+    """The number a cell starts with ("1.00 (gpu)", "4.7, parallel", "2048 x 2048"); None for "-"."""
+    m = re.match(r"[0-9]+(\.[0-9]+)?", cell.strip())
+    return float(m.group(0)) if m else None
+
+
+def pick(rows, **want):
+    """The one row whose columns hold the given texts."""
+    found = [r for r in rows if all(r.get(k) == v for k, v in want.items())]
+    if len(found) != 1:
+        sys.exit(f"figures.py: {len(found)} rows match {want}")
+    return found[0]
+
+
+def power_of_two(n):
+    n = int(n)
+    return f"2^{n.bit_length() - 1}" if n >= 1024 and n & (n - 1) == 0 else str(n)
+
+
+# --- writing rst -------------------------------------------------------------------------------
+
+def rst_table(header, rows, sources, widths=None):
+    """A list-table, then the files its numbers come from."""
+    out = [".. list-table::", "   :header-rows: 1"]
+    if widths:
+        out.append("   :widths: " + " ".join(str(w) for w in widths))
+    out.append("")
+    for row in [header] + rows:
+        for j, cell in enumerate(row):
+            text = str(cell).replace("*", r"\*") if cell != "" else " "
+            out.append(("   * - " if j == 0 else "     - ") + text)
+    sources = [sources] if isinstance(sources, str) else sources
+    out += ["", "Source: " + ", ".join(f"``{s}``" for s in sources) + ".", ""]
+    return "\n".join(out)
+
+
+def write(out_dir, name, text):
+    with open(os.path.join(out_dir, name), "w", encoding="utf-8") as f:
+        f.write(text if text.endswith("\n") else text + "\n")
+
+
+def save(fig, out_dir, name):
+    fig.tight_layout()
+    fig.savefig(os.path.join(out_dir, name), dpi=110, metadata={"Software": None})
+    plt.close(fig)
+
+
+# --- the figures -------------------------------------------------------------------------------
+
+def speedups():
+    """End-to-end speed-ups of the main operations, as the files print them:
+    (label, zgpu ms, FLINT ms, x FLINT, baseline, file)."""
+    out = []
+    rows = table(POLY, "### 1. End to end")
+    names = {"fmpz_poly_mul": "fmpz_poly_mul", "nmod_poly_mul, 62-bit prime": "nmod_poly_mul",
+             "nmod_poly_mul_many, 10^4 pairs, 62-bit primes": "nmod_poly_mul_many"}
+    for r in rows:
+        name = names[r["product"]]
+        if name == "fmpz_poly_mul":
+            label = f"{name}, {power_of_two(r['length'])} x {r['bits']} bits"
+        elif name == "nmod_poly_mul":
+            label = f"{name}, {power_of_two(r['length'])}, 62-bit prime"
+        else:
+            label = f"{name}, 10^4 x {r['length']}"
+        out.append((label, r["zgpu gpu ms"], r["FLINT 16 threads ms"], r["x FLINT-16"], SIXTEEN, POLY))
+
+    mul = table(MATRIX, "### End to end: zgpu_nmod_mat_mul")
+    for n in ("1024", "2048"):
+        r = pick(mul, n=n, bits="62")
+        out.append((f"nmod_mat_mul, {n} x {n}, 62-bit prime", r["gpu ms"], r["FLINT 16 ms"],
+                    r["x FLINT-16"], SIXTEEN, MATRIX))
+    zmul = table(MATRIX, "### End to end over Z: zgpu_fmpz_mat_mul")
+    for n, bits in (("512", "256"), ("1024", "1024")):
+        r = pick(zmul, n=n, bits=bits)
+        out.append((f"fmpz_mat_mul, {n} x {n}, {bits} bits", r["gpu ms"], r["FLINT 16 ms"],
+                    r["x FLINT-16"], SIXTEEN, MATRIX))
+    lu = table(MATRIX, "## zgpu determinants and ranks mod p")
+    for kind, shape, rank, label in (("det", "2048 x 2048", "2048", "nmod_mat_det, 2048 x 2048, 62-bit prime"),
+                                     ("det", "4096 x 4096", "4096", "nmod_mat_det, 4096 x 4096, 62-bit prime"),
+                                     ("rank", "1000 x 4000", "1000", "nmod_mat_rank, 1000 x 4000, 62-bit prime")):
+        r = pick(lu, **{"": kind, "shape": shape, "rank": rank})
+        out.append((label, r["gpu ms"], r["FLINT 16 ms"], r["x FLINT-16"], SIXTEEN, MATRIX))
+    det = table(MATRIX, "### End to end: zgpu_fmpz_mat_det")
+    for n, bits in (("400", "64"), ("100", "1024")):
+        r = pick(det, n=n, bits=bits)
+        out.append((f"fmpz_mat_det, {n} x {n}, {bits} bits", r["gpu ms"], r["FLINT ms"],
+                    r["x FLINT"], ONE, MATRIX))
+    res = table(RESULTANT, "## zgpu resultants over Z")
+    for length, bits in (("500", "64"), ("1000", "256"), ("2000", "64")):
+        r = pick(res, length=length, bits=bits)
+        out.append((f"fmpz_poly_resultant, {length} x {bits} bits", r["gpu ms"], r["FLINT ms"],
+                    r["x FLINT"], ONE, RESULTANT))
+    return out
+
+
+def figure_speedups(out_dir):
+    rows = speedups()
+    fig, ax = plt.subplots(figsize=(8, 0.32 * len(rows) + 1.4))
+    y = range(len(rows))[::-1]
+    x = [number(r[3]) for r in rows]
+    ax.barh(list(y), x, color=[COLOURS[r[4]] for r in rows])
+    ax.set_yticks(list(y), [r[0] for r in rows], fontsize=8)
+    ax.set_xscale("log")
+    ax.set_xlabel("speed-up over FLINT 3.6, end to end (FLINT objects in and out)")
+    ax.axvline(1, color="black", linewidth=0.8)
+    for yy, xx, r in zip(y, x, rows):
+        ax.text(xx * 1.08, yy, r[3], va="center", fontsize=7)
+    ax.set_xlim(1, max(x) * 3)
+    handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in COLOURS.values()]
+    ax.legend(handles, list(COLOURS), fontsize=7, loc="upper right")
+    ax.set_title("zgpu on one NVIDIA H200 (16 host threads)", fontsize=10)
+    save(fig, out_dir, "speedup.png")
+
+    header = ["call", "zgpu ms", "FLINT ms", "x FLINT", "FLINT ran on"]
+    body = [[r[0], r[1], r[2], r[3], "16 threads" if r[4] == SIXTEEN else "one thread"] for r in rows]
+    files = list(dict.fromkeys(r[5] for r in rows))
+    text = rst_table(header, body, files, widths=[45, 12, 12, 12, 19])
+    write(out_dir, "speedup.inc", text)
+
+
+def figure_matrices(out_dir):
+    mul = [r for r in table(MATRIX, "### End to end: zgpu_nmod_mat_mul") if r["bits"] == "62"]
+    lu = table(MATRIX, "## zgpu determinants and ranks mod p")
+    def square_full_rank(r, kind):
+        rows, cols = r["shape"].split(" x ")
+        return r[""] == kind and rows == cols == r["rank"]
+
+    det = [r for r in lu if square_full_rank(r, "det")]
+    rank = [r for r in lu if square_full_rank(r, "rank")]
+    zdet = [r for r in table(MATRIX, "### End to end: zgpu_fmpz_mat_det") if r["bits"] == "64"]
+    series = [
+        ("nmod_mat_mul, 62-bit prime (FLINT on 16 threads)", [(r["n"], r["x FLINT-16"]) for r in mul]),
+        ("nmod_mat_det, 62-bit prime (FLINT on 16 threads)", [(r["rank"], r["x FLINT-16"]) for r in det]),
+        ("nmod_mat_rank, 62-bit prime (FLINT on 16 threads)", [(r["rank"], r["x FLINT-16"]) for r in rank]),
+        ("fmpz_mat_det, 64-bit entries (FLINT on one thread)", [(r["n"], r["x FLINT"]) for r in zdet]),
+    ]
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for label, points in series:
+        ax.plot([number(p[0]) for p in points], [number(p[1]) for p in points], marker="o", label=label)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.axhline(1, color="black", linewidth=0.8)
+    ax.set_xlabel("n (n x n matrices)")
+    ax.set_ylabel("FLINT's time / zgpu's time (GPU forced)")
+    ax.set_title("Matrices, end to end, one H200", fontsize=10)
+    ax.legend(fontsize=7)
+    save(fig, out_dir, "matrices.png")
+
+    header = ["n", "nmod_mat_mul x FLINT-16", "nmod_mat_det x FLINT-16", "nmod_mat_rank x FLINT-16", "fmpz_mat_det x FLINT-1"]
+    sizes = sorted({int(p[0]) for _, points in series for p in points})
+    lookup = [dict((int(p[0]), p[1]) for p in points) for _, points in series]
+    body = [[str(n)] + [s.get(n, "-") for s in lookup] for n in sizes]
+    write(out_dir, "matrices.inc", rst_table(header, body, MATRIX))
+
+
+def figure_polynomials(out_dir):
+    rows = table(POLY, "### 3. Crossover")
+    series = {}
+    for r in rows:
+        key = f"{r['op']}, {r['bits']}-bit " + ("prime" if r["op"].startswith("nmod") else "coefficients")
+        series.setdefault(key, []).append((number(r["length"]), number(r["cpu ms"]) / number(r["gpu ms"]),
+                                           r["auto backend"]))
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for label, points in series.items():
+        ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=label)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.axhline(1, color="black", linewidth=0.8)
+    ax.set_xlabel("length of each operand")
+    ax.set_ylabel("CPU backend's time / GPU's time")
+    ax.set_title("Polynomial products: where the GPU pays (FLINT on 16 threads)", fontsize=10)
+    ax.legend(fontsize=7)
+    save(fig, out_dir, "polynomials.png")
+
+    header = ["product", "length", "cpu ms", "gpu ms", "auto chose"]
+    body = [[r["op"] + f", {r['bits']} bits", r["length"], r["cpu ms"], r["gpu ms"], r["auto backend"]] for r in rows]
+    write(out_dir, "polynomials.inc", rst_table(header, body, POLY))
+
+    ends = table(POLY, "### 1. End to end")
+    header = ["product", "length", "bits", "GPU path ms", "FLINT 16 threads ms", "x FLINT-16"]
+    body = [[r["product"], r["length"], r["bits"], r["zgpu gpu ms"], r["FLINT 16 threads ms"], r["x FLINT-16"]] for r in ends]
+    write(out_dir, "polynomials-end-to-end.inc", rst_table(header, body, POLY))
+
+
+def figure_resultants(out_dir):
+    over_z = table(RESULTANT, "## zgpu resultants over Z")
+    mod_p = table(RESULTANT, "## zgpu resultants modulo one prime")
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    z64 = [r for r in over_z if r["bits"] == "64"]
+    ax.plot([number(r["length"]) for r in z64], [number(r["x FLINT"]) for r in z64], marker="o",
+            label="fmpz_poly_resultant, 64-bit coefficients")
+    ax.plot([number(r["length"]) for r in mod_p], [number(r["x FLINT"]) for r in mod_p], marker="o",
+            label="nmod_poly_resultant, 62-bit prime (GPU forced)")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.axhline(1, color="black", linewidth=0.8)
+    ax.set_xlabel("length of each polynomial")
+    ax.set_ylabel("FLINT's time / zgpu's GPU time")
+    ax.set_title("Resultants, one H200 (FLINT's functions use one thread)", fontsize=10)
+    ax.legend(fontsize=7)
+    save(fig, out_dir, "resultants.png")
+
+    header = ["length", "bits", "result bits", "gpu ms", "auto ms (backend)", "FLINT ms", "x FLINT"]
+    body = [[r["length"], r["bits"], r["res bits"], r["gpu ms"], r["auto ms"], r["FLINT ms"], r["x FLINT"]] for r in over_z]
+    write(out_dir, "resultants.inc", rst_table(header, body, RESULTANT))
+    header = ["length", "gpu ms", "auto ms (backend)", "FLINT ms", "x FLINT"]
+    body = [[r["length"], r["gpu ms"], r["auto ms"], r["FLINT ms"], r["x FLINT"]] for r in mod_p]
+    write(out_dir, "resultants-mod-p.inc", rst_table(header, body, RESULTANT))
+
+
+def figure_products(out_dir):
+    resident = table(PRODUCTS, "### Full products, equal sizes, device-resident")
+    ends = table(PRODUCTS, "### End to end: zgpu_fmpz_vec_mul")
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    ax.plot([number(r["bits"]) for r in resident], [number(r["zgpu / FLINT-16"]) for r in resident], marker="o",
+            label="device-resident (DeviceBatch)")
+    ax.plot([number(r["bits"]) for r in ends], [number(r["gpu / FLINT-16"]) for r in ends], marker="o",
+            label="end to end (zgpu_fmpz_vec_mul, GPU forced)")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.axhline(1, color="black", linewidth=0.8)
+    ax.set_xlabel("bits of each operand")
+    ax.set_ylabel("speed-up over fmpz_mul on 16 threads")
+    ax.set_title("Batches of full products, one H200", fontsize=10)
+    ax.legend(fontsize=7)
+    save(fig, out_dir, "products.png")
+
+    header = ["bits", "count", "zgpu M products/s", "FLINT 16 threads M products/s", "x FLINT-16"]
+    body = [[r["bits"], r["count"], r["zgpu auto Mprod/s"], r["FLINT 16 threads Mprod/s"], r["zgpu / FLINT-16"]]
+            for r in resident]
+    write(out_dir, "products-resident.inc", rst_table(header, body, PRODUCTS))
+    header = ["bits", "count", "GPU path ms", "CPU backend ms", "auto ms (backend)", "FLINT 16 threads ms", "x FLINT-16"]
+    body = [[r["bits"], r["count"], r["zgpu gpu ms"], r["zgpu cpu ms"], r["zgpu auto ms (backend)"],
+             r["FLINT 16 threads ms"], r["gpu / FLINT-16"]] for r in ends]
+    write(out_dir, "products-end-to-end.inc", rst_table(header, body, PRODUCTS))
+
+
+def figure_plugin(out_dir):
+    rows = []
+    for name in ("bench-flint.md", "bench-ntl.md"):
+        for r in table(f"{PLUGIN}/{name}", "| row |"):
+            without = r["without the plugin s (first, second)"].split(",")[1].strip()
+            with_ = r["with the plugin s (first, second)"].split(",")[1].strip()
+            rows.append((r["row"], without, with_, r["speed-up (second)"], r["same result"],
+                         "NTL" if "ntl" in name else "FLINT"))
+    fig, ax = plt.subplots(figsize=(7, 0.3 * len(rows) + 1.4))
+    y = range(len(rows))[::-1]
+    x = [number(r[3]) for r in rows]
+    ax.barh(list(y), x, color=["tab:green" if r[5] == "FLINT" else "tab:purple" for r in rows])
+    ax.set_yticks(list(y), [f"{r[5]}: {r[0]}" for r in rows], fontsize=8)
+    ax.set_xscale("log")
+    ax.axvline(1, color="black", linewidth=0.8)
+    for yy, xx, r in zip(y, x, rows):
+        ax.text(xx * 1.08, yy, r[3], va="center", fontsize=7)
+    ax.set_xlim(min(x) / 1.5, max(x) * 3)
+    ax.set_xlabel("time without the plugin / time with it (second call)")
+    ax.set_title("Unmodified programs with libzgpu_flint.so, one H200", fontsize=10)
+    save(fig, out_dir, "plugin.png")
+
+    header = ["library", "row", "without s", "with the plugin s", "speed-up", "same result"]
+    body = [[r[5], r[0], r[1], r[2], r[3], r[4]] for r in rows]
+    write(out_dir, "plugin.inc", rst_table(header, body, [f"{PLUGIN}/bench-flint.md", f"{PLUGIN}/bench-ntl.md"]))
+
+
+def modular_tables(out_dir):
+    body = []
+    for what, heading in (("reduction", "### Reduction (multi_mod), device-resident"),
+                          ("CRT, signed", "### CRT, signed (multi_crt), device-resident")):
+        for r in table(MODULAR, heading):
+            body.append([what, r["bits"], r["k"], r["zgpu ms"], r["FLINT 16 threads ms"], r["zgpu / FLINT-16"]])
+    header = ["call", "bits", "moduli", "zgpu ms", "FLINT 16 threads ms", "x FLINT-16"]
+    write(out_dir, "modular-resident.inc", rst_table(header, body, MODULAR))
+    rows = table(MODULAR, "## zgpu multi-modular reduction and CRT of host vectors, end to end")
+    header = ["call", "bits", "moduli", "GPU path ms", "CPU backend ms", "auto ms (backend)", "FLINT 16 threads ms",
+              "x FLINT-16"]
+    body = [[r["call"], r["bits"], r["k"], r["zgpu gpu ms"], r["zgpu cpu ms"], r["zgpu auto ms (backend)"],
+             r["FLINT 16 threads ms"], r["gpu / FLINT-16"]] for r in rows]
+    write(out_dir, "modular-end-to-end.inc", rst_table(header, body, MODULAR))
+
+
+def devices_table(out_dir):
+    rows = table(DEVICES, "## zgpu operations on host vectors on one GPU and split over 2")
+    header = ["call", "n", "bits", "moduli", "1 GPU ms", "2 GPUs ms", "scaling", "host copy share, 2 GPUs"]
+    body = [[r["call"], power_of_two(r["n"]), r["bits"], r["k"] if r["k"] != "0" else "-", r["1 GPU ms"], r["2 GPUs ms"],
+             r["scaling"], r["host copy share, 2"]] for r in rows]
+    write(out_dir, "devices.inc", rst_table(header, body, DEVICES))
+
+
+# --- settings and options ----------------------------------------------------------------------
+
+def settings_table(out_dir):
+    text = "\n".join(read("base/settings.cpp"))
+    block = re.search(r"kSettings\[\] = \{(.*?)\n\};", text, re.S)
+    if not block:
+        sys.exit("figures.py: no kSettings in base/settings.cpp")
+    rows = re.findall(r'\{"(ZGPU_\w+)",\s*"([^"]*)",\s*"([^"]*)"\}', block.group(1))
+    if not rows:
+        sys.exit("figures.py: kSettings in base/settings.cpp has no rows")
+    body = [[f"``{name}``", default, meaning] for name, default, meaning in rows]
+    write(out_dir, "settings.inc", rst_table(["variable", "default", "meaning"], body, "base/settings.cpp", [25, 20, 55]))
+
+
+def cmake_options_table(out_dir):
+    lines = read("CMakeLists.txt")
+    rows = []
+    for line in lines:
+        m = re.match(r'option\((\w+) "([^"]*)" ([^)]*)\)', line.strip())
+        if m:
+            default = m.group(3)
+            if default == "${PROJECT_IS_TOP_LEVEL}":
+                default = "ON, OFF inside another project's build"
+            rows.append([f"``{m.group(1)}``", default, m.group(2)])
+    if not rows:
+        sys.exit("figures.py: no option() in CMakeLists.txt")
+    write(out_dir, "cmake-options.inc", rst_table(["option", "default", "meaning"], rows, "CMakeLists.txt", [25, 20, 55]))
+
+
+def main():
+    out_dir = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(ROOT, "docs", "_generated")
+    os.makedirs(out_dir, exist_ok=True)
+    figure_speedups(out_dir)
+    figure_matrices(out_dir)
+    figure_polynomials(out_dir)
+    figure_resultants(out_dir)
+    figure_products(out_dir)
+    figure_plugin(out_dir)
+    modular_tables(out_dir)
+    devices_table(out_dir)
+    settings_table(out_dir)
+    cmake_options_table(out_dir)
+    print(f"figures.py: figures and tables in {os.path.relpath(out_dir, ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
