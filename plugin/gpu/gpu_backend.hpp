@@ -25,9 +25,9 @@ void copy_to_host(void* host, const void* device, std::size_t bytes);
 void fill_zero(void* device, std::size_t bytes);
 // Waits for all work queued on the first device's stream; throws with the failure of any of it.
 void synchronize();
-// Starts the first device and takes the pinned staging memory that a large result's CRT
-// copies down through (crt_to_host.cpp), for callers that start the GPU ahead of their first
-// call (the FLINT plugin): pinning tens of MB takes tens of milliseconds.
+// Starts the first device and makes what a process's first products would otherwise make
+// inside the call (warm_up.cpp), for callers that start the GPU ahead of their first call (the
+// FLINT plugin).
 void warm_up();
 
 // Batch operations on views in device memory, queued on the first device's stream

@@ -12,22 +12,9 @@
 namespace zgpu::gpu {
 namespace {
 
-// Values a CRT chunk: enough for the whole GPU (the kernel takes 32 values a block), few enough
-// that copying one down overlaps the next.
-constexpr std::size_t kCrtChunkBytes = std::size_t(32) << 20;
 constexpr std::size_t kMinCrtChunk = 8192;
 
 }  // namespace
-
-void warm_up()
-{
-    auto& runtime = Runtime::get();
-    const Runtime::Lease lease(runtime);
-    runtime.make_current();
-    // The two slots of a CRT of full chunks, and the operands' upload beside them.
-    runtime.staging(3 * kCrtChunkBytes);
-    runtime.synchronize("starting the GPU");
-}
 
 BatchPlace BatchPlace::reserve(UploadLayout& layout, std::size_t count, std::uint32_t stride)
 {

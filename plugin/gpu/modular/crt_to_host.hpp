@@ -28,6 +28,10 @@ BatchPlace operand_place(UploadLayout& layout, const HostOperand& x, std::size_t
 // Writes the operand's elements into `out` on all host threads.
 void pack(const HostOperand& x, BatchView out);
 
+// The bytes of a CRT chunk's values: enough for the whole GPU (the kernel takes 32 values a
+// block), few enough that copying one down overlaps the next.
+inline constexpr std::size_t kCrtChunkBytes = std::size_t(32) << 20;
+
 // The CRT of `count` values modulo the set's primes, in chunks: each reconstructed into the
 // device batch reserved in the layout, copied into one of two pinned slots and given to the
 // caller while the next chunk runs.

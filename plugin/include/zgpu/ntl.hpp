@@ -24,8 +24,8 @@ void mul(NTL::Vec<NTL::ZZ>& x, const NTL::Vec<NTL::ZZ>& a, const NTL::Vec<NTL::Z
 void mul(NTL::ZZX& x, const NTL::ZZX& a, const NTL::ZZ& b);
 
 // Division by a scalar b, entry by entry, as NTL's functions of the same names on ZZ (floor
-// rounding: rem has the sign of b). On the host threads or the GPU (from 32768-bit entries,
-// or as ZGPU_BACKEND says). b is read before any output changes; b = 0 throws with the outputs
+// rounding: rem has the sign of b). On the host threads or the GPU (where a cost model of the
+// entries' sizes says it pays, or as ZGPU_BACKEND says). b is read before any output changes; b = 0 throws with the outputs
 // untouched.
 void div(NTL::Vec<NTL::ZZ>& q, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b);
 void rem(NTL::Vec<NTL::ZZ>& r, const NTL::Vec<NTL::ZZ>& a, const NTL::ZZ& b);

@@ -43,9 +43,9 @@ int zgpu_fmpz_poly_scalar_mul_fmpz(fmpz_poly_t res, const fmpz_poly_t poly, cons
 int zgpu_fmpz_vec_scalar_addmul_fmpz(fmpz * res, const fmpz * vec, slong len, const fmpz_t c);
 int zgpu_fmpz_vec_scalar_submul_fmpz(fmpz * res, const fmpz * vec, slong len, const fmpz_t c);
 
-/* Division, on the host threads or the GPU: automatically from dividends of 32768 bits
-   (with remainder: by divisors up to 32768 bits), or as ZGPU_BACKEND says. A zero divisor is
-   an error naming its index, with nothing written. */
+/* Division, on the host threads or the GPU: automatically where a cost model of the batch's
+   sizes says the GPU pays (with remainder: by divisors up to 32768 bits), or as ZGPU_BACKEND
+   says. A zero divisor is an error naming its index, with nothing written. */
 
 /* res[i] = vec1[i] / vec2[i] where vec2[i] divides vec1[i], as fmpz_divexact element by
    element: like FLINT's, the result of a pair that does not divide exactly is unspecified. */
