@@ -25,14 +25,14 @@ void copy_to_host(void* host, const void* device, std::size_t bytes);
 void fill_zero(void* device, std::size_t bytes);
 // Waits for all work queued on the first device's stream; throws with the failure of any of it.
 void synchronize();
-// Starts the first device and makes what a process's first products would otherwise make
-// inside the call (warm_up.cpp), for callers that start the GPU ahead of their first call (the
-// FLINT plugin).
+// Starts the first device and takes the pinned staging memory that a large result's CRT
+// copies down through (warm_up.cpp), for callers that start the GPU ahead of their first call
+// (the FLINT plugin).
 void warm_up();
 
 // Batch operations on views in device memory, queued on the first device's stream
 // (batch_ops.cpp), with the contracts of the kernels they launch: kernels/add_sub/add_sub.hpp,
-// kernels/mul/mul.hpp (through gpu/mul.hpp), kernels/div/divexact.hpp (through gpu/div.hpp),
+// kernels/mul/mul.hpp (through gpu_mul.hpp), kernels/div/divexact.hpp (through gpu_div.hpp),
 // kernels/div/divrem.hpp.
 void batch_add_sub(ConstBatchView a, ConstBatchView b, BatchView r, bool subtract);
 void batch_mul(ConstBatchView a, ConstBatchView b, BatchView r, bool broadcast_b);
