@@ -264,6 +264,10 @@ void products(unsigned threads, double imad_peak)
     for (const slong n : {32, 64, 128, 256, 512, 1024}) end_to_end_row(n, prime62, threads, true);
     end_to_end_row(2048, prime62, threads, true);
     for (const slong n : {64, 128, 256, 1024}) end_to_end_row(n, 1048573, threads, n <= 256);
+}
+
+void products_over_z(unsigned threads)
+{
     std::printf("\n### End to end over Z: zgpu_fmpz_mat_mul, n x n times n x n, entries of `bits` bits with random signs\n\n"
                 "gpu / auto: ZGPU_BACKEND, median of 5 after two calls; FLINT: fmpz_mat_mul with flint_set_num_threads(%u) "
                 "(and 1), one call. ms. Every product is checked against FLINT's. ZGPU_TIMING's split is on stderr.\n\n"
@@ -309,7 +313,8 @@ void determinants(double imad_peak, bool flint_300)
 
 }  // namespace
 
-// Arguments pick sections: "mul" (products), "det" (determinants); none runs both. "flint-300"
+// Arguments pick sections: "mul" (products mod n), "mul-z" (products over Z), "det"
+// (determinants); none runs all. "flint-300"
 // also runs FLINT on the 300 x 300 determinant of 1024-bit entries (about two minutes).
 int main(int argc, char** argv)
 {
@@ -320,6 +325,7 @@ int main(int argc, char** argv)
     std::printf("## zgpu matrix products mod n\n\ndevice: %s, %d SMs, %.2f GHz; IMAD peak %.3g a second; host threads: %u; FLINT %s; %s\n\n",
                 device.prop.name, device.prop.multiProcessorCount, device.clock_ghz, imad_peak, threads, flint_version, device.date);
     if (args.empty() || args.contains("mul")) products(threads, imad_peak);
+    if (args.empty() || args.contains("mul-z")) products_over_z(threads);
     if (args.empty() || args.contains("det")) determinants(imad_peak, args.contains("flint-300"));
     flint_cleanup_master();
     return 0;

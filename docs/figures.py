@@ -70,7 +70,10 @@ def table(path, after=None):
 
 
 def number(cell):
-    """The number a cell starts with ("1.00 (gpu)", "4.7, parallel", "2048 x 2048"); None for "-"."""
+    """The number a cell starts with ("1.00 (gpu)", "4.7, parallel", "2048 x 2048"); None for "-".
+    A number is itself."""
+    if isinstance(cell, (int, float)):
+        return float(cell)
     m = re.match(r"[0-9]+(\.[0-9]+)?", cell.strip())
     return float(m.group(0)) if m else None
 
@@ -114,6 +117,21 @@ def save(fig, out_dir, name):
     fig.tight_layout()
     fig.savefig(os.path.join(out_dir, name), dpi=110, metadata={"Software": None})
     plt.close(fig)
+
+
+def ratio_plot(out_dir, name, series, xlabel, ylabel, title, x_base=10):
+    """Ratios (1 is a tie) against a size, log-log: series is a list of (label, [(x, y)])."""
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for label, points in series:
+        ax.plot([number(x) for x, _ in points], [number(y) for _, y in points], marker="o", label=label)
+    ax.set_xscale("log", base=x_base)
+    ax.set_yscale("log")
+    ax.axhline(1, color="black", linewidth=0.8)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=7)
+    save(fig, out_dir, name)
 
 
 # --- the figures -------------------------------------------------------------------------------
@@ -205,17 +223,8 @@ def figure_matrices(out_dir):
         ("nmod_mat_rank, 62-bit prime (FLINT on 16 threads)", [(r["rank"], r["x FLINT-16"]) for r in rank]),
         ("fmpz_mat_det, 64-bit entries (FLINT on one thread)", [(r["n"], r["x FLINT"]) for r in zdet]),
     ]
-    fig, ax = plt.subplots(figsize=(7, 4.2))
-    for label, points in series:
-        ax.plot([number(p[0]) for p in points], [number(p[1]) for p in points], marker="o", label=label)
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.axhline(1, color="black", linewidth=0.8)
-    ax.set_xlabel("n (n x n matrices)")
-    ax.set_ylabel("FLINT's time / zgpu's time (GPU forced)")
-    ax.set_title("Matrices, end to end, one H200", fontsize=10)
-    ax.legend(fontsize=7)
-    save(fig, out_dir, "matrices.png")
+    ratio_plot(out_dir, "matrices.png", series, "n (n x n matrices)", "FLINT's time / zgpu's time (GPU forced)",
+               "Matrices, end to end, one H200", x_base=2)
 
     header = ["n", "nmod_mat_mul x FLINT-16", "nmod_mat_det x FLINT-16", "nmod_mat_rank x FLINT-16", "fmpz_mat_det x FLINT-1"]
     sizes = sorted({int(p[0]) for _, points in series for p in points})
@@ -231,17 +240,9 @@ def figure_polynomials(out_dir):
         key = f"{r['op']}, {r['bits']}-bit " + ("prime" if r["op"].startswith("nmod") else "coefficients")
         series.setdefault(key, []).append((number(r["length"]), number(r["cpu ms"]) / number(r["gpu ms"]),
                                            r["auto backend"]))
-    fig, ax = plt.subplots(figsize=(7, 4.2))
-    for label, points in series.items():
-        ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=label)
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.axhline(1, color="black", linewidth=0.8)
-    ax.set_xlabel("length of each operand")
-    ax.set_ylabel("CPU backend's time / GPU's time")
-    ax.set_title("Polynomial products: where the GPU pays (FLINT on 16 threads)", fontsize=10)
-    ax.legend(fontsize=7)
-    save(fig, out_dir, "polynomials.png")
+    ratio_plot(out_dir, "polynomials.png", [(label, [p[:2] for p in points]) for label, points in series.items()],
+               "length of each operand", "CPU backend's time / GPU's time",
+               "Polynomial products: where the GPU pays (FLINT on 16 threads)", x_base=2)
 
     header = ["product", "length", "cpu ms", "gpu ms", "auto chose"]
     body = [[r["op"] + f", {r['bits']} bits", r["length"], r["cpu ms"], r["gpu ms"], r["auto backend"]] for r in rows]
@@ -256,20 +257,12 @@ def figure_polynomials(out_dir):
 def figure_resultants(out_dir):
     over_z = table(RESULTANT, "## zgpu resultants over Z")
     mod_p = table(RESULTANT, "## zgpu resultants modulo one prime")
-    fig, ax = plt.subplots(figsize=(7, 4.2))
     z64 = [r for r in over_z if r["bits"] == "64"]
-    ax.plot([number(r["length"]) for r in z64], [number(r["x FLINT"]) for r in z64], marker="o",
-            label="fmpz_poly_resultant, 64-bit coefficients")
-    ax.plot([number(r["length"]) for r in mod_p], [number(r["x FLINT"]) for r in mod_p], marker="o",
-            label="nmod_poly_resultant, 62-bit prime (GPU forced)")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.axhline(1, color="black", linewidth=0.8)
-    ax.set_xlabel("length of each polynomial")
-    ax.set_ylabel("FLINT's time / zgpu's GPU time")
-    ax.set_title("Resultants, one H200 (FLINT's functions use one thread)", fontsize=10)
-    ax.legend(fontsize=7)
-    save(fig, out_dir, "resultants.png")
+    ratio_plot(out_dir, "resultants.png",
+               [("fmpz_poly_resultant, 64-bit coefficients", [(r["length"], r["x FLINT"]) for r in z64]),
+                ("nmod_poly_resultant, 62-bit prime (GPU forced)", [(r["length"], r["x FLINT"]) for r in mod_p])],
+               "length of each polynomial", "FLINT's time / zgpu's GPU time",
+               "Resultants, one H200 (FLINT's functions use one thread)")
 
     header = ["length", "bits", "result bits", "gpu ms", "auto ms (backend)", "FLINT ms", "x FLINT"]
     body = [[r["length"], r["bits"], r["res bits"], r["gpu ms"], r["auto ms"], r["FLINT ms"], r["x FLINT"]] for r in over_z]
@@ -282,19 +275,11 @@ def figure_resultants(out_dir):
 def figure_products(out_dir):
     resident = table(PRODUCTS, "### Full products, equal sizes, device-resident")
     ends = table(PRODUCTS, "### End to end: zgpu_fmpz_vec_mul")
-    fig, ax = plt.subplots(figsize=(7, 4.2))
-    ax.plot([number(r["bits"]) for r in resident], [number(r["zgpu / FLINT-16"]) for r in resident], marker="o",
-            label="device-resident (DeviceBatch)")
-    ax.plot([number(r["bits"]) for r in ends], [number(r["gpu / FLINT-16"]) for r in ends], marker="o",
-            label="end to end (zgpu_fmpz_vec_mul, GPU forced)")
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.axhline(1, color="black", linewidth=0.8)
-    ax.set_xlabel("bits of each operand")
-    ax.set_ylabel("speed-up over fmpz_mul on 16 threads")
-    ax.set_title("Batches of full products, one H200", fontsize=10)
-    ax.legend(fontsize=7)
-    save(fig, out_dir, "products.png")
+    ratio_plot(out_dir, "products.png",
+               [("device-resident (DeviceBatch)", [(r["bits"], r["zgpu / FLINT-16"]) for r in resident]),
+                ("end to end (zgpu_fmpz_vec_mul, GPU forced)", [(r["bits"], r["gpu / FLINT-16"]) for r in ends])],
+               "bits of each operand", "speed-up over fmpz_mul on 16 threads", "Batches of full products, one H200",
+               x_base=2)
 
     header = ["bits", "count", "zgpu M products/s", "FLINT 16 threads M products/s", "x FLINT-16"]
     body = [[r["bits"], r["count"], r["zgpu auto Mprod/s"], r["FLINT 16 threads Mprod/s"], r["zgpu / FLINT-16"]]
