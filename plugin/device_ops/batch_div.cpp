@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "plugin/cpu/div.hpp"
+#include "plugin/cpu/cpu_div.hpp"
 #include "plugin/device_ops/divide_exactly.hpp"
 #include "plugin/device_ops/result_storage.hpp"
 #include "zgpu/error.hpp"

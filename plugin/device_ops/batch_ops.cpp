@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <string>
 
-#include "plugin/cpu/add_sub.hpp"
-#include "plugin/cpu/mul.hpp"
+#include "plugin/cpu/cpu_add_sub.hpp"
+#include "plugin/cpu/cpu_mul.hpp"
 #include "plugin/device_ops/result_storage.hpp"
 #include "zgpu/error.hpp"
 #include "plugin/gpu/gpu_backend.hpp"

@@ -10,7 +10,7 @@
 
 #include <flint/fmpz.h>
 
-#include "plugin/gpu/host_operand.hpp"
+#include "adapters/host_operand.hpp"
 #include "zgpu/fmpz_adapter.hpp"
 #include "zgpu/prime_set.hpp"
 

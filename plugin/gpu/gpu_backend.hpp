@@ -10,8 +10,8 @@
 #include <functional>
 #include <string_view>
 
+#include "adapters/host_operand.hpp"
 #include "kernels/div/division_summary.hpp"
-#include "plugin/gpu/host_operand.hpp"
 #include "zgpu/backend.hpp"
 #include "zgpu/limb_batch.hpp"
 
@@ -53,7 +53,7 @@ inline bool divexact_fits(std::uint32_t quotient_stride, std::uint32_t divisor_s
 inline constexpr std::uint32_t kDivremMaxDivisorLimbs = 512;
 
 // Operations on host data through the pipelined path (pipeline.hpp, host_ops.cpp,
-// host_div.cpp): `result` gets the packed results chunk by chunk, in order, and
+// gpu_host_div.cpp): `result` gets the packed results chunk by chunk, in order, and
 // `finish_on_host(first)` computes the elements from `first` on should the GPU fail after some
 // results were given. Each returns the backend that finished the call. Result strides are the
 // caller's, checked against kMaxLimbs. Where elements differ much in size, products, addmul,

@@ -1,12 +1,12 @@
 // Sums and products of host data on the GPU: each one's kernel, run chunk by chunk by the
-// pipeline (divisions: host_div.cpp).
+// pipeline (divisions: gpu_host_div.cpp).
 #include <span>
 
 #include "kernels/add_sub/add_sub.hpp"
 #include "kernels/common/temporary.hpp"
 #include "plugin/gpu/gpu_backend.hpp"
 #include "plugin/gpu/grouped_run.hpp"
-#include "plugin/gpu/mul.hpp"
+#include "plugin/gpu/gpu_mul.hpp"
 #include "plugin/gpu/result_strides.hpp"
 
 namespace zgpu::gpu {

@@ -8,8 +8,8 @@
 #include <memory>
 #include <span>
 
+#include "adapters/host_operand.hpp"
 #include "kernels/modular/residue_view.hpp"
-#include "plugin/gpu/host_operand.hpp"
 #include "zgpu/backend.hpp"
 #include "zgpu/limb_batch.hpp"
 

@@ -14,7 +14,7 @@
 #include <functional>
 #include <span>
 
-#include "plugin/gpu/host_operand.hpp"
+#include "adapters/host_operand.hpp"
 #include "plugin/gpu/runtime.hpp"
 #include "zgpu/backend.hpp"
 

@@ -9,8 +9,8 @@
 #include <span>
 #include <vector>
 
+#include "adapters/host_operand.hpp"
 #include "kernels/modular/residue_view.hpp"
-#include "plugin/gpu/host_operand.hpp"
 #include "plugin/gpu/modular_backend.hpp"
 #include "zgpu/limb_batch.hpp"
 

@@ -12,7 +12,7 @@
 #include <span>
 #include <vector>
 
-#include "plugin/gpu/host_operand.hpp"
+#include "adapters/host_operand.hpp"
 
 namespace zgpu::gpu {
 

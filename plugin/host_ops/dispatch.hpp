@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <functional>
 
-#include "plugin/gpu/host_operand.hpp"
+#include "adapters/host_operand.hpp"
 #include "plugin/host_ops/host_choice.hpp"
 #include "zgpu/backend.hpp"
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <functional>
 
-#include "plugin/gpu/host_operand.hpp"
+#include "adapters/host_operand.hpp"
 
 namespace zgpu {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <functional>
 
-#include "plugin/gpu/host_operand.hpp"
+#include "adapters/host_operand.hpp"
 #include "zgpu/backend.hpp"
 #include "zgpu/prime_set.hpp"
 

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <span>
 
-#include "plugin/gpu/host_operand.hpp"
+#include "adapters/host_operand.hpp"
 #include "plugin/modular/cpu_modular.hpp"
 #include "zgpu/prime_set.hpp"
 

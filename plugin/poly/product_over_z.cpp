@@ -5,7 +5,7 @@
 #include <string>
 
 #include "base/parallel.hpp"
-#include "plugin/cpu/add_sub.hpp"
+#include "plugin/cpu/cpu_add_sub.hpp"
 #include "plugin/gpu/poly_backend.hpp"
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/modular/prime_set_state.hpp"

@@ -6,7 +6,7 @@
 #include "kernels/common/temporary.hpp"
 #include "kernels/matrix/det_mod.hpp"
 #include "plugin/gpu/matrix_backend.hpp"
-#include "plugin/gpu/modular/modular_tables.hpp"
+#include "plugin/gpu/modular/gpu_modular_tables.hpp"
 
 namespace zgpu::gpu {
 

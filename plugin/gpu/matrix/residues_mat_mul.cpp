@@ -2,7 +2,7 @@
 // products, a modulus each, queued on the first runtime's stream.
 #include "kernels/matrix/mat_mul_mod.hpp"
 #include "plugin/gpu/matrix_backend.hpp"
-#include "plugin/gpu/modular/modular_tables.hpp"
+#include "plugin/gpu/modular/gpu_modular_tables.hpp"
 
 namespace zgpu::gpu {
 

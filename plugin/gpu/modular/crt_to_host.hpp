@@ -5,9 +5,9 @@
 
 #include <chrono>
 
+#include "adapters/host_operand.hpp"
 #include "kernels/modular/residue_view.hpp"
-#include "plugin/gpu/host_operand.hpp"
-#include "plugin/gpu/modular/modular_tables.hpp"
+#include "plugin/gpu/modular/gpu_modular_tables.hpp"
 #include "plugin/gpu/phase_times.hpp"
 #include "plugin/gpu/upload_layout.hpp"
 

@@ -6,7 +6,7 @@
 #include "kernels/modular/multi_mod.hpp"
 #include "kernels/modular/residue_arith.hpp"
 #include "kernels/modular/residue_layout.hpp"
-#include "plugin/gpu/modular/modular_tables.hpp"
+#include "plugin/gpu/modular/gpu_modular_tables.hpp"
 
 namespace zgpu::gpu {
 

@@ -2,7 +2,7 @@
 #include <algorithm>
 
 #include "kernels/poly/poly_mul.hpp"
-#include "plugin/gpu/poly/ntt_tables.hpp"
+#include "plugin/gpu/poly/gpu_ntt_tables.hpp"
 #include "plugin/gpu/poly_backend.hpp"
 
 namespace zgpu::gpu {

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "random_integers.hpp"
-#include "plugin/gpu/host_operand.hpp"
-#include "plugin/gpu/mul.hpp"
+#include "adapters/host_operand.hpp"
+#include "plugin/gpu/gpu_mul.hpp"
 #include "plugin/gpu/pipeline.hpp"
 #include "plugin/gpu/runtime.hpp"
+#include "random_integers.hpp"
 #include "zgpu/backend.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/mpz_adapter.hpp"

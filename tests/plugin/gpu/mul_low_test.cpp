@@ -15,7 +15,7 @@
 #include "zgpu/device_batch.hpp"
 #ifdef ZGPU_WITH_CUDA
 #include "kernels/mul/mul_context.hpp"
-#include "plugin/gpu/mul.hpp"
+#include "plugin/gpu/gpu_mul.hpp"
 #endif
 
 namespace zgpu::testing {

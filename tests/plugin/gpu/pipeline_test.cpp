@@ -18,7 +18,7 @@
 #include "devices_in_use.hpp"
 #include "failing_products.hpp"
 #include "kernels/div/divrem.hpp"
-#include "plugin/gpu/mul.hpp"
+#include "plugin/gpu/gpu_mul.hpp"
 #include "plugin/gpu/pipeline.hpp"
 #include "plugin/gpu/runtime.hpp"
 #endif

@@ -10,7 +10,7 @@
 #include "backend_param.hpp"
 #include "zgpu/device_batch.hpp"
 #ifdef ZGPU_WITH_CUDA
-#include "plugin/gpu/div.hpp"
+#include "plugin/gpu/gpu_div.hpp"
 #include "plugin/gpu/runtime.hpp"
 #endif
 

@@ -26,7 +26,7 @@
 #include "plugin/gpu/poly/five_prime_tables.hpp"
 #include "plugin/gpu/poly/garner.hpp"
 #include "plugin/gpu/phase_times.hpp"
-#include "plugin/gpu/poly/ntt_tables.hpp"
+#include "plugin/gpu/poly/gpu_ntt_tables.hpp"
 #include "plugin/gpu/poly_backend.hpp"
 #include "plugin/gpu/stream_events.hpp"
 #include "plugin/gpu/upload_layout.hpp"

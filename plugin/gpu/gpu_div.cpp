@@ -2,7 +2,7 @@
 // and results read back through pinned memory; the division itself is
 // kernels::divexact (kernels/div/divexact.cu).
 #include "base/settings.hpp"
-#include "plugin/gpu/div.hpp"
+#include "plugin/gpu/gpu_div.hpp"
 
 #include <cstdlib>
 #include <string>
@@ -10,7 +10,7 @@
 #include "kernels/common/temporary.hpp"
 #include "kernels/div/div_steps.hpp"
 #include "kernels/div/divexact.hpp"
-#include "plugin/gpu/mul.hpp"
+#include "plugin/gpu/gpu_mul.hpp"
 #include "zgpu/error.hpp"
 
 namespace zgpu::gpu {

@@ -1,4 +1,4 @@
-#include "plugin/cpu/add_sub.hpp"
+#include "plugin/cpu/cpu_add_sub.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -12,7 +12,7 @@
 #include "base/parallel.hpp"
 #include "kernels/modular/multi_crt.hpp"
 #include "kernels/modular/multi_mod.hpp"
-#include "plugin/gpu/modular/modular_tables.hpp"
+#include "plugin/gpu/modular/gpu_modular_tables.hpp"
 #include "plugin/gpu/pipeline.hpp"
 #include "zgpu/error.hpp"
 

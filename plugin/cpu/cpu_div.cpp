@@ -1,4 +1,4 @@
-#include "plugin/cpu/div.hpp"
+#include "plugin/cpu/cpu_div.hpp"
 
 #include <algorithm>
 #include <atomic>

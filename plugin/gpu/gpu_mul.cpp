@@ -1,4 +1,4 @@
-#include "plugin/gpu/mul.hpp"
+#include "plugin/gpu/gpu_mul.hpp"
 
 #include <algorithm>
 #include <cstdint>

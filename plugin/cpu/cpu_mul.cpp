@@ -1,4 +1,4 @@
-#include "plugin/cpu/mul.hpp"
+#include "plugin/cpu/cpu_mul.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "plugin/gpu/modular/modular_tables.hpp"
+#include "plugin/gpu/modular/gpu_modular_tables.hpp"
 
 #include <bit>
 #include <utility>

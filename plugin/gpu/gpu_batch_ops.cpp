@@ -2,9 +2,9 @@
 // the views live on its device, and queues its kernels on its stream.
 #include "kernels/add_sub/add_sub.hpp"
 #include "kernels/div/divrem.hpp"
-#include "plugin/gpu/div.hpp"
+#include "plugin/gpu/gpu_div.hpp"
 #include "plugin/gpu/gpu_backend.hpp"
-#include "plugin/gpu/mul.hpp"
+#include "plugin/gpu/gpu_mul.hpp"
 
 namespace zgpu::gpu {
 

@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "kernels/div/divrem.hpp"
-#include "plugin/gpu/div.hpp"
+#include "plugin/gpu/gpu_div.hpp"
 #include "plugin/gpu/gpu_backend.hpp"
 #include "plugin/gpu/grouped_run.hpp"
 #include "plugin/gpu/result_strides.hpp"

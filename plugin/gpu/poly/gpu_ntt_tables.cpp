@@ -1,4 +1,4 @@
-#include "plugin/gpu/poly/ntt_tables.hpp"
+#include "plugin/gpu/poly/gpu_ntt_tables.hpp"
 
 #include <algorithm>
 #include <bit>
