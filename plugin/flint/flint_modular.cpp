@@ -18,7 +18,7 @@ void check_vec(const void* vec, const void* const* residues, slong len, const Pr
     if (len < 0) throw Error(name + ": len is negative (" + std::to_string(len) + ")");
     if (len == 0) return;
     if (!vec) throw Error(name + ": vec is NULL with len = " + std::to_string(len));
-    if (!residues) throw Error(name + ": residues is NULL with len = " + std::to_string(len));
+    if (!residues && set.size() > 0) throw Error(name + ": residues is NULL with len = " + std::to_string(len));
     for (std::size_t i = 0; i < set.size(); ++i)
         if (!residues[i]) throw Error(name + ": residues[" + std::to_string(i) + "] is NULL with len = " + std::to_string(len));
 }

@@ -38,6 +38,9 @@ PrimeSet::State::~State()
 
 const fmpz_comb_struct* PrimeSet::State::comb() const
 {
+    // FLINT's comb needs a modulus; only the vector reduction and CRT take the empty set, and
+    // they answer without one.
+    if (moduli.empty()) throw Error("prime set: no moduli: nothing to compute modulo");
     // The comb keeps a pointer to the moduli (FLINT 2.9), which this object owns.
     std::call_once(comb_once_, [this] {
         fmpz_comb_init(comb_, moduli.data(), slong(moduli.size()));
@@ -69,6 +72,10 @@ std::size_t PrimeSet::State::first_composite() const
 
 PrimeSet::PrimeSet(std::span<const limb_t> moduli)
 {
+    if (moduli.empty()) {
+        state_ = std::make_shared<const State>(std::vector<limb_t>());
+        return;
+    }
     try {
         kernels::validate_moduli(moduli);
     } catch (const Error& e) {
@@ -79,7 +86,6 @@ PrimeSet::PrimeSet(std::span<const limb_t> moduli)
 
 PrimeSet PrimeSet::generated(std::size_t k)
 {
-    if (k == 0) throw Error("prime set: no moduli (k = 0)");
     return PrimeSet(std::make_shared<const State>(kernels::ntt_primes(k)));
 }
 

@@ -23,11 +23,14 @@ namespace zgpu {
 class PrimeSet {
 public:
     // The caller's moduli, in that order: each 2 <= n < 2^64, pairwise coprime (primes or not).
-    // Throws zgpu::Error naming the indices otherwise (k = 0, 0 or 1, a repeated modulus, two
-    // moduli with a common factor).
+    // Throws zgpu::Error naming the indices otherwise (0 or 1, a repeated modulus, two moduli
+    // with a common factor). No moduli make the empty set, P = 1, as FLINT 3 allows: the vector
+    // reduction writes nothing and the vector CRT gives zeros; everything else that computes
+    // modulo the set's primes refuses it.
     explicit PrimeSet(std::span<const limb_t> moduli);
 
-    // The k largest primes p < 2^62 with p = 1 mod 2^32 (NTT-friendly), in decreasing order.
+    // The k largest primes p < 2^62 with p = 1 mod 2^32 (NTT-friendly), in decreasing order
+    // (k = 0: the empty set).
     static PrimeSet generated(std::size_t k);
     // The fewest such primes that represent every value of at most `bits` bits (|x| < 2^bits;
     // signed or, unsigned, 0 <= x < 2^bits). bits at most kMaxBits, else zgpu::Error.

@@ -28,9 +28,12 @@ typedef struct {
 typedef zgpu_prime_set_struct zgpu_prime_set_t[1];
 
 /* The caller's k moduli (primes or not). Fails (-1, set left empty: clear is still allowed) for
-   k < 1, a modulus below 2, a repeated modulus, or moduli with a common factor, naming them. */
+   k < 0, a modulus below 2, a repeated modulus, or moduli with a common factor, naming them.
+   k = 0 makes the empty set, P = 1, as FLINT 3 allows: the vector reduction writes nothing and
+   the vector CRT gives zeros; the other functions refuse it. */
 int zgpu_prime_set_init(zgpu_prime_set_t set, const ulong * moduli, slong k);
-/* The k largest primes p < 2^62 with p = 1 mod 2^32 (NTT-friendly), in decreasing order. */
+/* The k largest primes p < 2^62 with p = 1 mod 2^32 (NTT-friendly), in decreasing order
+   (k = 0: the empty set). */
 int zgpu_prime_set_init_ntt_primes(zgpu_prime_set_t set, slong k);
 /* The fewest such primes that represent every value of at most `bits` bits: |x| < 2^bits with
    sign = 1, 0 <= x < 2^bits with sign = 0. */

@@ -208,8 +208,8 @@ TEST_P(ModularEntryPoints, BadInputIsReportedAndNothingIsWritten)
 
     zgpu_prime_set_t bad;
     const ulong zero[] = {3, 0}, repeated[] = {3, 5, 3}, shared[] = {6, 35, 10};
-    EXPECT_EQ(zgpu_prime_set_init(bad, zero, 0), -1);
-    EXPECT_NE(std::string(zgpu_last_error()).find("k = 0"), std::string::npos) << zgpu_last_error();
+    EXPECT_EQ(zgpu_prime_set_init(bad, zero, -1), -1);
+    EXPECT_NE(std::string(zgpu_last_error()).find("k is negative"), std::string::npos) << zgpu_last_error();
     EXPECT_EQ(zgpu_prime_set_init(bad, zero, 2), -1);
     EXPECT_NE(std::string(zgpu_last_error()).find("zgpu_prime_set_init: prime set: moduli[1] = 0 is below 2"),
               std::string::npos)
@@ -231,6 +231,32 @@ TEST_P(ModularEntryPoints, BadInputIsReportedAndNothingIsWritten)
     EXPECT_EQ(zgpu_prime_set_init_bits(bad, 1000, 1), 0);
     EXPECT_GE(zgpu_prime_set_bits(bad), 1002u);
     zgpu_prime_set_clear(bad);
+}
+
+// As FLINT 3's vector functions over no primes: the reduction writes nothing, the CRT gives
+// zeros (P = 1), on the host whatever the backend; bounds above 0 are too large for P.
+TEST_P(ModularEntryPoints, NoModuliGiveZeros)
+{
+    for (const bool generated : {false, true}) {
+        const CSet set = generated ? CSet(0) : CSet(std::vector<ulong>{});
+        EXPECT_EQ(set.k(), 0);
+        Vec x(5);
+        random_vec(x, 200);
+        EXPECT_EQ(zgpu_fmpz_vec_multi_mod_ui(nullptr, x.v, 5, set.set), 0) << zgpu_last_error();
+        EXPECT_STREQ(zgpu_last_backend(), "cpu");
+        EXPECT_EQ(zgpu_fmpz_vec_multi_CRT_ui(x.v, nullptr, 5, set.set, 1), 0) << zgpu_last_error();
+        EXPECT_STREQ(zgpu_last_backend(), "cpu");
+        EXPECT_TRUE(_fmpz_vec_is_zero(x.v, 5));
+        random_vec(x, 200);
+        fmpz_t bound;
+        fmpz_init_set_ui(bound, 0);
+        EXPECT_EQ(zgpu_fmpz_vec_multi_CRT_ui_checked(x.v, nullptr, 5, set.set, bound, 0), 0) << zgpu_last_error();
+        EXPECT_TRUE(_fmpz_vec_is_zero(x.v, 5));
+        fmpz_one(bound);
+        EXPECT_EQ(zgpu_fmpz_vec_multi_CRT_ui_checked(x.v, nullptr, 5, set.set, bound, 0), -1);
+        EXPECT_NE(std::string(zgpu_last_error()).find("too few moduli"), std::string::npos) << zgpu_last_error();
+        fmpz_clear(bound);
+    }
 }
 
 TEST_P(ModularEntryPoints, PolynomialsAndMatricesMatchFlint)

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "plugin/modular/fmpz_temp.hpp"
+#include "plugin/modular/prime_set_state.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/prime_set.hpp"
 
@@ -38,8 +39,6 @@ bool represents_si(const PrimeSet& set, slong bound, bool sign)
 
 TEST(PrimeSet, BadModuliAreNamed)
 {
-    EXPECT_NE(error_of([] { PrimeSet(Moduli{}); }).find("k = 0"), std::string::npos);
-    EXPECT_NE(error_of([] { PrimeSet::generated(0); }).find("k = 0"), std::string::npos);
     EXPECT_NE(error_of([] { PrimeSet(Moduli{5, 0}); }).find("prime set: moduli[1] = 0 is below 2"), std::string::npos);
     EXPECT_NE(error_of([] { PrimeSet(Moduli{1}); }).find("prime set: moduli[0] = 1 is below 2"), std::string::npos);
     EXPECT_NE(error_of([] { PrimeSet(Moduli{7, 11, 13, 11}); }).find("moduli[1] and moduli[3] are equal (11)"), std::string::npos);
@@ -49,6 +48,21 @@ TEST(PrimeSet, BadModuliAreNamed)
     // 2^64 - 1 = 3 * 5 * 17 * 257 * 641 * 65537 * 6700417.
     const std::string three = error_of([] { PrimeSet(Moduli{2, ~limb_t(0), 7, 9}); });
     EXPECT_NE(three.find("moduli[1] and moduli[3] share the factor 3"), std::string::npos) << three;
+}
+
+// No moduli: P = 1, as FLINT 3's multi-modular functions allow; what computes modulo the
+// primes refuses it.
+TEST(PrimeSet, TheEmptySetHasProductOne)
+{
+    for (const PrimeSet& set : {PrimeSet(Moduli{}), PrimeSet::generated(0)}) {
+        EXPECT_EQ(set.size(), 0u);
+        EXPECT_TRUE(fmpz_is_one(set.product()));
+        EXPECT_EQ(set.product_bits(), 1u);
+        EXPECT_TRUE(represents_si(set, 0, true));
+        EXPECT_TRUE(represents_si(set, 0, false));
+        EXPECT_FALSE(represents_si(set, 1, false));
+        EXPECT_NE(error_of([&] { set.state().comb(); }).find("prime set: no moduli"), std::string::npos);
+    }
 }
 
 TEST(PrimeSet, CoprimeCompositesAndWordEdgesAreAccepted)
