@@ -8,6 +8,7 @@
 #include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/host_ops/gpu_or_host.hpp"
+#include "plugin/host_ops/machine_terms.hpp"
 #include "plugin/modular/prime_set_state.hpp"
 #include "plugin/host_ops/flint_threads.hpp"
 #include "plugin/modular/product_primes.hpp"
@@ -25,11 +26,10 @@ constexpr double kFlintThreadShare = 0.55;
 constexpr double kFlintThreadedFromSeconds = 2e-3;
 
 // The GPU path: a fixed cost a call, the entries' limbs and the product's through the host's
-// packing and PCIe at about 10 GB/s in all, and 8 IMADs a multiply-add a prime at half the IMAD
-// peak (1.67e13 a second), as nmod_mat_mul measured.
+// packing and PCIe at about 10 GB/s in all, and the multiply-adds modulo each prime
+// (machine_terms.hpp), as nmod_mat_mul measured.
 constexpr double kGpuSecondsPerCall = 0.3e-3;
 constexpr double kGpuBytesPerSecond = 10e9;
-constexpr double kGpuSecondsPerTermPrime = 8 / (0.5 * 1.67e13);
 
 constexpr std::uint64_t kPrimeBits = 62;
 
@@ -64,7 +64,7 @@ bool gpu_pays_for_fmpz_mat_mul(const ZMatrix& a, const ZMatrix& b, unsigned thre
     const double cpu = one < kFlintThreadedFromSeconds ? one : one / std::max(1.0, kFlintThreadShare * double(threads));
     const double bytes = 8.0 * double(a.rows * a.cols * words(a.bits) + b.rows * b.cols * words(b.bits) +
                                       a.rows * b.cols * words(product_bits(a, b) + 1));
-    const double gpu = kGpuSecondsPerCall + bytes / kGpuBytesPerSecond + terms(a, b) * primes_for(a, b) * kGpuSecondsPerTermPrime;
+    const double gpu = kGpuSecondsPerCall + bytes / kGpuBytesPerSecond + terms(a, b) * primes_for(a, b) * machine::kGpuSecondsPerTermMod;
     return gpu < cpu;
 }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "plugin/host_ops/machine_terms.hpp"
+
 namespace zgpu::matrix {
 namespace {
 
@@ -17,11 +19,10 @@ constexpr double kFlintThreadedFromSeconds = 1e-3;
 constexpr double kFlintThreadedAtLeastSeconds = 0.3e-3;
 
 // The GPU path on the H200: about 0.1 ms a call (launch, synchronisation, host copies), the
-// three matrices through pinned memory and PCIe at about 30 GB/s in all, and the kernel's 8
-// IMADs a multiply-add at half the IMAD peak (1.67e13 a second; it measured 53 %).
+// three matrices through pinned memory and PCIe at about 30 GB/s in all, and the kernel's
+// multiply-adds (machine_terms.hpp).
 constexpr double kGpuSecondsPerCall = 0.1e-3;
 constexpr double kGpuBytesPerSecond = 30e9;
-constexpr double kGpuSecondsPerTerm = 8 / (0.5 * 1.67e13);
 
 double terms(const MatShape& s) { return double(s.rows) * double(s.inner) * double(s.cols); }
 
@@ -41,7 +42,7 @@ bool gpu_pays_for_nmod_mat_mul(const MatShape& s, unsigned threads)
     const double cpu =
         cpu_uses_threads(s) ? std::max(kFlintThreadedAtLeastSeconds, one / std::max(1.0, kFlintThreadShare * double(threads))) : one;
     const double bytes = 8.0 * double(s.rows * s.inner + s.inner * s.cols + s.rows * s.cols);
-    const double gpu = kGpuSecondsPerCall + bytes / kGpuBytesPerSecond + terms(s) * kGpuSecondsPerTerm;
+    const double gpu = kGpuSecondsPerCall + bytes / kGpuBytesPerSecond + terms(s) * machine::kGpuSecondsPerTermMod;
     return gpu < cpu;
 }
 

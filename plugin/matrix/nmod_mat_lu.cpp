@@ -11,6 +11,7 @@
 #include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/host_ops/gpu_or_host.hpp"
+#include "plugin/host_ops/machine_terms.hpp"
 #include "plugin/host_ops/progress.hpp"
 #include "plugin/matrix/nmod_mat_rows.hpp"
 #include "plugin/host_ops/flint_threads.hpp"
@@ -32,14 +33,13 @@ constexpr double kFlintThreadedFromSeconds = 1e-3;
 // The GPU, same run: a fixed cost a call, the matrix through pinned memory and PCIe, and per
 // panel of 16 columns about 65 microseconds of latency (launches, a barrier-bound block) and
 // 117 ns a row below the panel's first (one block's pace; half the rows on average), 15
-// microseconds more where the rank waits for each panel; the trailing updates' 8 IMADs a
-// multiply-add at half the IMAD peak. It measured 0.28 ms at 64 x 64, 8.1 ms at 1024 and 27 ms
+// microseconds more where the rank waits for each panel; the trailing updates' multiply-adds
+// (machine_terms.hpp). It measured 0.28 ms at 64 x 64, 8.1 ms at 1024 and 27 ms
 // at 2048.
 constexpr double kGpuSecondsPerCall = 0.02e-3;
 constexpr double kGpuBytesPerSecond = 10e9;
 constexpr double kGpuSecondsPerPanel = 65e-6, kGpuSecondsPerRankPanel = 80e-6;
 constexpr double kGpuSecondsPerPanelRow = 117e-9;
-constexpr double kGpuSecondsPerTerm = 8 / (0.5 * 1.67e13);
 
 double terms(std::size_t rows, std::size_t cols) { return double(rows) * double(cols) * double(std::min(rows, cols)); }
 
@@ -105,7 +105,7 @@ bool gpu_pays_for_nmod_mat_lu(std::size_t rows, std::size_t cols, bool rank_mode
     const double panels = double((cols + gpu::kLuPanelColumns - 1) / gpu::kLuPanelColumns);
     const double gpu = kGpuSecondsPerCall + 8.0 * double(rows) * double(cols) / kGpuBytesPerSecond +
                        panels * ((rank_mode ? kGpuSecondsPerRankPanel : kGpuSecondsPerPanel) + double(rows) / 2 * kGpuSecondsPerPanelRow) +
-                       terms(rows, cols) / 3 * kGpuSecondsPerTerm;
+                       terms(rows, cols) / 3 * machine::kGpuSecondsPerTermMod;
     return gpu < cpu;
 }
 
