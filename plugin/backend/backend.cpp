@@ -5,8 +5,8 @@
 
 #include <flint/flint.h>
 
-#include "base/settings.hpp"
 #include "base/parallel.hpp"
+#include "base/settings.hpp"
 #include "zgpu/error.hpp"
 
 namespace zgpu {

@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "base/settings.hpp"
 #include "adapters/packing.hpp"
 #include "base/parallel.hpp"
+#include "base/settings.hpp"
 #include "plugin/gpu/size_groups.hpp"
 
 namespace zgpu::gpu {

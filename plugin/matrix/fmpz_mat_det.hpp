@@ -10,6 +10,7 @@
 #include <flint/fmpz.h>
 
 #include "plugin/matrix/fmpz_mat_mul.hpp"
+#include "plugin/matrix/mat_choice.hpp"
 
 namespace zgpu::matrix {
 
@@ -30,11 +31,5 @@ using DetResiduesOnGpu = std::function<std::vector<limb_t>(const ZMatrix& a, con
 Backend fmpz_mat_determinant(fmpz_t det, const ZMatrix& a, std::uint64_t bound_bits, const std::function<void()>& on_cpu);
 Backend fmpz_mat_determinant_on(Backend backend, fmpz_t det, const ZMatrix& a, std::uint64_t bound_bits,
                                 const std::function<void()>& on_cpu, const DetResiduesOnGpu& residues);
-
-// FLINT's time for the determinant (one thread), by the cost model.
-double flint_det_seconds(std::size_t n, std::uint64_t bound_bits);
-// Whether the GPU pays for the determinant of an n x n matrix whose Hadamard bound has
-// `bound_bits` bits (FLINT's function runs on one thread).
-bool gpu_pays_for_fmpz_mat_det(std::size_t n, std::uint64_t bound_bits);
 
 }  // namespace zgpu::matrix

@@ -39,9 +39,4 @@ Backend fmpz_mat_product(const ZMatrix& a, const ZMatrix& b, const std::function
 Backend fmpz_mat_product_on(Backend backend, const ZMatrix& a, const ZMatrix& b, const std::function<void()>& on_cpu,
                             const HostResult& on_gpu_result, const ZMatProductOnGpu& multiply);
 
-// FLINT's fmpz_mat_mul on one thread, in seconds, by the model; whether the GPU pays on
-// `threads` host threads.
-double flint_fmpz_mat_seconds(const ZMatrix& a, const ZMatrix& b);
-bool gpu_pays_for_fmpz_mat_mul(const ZMatrix& a, const ZMatrix& b, unsigned threads);
-
 }  // namespace zgpu::matrix

@@ -1,7 +1,9 @@
 #include "plugin/matrix/mat_choice.hpp"
 
 #include <algorithm>
+#include <cmath>
 
+#include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/host_ops/machine_terms.hpp"
 
 namespace zgpu::matrix {
@@ -24,6 +26,80 @@ constexpr double kFlintThreadedAtLeastSeconds = 0.3e-3;
 constexpr double kGpuSecondsPerCall = 0.1e-3;
 constexpr double kGpuBytesPerSecond = 30e9;
 
+// The determinants' model.
+namespace determinants {
+
+// FLINT 3.6's fmpz_mat_det (one thread whatever it is given) on the H200 host
+// (bench/results/2026-11-26-h200-matrix-det-3eca5f2.md): 20 x 20 of 64-bit entries 0.49 ms, and
+// about (n / 20)^2.4 times that at n x n (4.6 ms at 50, 121 ms at 200, 892 ms at 400); about
+// (b / 64)^1.6 times more for b bits an entry of the bound (100 x 100 of 1024 bits: 1.54 s).
+constexpr double kFlintSeconds20x64 = 0.49e-3;
+constexpr double kFlintSizeExponent = 2.4, kFlintBitsExponent = 1.6;
+// The GPU (bench/results/2026-11-26-h200-det-ecce7e2.md): about 0.45 ms a call; 9 microseconds a
+// column (a pivot's search, inversion and three synchronisations) for each wave of matrices the
+// GPU holds at once (four blocks on each of the H200's 132 SMs); and 2.1e-12 s an elimination
+// step n^3 / 3 a prime (400 x 400 modulo 439 primes: 19.9 ms; 300 x 300 modulo 4975: 91 ms).
+constexpr double kGpuSecondsPerCall = 0.45e-3;
+constexpr double kGpuSecondsPerColumn = 9e-6;
+constexpr double kGpuMatricesAtOnce = 4 * 132;
+constexpr double kGpuSecondsPerStepPrime = 2.1e-12;
+constexpr double kPrimeBits = 62;
+
+}  // namespace determinants
+
+// The LU's model (nmod_mat_det, nmod_mat_rank).
+namespace lu {
+
+// FLINT 3.6's nmod_mat_det and nmod_mat_rank (an LU by blocks on nmod_mat_mul) modulo a 62-bit
+// prime on one thread, H200 host (bench/results/2026-11-26-h200-lu-blocks-133356f.md): 4e-10 s a
+// term of rows cols min(rows, cols) at 100 x 100 (0.40 ms; 0.69 ms in the next run), 2.4e-10 at
+// 1024 and 2e-10 at 2048. The model takes 3.5e-10, right where the choice is made (about 120 x
+// 120). The CPU backend gives FLINT its threads from 1 ms of work. On 16 threads FLINT was 1.15
+// times faster at 256, 1.7 at 512, 2.4 at 1024 and 3.4 at 2048 (its threads run the products
+// inside): about 1 + log2(one thread's time / 4 ms) / 3, at most threads / 4.
+constexpr double kFlintSecondsPerTerm = 3.5e-10;
+constexpr double kFlintThreadsPayFromSeconds = 4e-3;
+constexpr double kFlintThreadedFromSeconds = 1e-3;
+
+// The GPU, same run: a fixed cost a call, the matrix through pinned memory and PCIe, and per
+// panel of 16 columns about 65 microseconds of latency (launches, a barrier-bound block) and
+// 117 ns a row below the panel's first (one block's pace; half the rows on average), 15
+// microseconds more where the rank waits for each panel; the trailing updates' multiply-adds
+// (machine_terms.hpp). It measured 0.28 ms at 64 x 64, 8.1 ms at 1024 and 27 ms
+// at 2048.
+constexpr double kGpuSecondsPerCall = 0.02e-3;
+constexpr double kGpuBytesPerSecond = 10e9;
+constexpr double kGpuSecondsPerPanel = 65e-6, kGpuSecondsPerRankPanel = 80e-6;
+constexpr double kGpuSecondsPerPanelRow = 117e-9;
+
+double terms(std::size_t rows, std::size_t cols) { return double(rows) * double(cols) * double(std::min(rows, cols)); }
+
+}  // namespace lu
+
+// The model of matrix products over Z.
+namespace over_z {
+
+// FLINT 3.6's fmpz_mat_mul on one thread (issue #21's table, an H100 host): 1024^3 multiply-adds
+// of 64-bit entries 2.0 s, of 1024-bit entries 28.1 s; 512^3 of 256-bit entries 1.0 s. About
+// 7.5e-10 s a multiply-add a 62-bit prime of the product's bound (FLINT reduces modulo word
+// primes itself), and 8 to 9 times faster on 16 threads.
+constexpr double kFlintSecondsPerTermPrime = 7.5e-10;
+constexpr double kFlintThreadShare = 0.55;
+constexpr double kFlintThreadedFromSeconds = 2e-3;
+
+// The GPU path: a fixed cost a call, the entries' limbs and the product's through the host's
+// packing and PCIe at about 10 GB/s in all, and the multiply-adds modulo each prime
+// (machine_terms.hpp), as nmod_mat_mul measured.
+constexpr double kGpuSecondsPerCall = 0.3e-3;
+constexpr double kGpuBytesPerSecond = 10e9;
+constexpr std::uint64_t kPrimeBits = 62;
+
+double primes_for(const ZMatrix& a, const ZMatrix& b) { return double(product_bits(a, b) + 1) / kPrimeBits + 1; }
+double terms(const ZMatrix& a, const ZMatrix& b) { return double(a.rows) * double(a.cols) * double(b.cols); }
+std::uint64_t words(std::uint64_t bits) { return std::max<std::uint64_t>(1, (bits + 63) / 64); }
+
+}  // namespace over_z
+
 double terms(const MatShape& s) { return double(s.rows) * double(s.inner) * double(s.cols); }
 
 }  // namespace
@@ -43,6 +119,71 @@ bool gpu_pays_for_nmod_mat_mul(const MatShape& s, unsigned threads)
         cpu_uses_threads(s) ? std::max(kFlintThreadedAtLeastSeconds, one / std::max(1.0, kFlintThreadShare * double(threads))) : one;
     const double bytes = 8.0 * double(s.rows * s.inner + s.inner * s.cols + s.rows * s.cols);
     const double gpu = kGpuSecondsPerCall + bytes / kGpuBytesPerSecond + terms(s) * machine::kGpuSecondsPerTermMod;
+    return gpu < cpu;
+}
+
+
+double flint_det_seconds(std::size_t n, std::uint64_t bound_bits)
+{
+    namespace d = determinants;
+    const double size = double(n), bits_per_row = std::max(1.0, double(bound_bits) / size);
+    return d::kFlintSeconds20x64 * std::pow(size / 20, d::kFlintSizeExponent) *
+           std::pow(bits_per_row / 64, d::kFlintBitsExponent);
+}
+
+bool gpu_pays_for_fmpz_mat_det(std::size_t n, std::uint64_t bound_bits)
+{
+    namespace d = determinants;
+    const double size = double(n);
+    const double cpu = flint_det_seconds(n, bound_bits);
+    const double primes = double(bound_bits + 1) / d::kPrimeBits + 1;
+    const double waves = std::ceil(primes / d::kGpuMatricesAtOnce);
+    const double gpu = d::kGpuSecondsPerCall + size * d::kGpuSecondsPerColumn * waves +
+                       size * size * size / 3 * primes * d::kGpuSecondsPerStepPrime;
+    return gpu < cpu;
+}
+
+
+double flint_nmod_mat_lu_seconds(std::size_t rows, std::size_t cols) { return lu::terms(rows, cols) * lu::kFlintSecondsPerTerm; }
+
+bool nmod_mat_lu_uses_threads(std::size_t rows, std::size_t cols)
+{
+    return flint_nmod_mat_lu_seconds(rows, cols) >= lu::kFlintThreadedFromSeconds;
+}
+
+bool gpu_pays_for_nmod_mat_lu(std::size_t rows, std::size_t cols, bool rank_mode, unsigned threads)
+{
+    const double one = flint_nmod_mat_lu_seconds(rows, cols);
+    const double speedup = 1 + std::log2(std::max(1.0, one / lu::kFlintThreadsPayFromSeconds)) / 3;
+    const double cpu = one / std::clamp(speedup, 1.0, std::max(1.0, double(threads) / 4));
+    const double panels = double((cols + gpu::kLuPanelColumns - 1) / gpu::kLuPanelColumns);
+    const double per_panel = (rank_mode ? lu::kGpuSecondsPerRankPanel : lu::kGpuSecondsPerPanel) +
+                             double(rows) / 2 * lu::kGpuSecondsPerPanelRow;
+    const double gpu = lu::kGpuSecondsPerCall + 8.0 * double(rows) * double(cols) / lu::kGpuBytesPerSecond + panels * per_panel +
+                       lu::terms(rows, cols) / 3 * machine::kGpuSecondsPerTermMod;
+    return gpu < cpu;
+}
+
+double flint_fmpz_mat_seconds(const ZMatrix& a, const ZMatrix& b)
+{
+    namespace z = over_z;
+    return z::terms(a, b) * z::primes_for(a, b) * z::kFlintSecondsPerTermPrime;
+}
+
+bool fmpz_mat_mul_uses_threads(const ZMatrix& a, const ZMatrix& b)
+{
+    return flint_fmpz_mat_seconds(a, b) >= over_z::kFlintThreadedFromSeconds;
+}
+
+bool gpu_pays_for_fmpz_mat_mul(const ZMatrix& a, const ZMatrix& b, unsigned threads)
+{
+    namespace z = over_z;
+    const double one = flint_fmpz_mat_seconds(a, b);
+    const double cpu = one < z::kFlintThreadedFromSeconds ? one : one / std::max(1.0, z::kFlintThreadShare * double(threads));
+    const double bytes = 8.0 * double(a.rows * a.cols * z::words(a.bits) + b.rows * b.cols * z::words(b.bits) +
+                                      a.rows * b.cols * z::words(product_bits(a, b) + 1));
+    const double gpu = z::kGpuSecondsPerCall + bytes / z::kGpuBytesPerSecond +
+                       z::terms(a, b) * z::primes_for(a, b) * machine::kGpuSecondsPerTermMod;
     return gpu < cpu;
 }
 

@@ -1,8 +1,12 @@
-// Where a matrix product mod n pays on the GPU: cost models of FLINT's nmod_mat_mul and of the
-// GPU path, pure functions of the shapes, so that they can be tested without a GPU.
+// Where matrix products, determinants and ranks pay on the GPU: cost models of FLINT's functions
+// and of the GPU paths, pure functions of the shapes, so that they can be tested without a GPU.
+// Their constants, each fitted to a benchmark named beside it, are in mat_choice.cpp.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+
+#include "plugin/matrix/fmpz_mat_mul.hpp"
 
 namespace zgpu::matrix {
 
@@ -22,5 +26,27 @@ bool cpu_uses_threads(const MatShape& s);
 // Whether the GPU path (upload, product, download, host copies) beats FLINT on `threads` host
 // threads.
 bool gpu_pays_for_nmod_mat_mul(const MatShape& s, unsigned threads);
+
+// Determinants over Z: FLINT's fmpz_mat_det (one thread whatever it is given) against an
+// elimination modulo each prime of the bound on the GPU.
+// FLINT's time for the determinant (one thread), by the cost model.
+double flint_det_seconds(std::size_t n, std::uint64_t bound_bits);
+// Whether the GPU pays for the determinant of an n x n matrix whose Hadamard bound has
+// `bound_bits` bits (FLINT's function runs on one thread).
+bool gpu_pays_for_fmpz_mat_det(std::size_t n, std::uint64_t bound_bits);
+
+// The LU by blocks of nmod_mat_det and nmod_mat_rank, of a rows x cols matrix mod a prime:
+// FLINT's time on one thread by the model; whether the CPU backend gives FLINT its threads;
+// whether the GPU's LU (rank: `rank_mode`, which waits for each panel) beats FLINT's on
+// `threads` host threads.
+double flint_nmod_mat_lu_seconds(std::size_t rows, std::size_t cols);
+bool nmod_mat_lu_uses_threads(std::size_t rows, std::size_t cols);
+bool gpu_pays_for_nmod_mat_lu(std::size_t rows, std::size_t cols, bool rank_mode, unsigned threads);
+
+// Products over Z: FLINT's fmpz_mat_mul on one thread, in seconds, by the model; whether the CPU
+// backend gives FLINT its threads; whether the GPU pays on `threads` host threads.
+double flint_fmpz_mat_seconds(const ZMatrix& a, const ZMatrix& b);
+bool fmpz_mat_mul_uses_threads(const ZMatrix& a, const ZMatrix& b);
+bool gpu_pays_for_fmpz_mat_mul(const ZMatrix& a, const ZMatrix& b, unsigned threads);
 
 }  // namespace zgpu::matrix

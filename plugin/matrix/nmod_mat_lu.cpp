@@ -1,7 +1,5 @@
 #include "plugin/matrix/nmod_mat_lu.hpp"
 
-#include <algorithm>
-#include <cmath>
 #include <string>
 #include <vector>
 
@@ -11,7 +9,6 @@
 #include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/host_ops/gpu_or_host.hpp"
-#include "plugin/host_ops/machine_terms.hpp"
 #include "plugin/host_ops/progress.hpp"
 #include "plugin/matrix/nmod_mat_rows.hpp"
 #include "plugin/host_ops/flint_threads.hpp"
@@ -19,35 +16,10 @@
 namespace zgpu::matrix {
 namespace {
 
-// FLINT 3.6's nmod_mat_det and nmod_mat_rank (an LU by blocks on nmod_mat_mul) modulo a 62-bit
-// prime on one thread, H200 host (bench/results/2026-11-26-h200-lu-blocks-133356f.md): 4e-10 s a
-// term of rows cols min(rows, cols) at 100 x 100 (0.40 ms; 0.69 ms in the next run), 2.4e-10 at
-// 1024 and 2e-10 at 2048. The model takes 3.5e-10, right where the choice is made (about 120 x
-// 120). The CPU backend gives FLINT its threads from 1 ms of work. On 16 threads FLINT was 1.15
-// times faster at 256, 1.7 at 512, 2.4 at 1024 and 3.4 at 2048 (its threads run the products
-// inside): about 1 + log2(one thread's time / 4 ms) / 3, at most threads / 4.
-constexpr double kFlintSecondsPerTerm = 3.5e-10;
-constexpr double kFlintThreadsPayFromSeconds = 4e-3;
-constexpr double kFlintThreadedFromSeconds = 1e-3;
-
-// The GPU, same run: a fixed cost a call, the matrix through pinned memory and PCIe, and per
-// panel of 16 columns about 65 microseconds of latency (launches, a barrier-bound block) and
-// 117 ns a row below the panel's first (one block's pace; half the rows on average), 15
-// microseconds more where the rank waits for each panel; the trailing updates' multiply-adds
-// (machine_terms.hpp). It measured 0.28 ms at 64 x 64, 8.1 ms at 1024 and 27 ms
-// at 2048.
-constexpr double kGpuSecondsPerCall = 0.02e-3;
-constexpr double kGpuBytesPerSecond = 10e9;
-constexpr double kGpuSecondsPerPanel = 65e-6, kGpuSecondsPerRankPanel = 80e-6;
-constexpr double kGpuSecondsPerPanelRow = 117e-9;
-
-double terms(std::size_t rows, std::size_t cols) { return double(rows) * double(cols) * double(std::min(rows, cols)); }
-
 template <class Result>
 Result on_host(const nmod_mat_struct* a, Result (*flint)(const nmod_mat_struct*))
 {
-    const bool threaded = terms(std::size_t(a->r), std::size_t(a->c)) * kFlintSecondsPerTerm >= kFlintThreadedFromSeconds;
-    const FlintThreads threads(threaded ? host_threads() : 1);
+    const FlintThreads threads(nmod_mat_lu_uses_threads(std::size_t(a->r), std::size_t(a->c)) ? host_threads() : 1);
     return flint(a);
 }
 
@@ -75,7 +47,7 @@ Result on(Backend backend, const nmod_mat_struct* a, const Gpu& gpu, Result (*fl
     // The primality test only where the GPU would run: small matrices stay as cheap as FLINT's.
     if (backend != Backend::cpu && !gpu_can(a)) backend = Backend::cpu;
     Progress progress(std::string(what) + ", " + std::to_string(a->r) + " x " + std::to_string(a->c) + " mod " + std::to_string(a->mod.n),
-                      terms(std::size_t(a->r), std::size_t(a->c)) * kFlintSecondsPerTerm, std::uint64_t(a->c));
+                      flint_nmod_mat_lu_seconds(std::size_t(a->r), std::size_t(a->c)), std::uint64_t(a->c));
     // Only where lines are shown: the GPU's determinant then waits for its panels now and then.
     std::function<void(std::uint64_t)> columns_done;
     if (progress.on()) columns_done = [&](std::uint64_t columns) { progress.advance(columns); };
@@ -96,18 +68,6 @@ Backend choice(const nmod_mat_struct* a, bool rank_mode)
 }
 
 }  // namespace
-
-bool gpu_pays_for_nmod_mat_lu(std::size_t rows, std::size_t cols, bool rank_mode, unsigned threads)
-{
-    const double one = terms(rows, cols) * kFlintSecondsPerTerm;
-    const double speedup = 1 + std::log2(std::max(1.0, one / kFlintThreadsPayFromSeconds)) / 3;
-    const double cpu = one / std::clamp(speedup, 1.0, std::max(1.0, double(threads) / 4));
-    const double panels = double((cols + gpu::kLuPanelColumns - 1) / gpu::kLuPanelColumns);
-    const double gpu = kGpuSecondsPerCall + 8.0 * double(rows) * double(cols) / kGpuBytesPerSecond +
-                       panels * ((rank_mode ? kGpuSecondsPerRankPanel : kGpuSecondsPerPanel) + double(rows) / 2 * kGpuSecondsPerPanelRow) +
-                       terms(rows, cols) / 3 * machine::kGpuSecondsPerTermMod;
-    return gpu < cpu;
-}
 
 ulong nmod_mat_lu_det_on(Backend backend, const nmod_mat_struct* a, const NmodMatDetGpu& gpu)
 {

@@ -9,6 +9,7 @@
 
 #include <flint/nmod_mat.h>
 
+#include "plugin/matrix/mat_choice.hpp"
 #include "zgpu/backend.hpp"
 
 namespace zgpu::matrix {
@@ -25,9 +26,5 @@ ulong nmod_mat_lu_det(const nmod_mat_struct* a);
 slong nmod_mat_lu_rank(const nmod_mat_struct* a);
 ulong nmod_mat_lu_det_on(Backend backend, const nmod_mat_struct* a, const NmodMatDetGpu& gpu);
 slong nmod_mat_lu_rank_on(Backend backend, const nmod_mat_struct* a, const NmodMatRankGpu& gpu);
-
-// Whether the GPU's LU of a rows x cols matrix (rank: `rank_mode`, which waits for each panel)
-// beats FLINT's on `threads` host threads, by the cost models of both.
-bool gpu_pays_for_nmod_mat_lu(std::size_t rows, std::size_t cols, bool rank_mode, unsigned threads);
 
 }  // namespace zgpu::matrix

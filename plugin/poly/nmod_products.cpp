@@ -12,13 +12,13 @@
 
 #include <flint/ulong_extras.h>
 
-#include "base/settings.hpp"
 #include "base/parallel.hpp"
+#include "base/settings.hpp"
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/host_ops/flint_threads.hpp"
+#include "plugin/host_ops/progress.hpp"
 #include "plugin/poly/poly_choice.hpp"
 #include "plugin/poly/product_pieces.hpp"
-#include "plugin/host_ops/progress.hpp"
 #include "zgpu/error.hpp"
 
 namespace zgpu::poly {

@@ -93,6 +93,35 @@ double gpu_fmpz_seconds(const PolyShape& p)
            word_products * kGpuSecondsPerWordProduct;
 }
 
+// The resultants' models.
+namespace resultants {
+
+// FLINT 3.6's fmpz_poly_resultant (one thread) on the H200 host
+// (bench/results/2026-11-26-h200-resultant-det-first.md), both polynomials of length L with 64-bit
+// coefficients: 0.1 ms at L = 10, 2.7 ms at 50, 65 ms at 200, 465 ms at 500, about L^2.2; longer
+// coefficients cost about in proportion (1000 of 256 bits: 11.3 s). The bound's bits a
+// coefficient measure them: 67 at 500 x 64 bits.
+constexpr double kFlintSeconds500x64 = 0.465;
+constexpr double kFlintLengthExponent = 2.2;
+constexpr double kFlintBitsPerCoefficient500x64 = 67;
+// The GPU, same run: about 0.07 ms a call, and La Lb updates of a remainder sequence a prime
+// (each beta a_j + c b_j mod p) at 1.7e11 a second where the primes fill the GPU (2000 x 2000
+// of 64 bits, 4514 primes: 106 ms).
+constexpr double kGpuSecondsPerCall = 0.07e-3;
+constexpr double kGpuSecondsPerUpdate = 1 / 1.7e11;
+// One resultant modulo a prime: FLINT's nmod_poly_resultant (Euclid, then the half-gcd) against
+// one block of the GPU, on the H200 host (bench/results/2026-11-26-h200-nmod-resultant-cde638a.md):
+// FLINT 1.18 ms at length 1000, 9.5 ms at 3000 (about L^1.9), 45 ms at 10000 and 171 ms at
+// 30000 (about L^1.25); the GPU about 0.05 ms a call, 1.2 microseconds an elimination (each ends
+// with a __syncthreads; (La + Lb) / 2 of them) and 6.4e-10 s an update (0.47, 1.9, 9.4 and
+// 76 ms at 300, 1000, 3000 and 10000). They tie near 3000; FLINT wins elsewhere.
+constexpr double kFlintNmodSeconds3000 = 9.5e-3, kFlintNmodHalfGcdFrom = 3000;
+constexpr double kFlintNmodEuclidExponent = 1.9, kFlintNmodHalfGcdExponent = 1.25;
+constexpr double kGpuNmodSecondsPerCall = 0.05e-3, kGpuNmodSecondsPerElimination = 1.2e-6;
+constexpr double kGpuNmodSecondsPerUpdate = 6.4e-10;
+
+}  // namespace resultants
+
 }  // namespace
 
 std::uint64_t transform_length_estimate(std::uint64_t a_length, std::uint64_t b_length)
@@ -155,6 +184,35 @@ bool gpu_pays_for_nmod_products(std::span<const PolyShape> products, unsigned th
 bool gpu_pays_for_fmpz_poly_product(const PolyShape& product, unsigned threads)
 {
     return gpu_fmpz_seconds(product) < flint_call_seconds(flint_fmpz_seconds(product), threads);
+}
+
+bool gpu_pays_for_nmod_resultant(std::size_t a_length, std::size_t b_length)
+{
+    const double length = double(std::max(a_length, b_length));
+    namespace r = resultants;
+    const double exponent = length < r::kFlintNmodHalfGcdFrom ? r::kFlintNmodEuclidExponent : r::kFlintNmodHalfGcdExponent;
+    const double cpu = r::kFlintNmodSeconds3000 * std::pow(length / r::kFlintNmodHalfGcdFrom, exponent);
+    const double gpu = r::kGpuNmodSecondsPerCall + double(a_length + b_length) / 2 * r::kGpuNmodSecondsPerElimination +
+                       double(a_length) * double(b_length) * r::kGpuNmodSecondsPerUpdate;
+    return gpu < cpu;
+}
+
+double flint_resultant_seconds(std::size_t a_length, std::size_t b_length, std::uint64_t bound_bits)
+{
+    const double length = double(std::max(a_length, b_length));
+    const double bits_per_coefficient = double(bound_bits) / double(a_length + b_length);
+    namespace r = resultants;
+    return r::kFlintSeconds500x64 * std::pow(length / 500, r::kFlintLengthExponent) *
+           std::max(1.0, bits_per_coefficient / r::kFlintBitsPerCoefficient500x64);
+}
+
+bool gpu_pays_for_resultant(std::size_t a_length, std::size_t b_length, std::uint64_t bound_bits)
+{
+    const double cpu = flint_resultant_seconds(a_length, b_length, bound_bits);
+    const double primes = double(bound_bits + 1) / kPrimeBits + 1;
+    const double gpu =
+        resultants::kGpuSecondsPerCall + double(a_length) * double(b_length) * primes * resultants::kGpuSecondsPerUpdate;
+    return gpu < cpu;
 }
 
 }  // namespace zgpu::poly

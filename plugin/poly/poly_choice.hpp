@@ -1,5 +1,5 @@
-// Where polynomial products pay on the GPU: a cost model of each backend's time, as pure
-// functions of the products' shapes, so that it can be tested without a GPU and fitted to
+// Where polynomial products and resultants pay on the GPU: a cost model of each backend's time,
+// as pure functions of the shapes, so that it can be tested without a GPU and fitted to
 // measurements on the GPU machine (its constants are in poly_choice.cpp). The GPU is chosen
 // where its estimate is the smaller.
 #pragma once
@@ -56,5 +56,15 @@ bool gpu_pays_for_nmod_products(std::span<const PolyShape> products, unsigned th
 // One product over Z: FLINT's on its own threads, or on the GPU reduced modulo `primes`
 // primes, multiplied and reconstructed by one CRT.
 bool gpu_pays_for_fmpz_poly_product(const PolyShape& product, unsigned threads);
+
+// Resultants: modulo a prime, FLINT's nmod_poly_resultant against one block of the GPU; over
+// Z, FLINT's fmpz_poly_resultant against a remainder sequence a prime on the GPU.
+// Whether the GPU pays for a resultant modulo a prime of polynomials of these lengths.
+bool gpu_pays_for_nmod_resultant(std::size_t a_length, std::size_t b_length);
+
+// FLINT's time for the resultant on one thread, by the cost model.
+double flint_resultant_seconds(std::size_t a_length, std::size_t b_length, std::uint64_t bound_bits);
+// Whether the GPU pays for a resultant of polynomials of these lengths and bound.
+bool gpu_pays_for_resultant(std::size_t a_length, std::size_t b_length, std::uint64_t bound_bits);
 
 }  // namespace zgpu::poly

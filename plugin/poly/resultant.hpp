@@ -9,6 +9,7 @@
 
 #include <flint/fmpz.h>
 
+#include "plugin/poly/poly_choice.hpp"
 #include "plugin/poly/product_over_z.hpp"
 
 namespace zgpu::poly {
@@ -40,12 +41,5 @@ Backend resultant_on(Backend backend, fmpz_t res, const ZPoly& a, const ZPoly& b
 // warning, unless ZGPU_BACKEND=gpu forced it: then the error stands.
 limb_t nmod_resultant(const limb_t* a, std::size_t a_length, const limb_t* b, std::size_t b_length, limb_t n,
                       const std::function<limb_t()>& on_cpu);
-// Whether the GPU pays for a resultant modulo a prime of polynomials of these lengths.
-bool gpu_pays_for_nmod_resultant(std::size_t a_length, std::size_t b_length);
-
-// FLINT's time for the resultant on one thread, by the cost model.
-double flint_resultant_seconds(std::size_t a_length, std::size_t b_length, std::uint64_t bound_bits);
-// Whether the GPU pays for a resultant of polynomials of these lengths and bound.
-bool gpu_pays_for_resultant(std::size_t a_length, std::size_t b_length, std::uint64_t bound_bits);
 
 }  // namespace zgpu::poly

@@ -5,6 +5,7 @@
 
 #include "base/parallel.hpp"
 #include "plugin/matrix/fmpz_mat_mul.hpp"
+#include "plugin/matrix/mat_choice.hpp"
 #include "plugin/poly/poly_choice.hpp"
 #include "zgpu/limb_batch.hpp"
 

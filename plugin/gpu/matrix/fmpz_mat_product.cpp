@@ -18,8 +18,8 @@
 #include "plugin/gpu/matrix/product_blocks.hpp"
 #include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/gpu/modular/crt_to_host.hpp"
-#include "plugin/gpu/modular/reduced_operands.hpp"
 #include "plugin/gpu/modular/gpu_modular_tables.hpp"
+#include "plugin/gpu/modular/reduced_operands.hpp"
 #include "plugin/gpu/phase_times.hpp"
 #include "plugin/gpu/stream_events.hpp"
 

@@ -13,6 +13,7 @@
 #include "flint_fixture.hpp"
 #include "flint_values.hpp"
 #include "plugin/matrix/fmpz_mat_mul.hpp"
+#include "plugin/matrix/mat_choice.hpp"
 #include "zgpu/fmpz_adapter.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/matrix.hpp"
