@@ -153,32 +153,31 @@ def speedups():
             label = f"{name}, 10^4 x {r['length']}"
         out.append((label, r["zgpu gpu ms"], r["FLINT 16 threads ms"], r["x FLINT-16"], SIXTEEN, POLY))
 
-    mul = table(MATRIX, "### End to end: zgpu_nmod_mat_mul")
-    for n in ("1024", "2048"):
-        r = pick(mul, n=n, bits="62")
-        out.append((f"nmod_mat_mul, {n} x {n}, 62-bit prime", r["gpu ms"], r["FLINT 16 ms"],
-                    r["x FLINT-16"], SIXTEEN, MATRIX))
-    zmul = table(MATRIX, "### End to end over Z: zgpu_fmpz_mat_mul")
-    for n, bits in (("512", "256"), ("1024", "1024")):
-        r = pick(zmul, n=n, bits=bits)
-        out.append((f"fmpz_mat_mul, {n} x {n}, {bits} bits", r["gpu ms"], r["FLINT 16 ms"],
-                    r["x FLINT-16"], SIXTEEN, MATRIX))
-    lu = table(MATRIX, "## zgpu determinants and ranks mod p")
-    for kind, shape, rank, label in (("det", "2048 x 2048", "2048", "nmod_mat_det, 2048 x 2048, 62-bit prime"),
-                                     ("det", "4096 x 4096", "4096", "nmod_mat_det, 4096 x 4096, 62-bit prime"),
-                                     ("rank", "1000 x 4000", "1000", "nmod_mat_rank, 1000 x 4000, 62-bit prime")):
-        r = pick(lu, **{"": kind, "shape": shape, "rank": rank})
-        out.append((label, r["gpu ms"], r["FLINT 16 ms"], r["x FLINT-16"], SIXTEEN, MATRIX))
-    det = table(MATRIX, "### End to end: zgpu_fmpz_mat_det")
-    for n, bits in (("400", "64"), ("100", "1024")):
-        r = pick(det, n=n, bits=bits)
-        out.append((f"fmpz_mat_det, {n} x {n}, {bits} bits", r["gpu ms"], r["FLINT ms"],
-                    r["x FLINT"], ONE, MATRIX))
-    res = table(RESULTANT, "## zgpu resultants over Z")
-    for length, bits in (("500", "64"), ("1000", "256"), ("2000", "64")):
-        r = pick(res, length=length, bits=bits)
-        out.append((f"fmpz_poly_resultant, {length} x {bits} bits", r["gpu ms"], r["FLINT ms"],
-                    r["x FLINT"], ONE, RESULTANT))
+    def rows_of(path, heading, picks, ms, flint_ms, ratio, baseline):
+        """One row of `out` a pick: (label, columns wanted) of the table under `heading`."""
+        found = table(path, heading)
+        for label, want in picks:
+            r = pick(found, **want)
+            out.append((label, r[ms], r[flint_ms], r[ratio], baseline, path))
+
+    rows_of(MATRIX, "### End to end: zgpu_nmod_mat_mul",
+            [(f"nmod_mat_mul, {n} x {n}, 62-bit prime", {"n": n, "bits": "62"}) for n in ("1024", "2048")],
+            "gpu ms", "FLINT 16 ms", "x FLINT-16", SIXTEEN)
+    rows_of(MATRIX, "### End to end over Z: zgpu_fmpz_mat_mul",
+            [(f"fmpz_mat_mul, {n} x {n}, {bits} bits", {"n": n, "bits": bits}) for n, bits in (("512", "256"), ("1024", "1024"))],
+            "gpu ms", "FLINT 16 ms", "x FLINT-16", SIXTEEN)
+    rows_of(MATRIX, "## zgpu determinants and ranks mod p",
+            [(f"nmod_mat_{kind}, {shape}, 62-bit prime", {"": kind, "shape": shape, "rank": rank})
+             for kind, shape, rank in (("det", "2048 x 2048", "2048"), ("det", "4096 x 4096", "4096"),
+                                       ("rank", "1000 x 4000", "1000"))],
+            "gpu ms", "FLINT 16 ms", "x FLINT-16", SIXTEEN)
+    rows_of(MATRIX, "### End to end: zgpu_fmpz_mat_det",
+            [(f"fmpz_mat_det, {n} x {n}, {bits} bits", {"n": n, "bits": bits}) for n, bits in (("400", "64"), ("100", "1024"))],
+            "gpu ms", "FLINT ms", "x FLINT", ONE)
+    rows_of(RESULTANT, "## zgpu resultants over Z",
+            [(f"fmpz_poly_resultant, {length} x {bits} bits", {"length": length, "bits": bits})
+             for length, bits in (("500", "64"), ("1000", "256"), ("2000", "64"))],
+            "gpu ms", "FLINT ms", "x FLINT", ONE)
     return out
 
 
