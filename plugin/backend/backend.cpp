@@ -1,6 +1,5 @@
 #include "zgpu/backend.hpp"
 
-#include <cstdlib>
 #include <string>
 
 #include <flint/flint.h>

@@ -3,8 +3,6 @@
 // device-resident data is on the first device. Only built with the GPU backend.
 #include <algorithm>
 #include <atomic>
-#include <cctype>
-#include <cstdlib>
 #include <memory>
 #include <set>
 #include <string>

@@ -1,8 +1,6 @@
 #include "plugin/host_ops/progress.hpp"
 
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 
 #include "base/settings.hpp"
 #include "zgpu/poly.hpp"
