@@ -1,6 +1,6 @@
-// Matrix products mod n: the kernel on device-resident matrices (one product, and a batch of
+// Matrix products mod n: the kernels on device-resident matrices (one product, and a batch of
 // the same shapes modulo many primes, as a multi-modular product over Z does) against the IMAD
-// peak, and zgpu_nmod_mat_mul end to end (FLINT matrices in and out) on the GPU, the CPU backend
+// peak and cuBLAS's int8 GEMMs alone, and zgpu_nmod_mat_mul end to end (FLINT matrices in and out) on the GPU, the CPU backend
 // and the automatic choice, next to FLINT 3's nmod_mat_mul on one and on all host threads.
 // Bounds: the kernel counts 8 IMADs a multiply-add (four 32 x 32-bit products, low and high
 // halves) against 64 IMADs a clock an SM; end to end, the three matrices over PCIe at 55 GB/s a
@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include <cublas_v2.h>
 #include <flint/flint.h>
 #include <flint/fmpz_mat.h>
 #include <flint/nmod_mat.h>
@@ -19,7 +20,10 @@
 #include "bench_support.cuh"
 #include "kernels/matrix/det_mod.hpp"
 #include "kernels/matrix/mat_mul_mod.hpp"
+#include "kernels/matrix/mat_mul_tensor.hpp"
+#include "kernels/matrix/tensor_moduli.hpp"
 #include "kernels/modular/ntt_primes.hpp"
+#include "plugin/gpu/runtime.hpp"
 #include "zgpu/zgpu.h"
 #include "zgpu/zgpu_matrix.h"
 
@@ -29,9 +33,46 @@ using zgpu::limb_t;
 
 constexpr double kPcieBytesPerSecond = 55e9;
 
+// Bytes spread over [-128, 127], as residues are: the tensor cores draw more power, and may run
+// slower, on changing bits than on constant ones.
+__global__ void fill_bytes(std::int8_t* bytes, std::size_t count)
+{
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count; i += std::size_t(gridDim.x) * blockDim.x)
+        bytes[i] = std::int8_t(mix(i) >> 56);
+}
+
+// The same GEMMs as mat_mul_mod_tensor runs for `count` n x n products (t small moduli each),
+// alone: cuBLAS's int8 GEMM on bytes already in place, the bound of the tensor path.
+double blas_gemms_seconds(cublasHandle_t blas, std::size_t n, std::size_t count, unsigned t)
+{
+    const std::size_t padded = (n + 15) / 16 * 16, ldc = (n + 3) / 4 * 4, batch = t * count;
+    std::int8_t *a = nullptr, *b = nullptr;
+    std::int32_t* c = nullptr;
+    check(cudaMalloc(&a, batch * n * padded), "cudaMalloc");
+    check(cudaMalloc(&b, batch * ldc * padded), "cudaMalloc");
+    check(cudaMalloc(&c, batch * n * ldc * sizeof(std::int32_t)), "cudaMalloc");
+    fill_bytes<<<1024, 256>>>(a, batch * n * padded);
+    fill_bytes<<<1024, 256>>>(b, batch * ldc * padded);
+    const std::int32_t one = 1, zero = 0;
+    const double seconds = event_seconds([&] {
+        for (std::size_t z = 0; z < batch; z += 65535)
+            if (cublasGemmStridedBatchedEx(blas, CUBLAS_OP_T, CUBLAS_OP_N, int(ldc), int(n), int(padded), &one, b + z * ldc * padded,
+                                           CUDA_R_8I, int(padded), (long long)(ldc * padded), a + z * n * padded, CUDA_R_8I, int(padded),
+                                           (long long)(n * padded), &zero, c + z * n * ldc, CUDA_R_32I, int(ldc), (long long)(n * ldc),
+                                           int(std::min<std::size_t>(65535, batch - z)), CUBLAS_COMPUTE_32I,
+                                           CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS) {
+                std::fprintf(stderr, "cuBLAS's int8 GEMM failed\n");
+                std::exit(1);
+            }
+    });
+    for (void* p : {static_cast<void*>(a), static_cast<void*>(b), static_cast<void*>(c)}) cudaFree(p);
+    return seconds;
+}
+
 // Device-resident: `count` products of n x n matrices of random residues, modulo the `count`
-// largest NTT primes, timed by CUDA events.
-void device_row(std::size_t n, std::size_t count, double imad_peak)
+// largest NTT primes, on the integer units and on the tensor cores, timed by CUDA events; both
+// spot-checked against the host.
+void device_row(std::size_t n, std::size_t count, double imad_peak, cublasHandle_t blas)
 {
     const std::vector<limb_t> primes = zgpu::kernels::ntt_primes(count);
     std::vector<zgpu::kernels::Modulus> moduli;
@@ -48,24 +89,36 @@ void device_row(std::size_t n, std::size_t count, double imad_peak)
     check(cudaMemcpy(m, moduli.data(), count * sizeof *m, cudaMemcpyHostToDevice), "upload");
     const zgpu::kernels::ConstMatricesView av{a, n, n, n, words, count}, bv{b, n, n, n, words, count};
     const zgpu::kernels::MatricesView cv{c, n, n, n, words, count};
-    const double t = event_seconds([&] { zgpu::kernels::mat_mul_mod(av, bv, m, cv, nullptr); });
-    // Spot check against the host: entry (i, j) of the last product.
-    std::vector<limb_t> got(words);
-    check(cudaMemcpy(got.data(), c + (count - 1) * words, words * sizeof(limb_t), cudaMemcpyDeviceToHost), "download");
-    const limb_t p = primes[count - 1];
-    const limb_t* h = host.data() + (count - 1) * words;
-    for (const std::size_t e : {std::size_t(0), words / 2 + 7, words - 1}) {
-        const std::size_t i = e / n, j = e % n;
-        unsigned __int128 s = 0;
-        for (std::size_t k = 0; k < n; ++k) s = (s + (unsigned __int128)h[i * n + k] * h[k * n + j] % p) % p;
-        if (limb_t(s) != got[e]) {
-            std::fprintf(stderr, "device-resident %zu x %zu product %zu: entry %zu differs from the host's\n", n, n, count - 1, e);
-            std::exit(1);
+    const unsigned bits = unsigned(std::bit_width(primes[0]));
+    // Spot check against the host: entries of the last product.
+    const auto check_last = [&](const char* units) {
+        std::vector<limb_t> got(words);
+        check(cudaMemcpy(got.data(), c + (count - 1) * words, words * sizeof(limb_t), cudaMemcpyDeviceToHost), "download");
+        const limb_t p = primes[count - 1];
+        const limb_t* h = host.data() + (count - 1) * words;
+        for (const std::size_t e : {std::size_t(0), words / 2 + 7, words - 1}) {
+            const std::size_t i = e / n, j = e % n;
+            unsigned __int128 s = 0;
+            for (std::size_t k = 0; k < n; ++k) s = (s + (unsigned __int128)h[i * n + k] * h[k * n + j] % p) % p;
+            if (limb_t(s) != got[e]) {
+                std::fprintf(stderr, "device-resident %zu x %zu product %zu on the %s: entry %zu differs from the host's\n", n, n,
+                             count - 1, units, e);
+                std::exit(1);
+            }
         }
-    }
+    };
+    const double imad = event_seconds([&] { zgpu::kernels::mat_mul_mod(av, bv, m, cv, nullptr); });
+    check_last("integer units");
+    check(cudaMemset(c, 0, words * count * sizeof(limb_t)), "cudaMemset");
+    const double tensor = event_seconds([&] { zgpu::kernels::mat_mul_mod_tensor(blas, av, bv, m, bits, cv, nullptr); });
+    check_last("tensor cores");
+    const unsigned t = zgpu::kernels::tensor_moduli_count(bits, n);
+    const double gemms = blas_gemms_seconds(blas, n, count, t);
     const double imads = 8 * zgpu::kernels::mat_mul_mod_terms(n, n, n, count);
-    std::printf("| %zu | %zu | %.3f | %.1f %% | %.1f |\n", n, count, 1e3 * t, 100 * imads / t / imad_peak,
-                1e-9 * double(n) * n * n * count / t);
+    const double byte_terms = zgpu::kernels::mat_mul_tensor_terms(n, n, n, count, bits);
+    std::printf("| %zu | %zu | %.3f | %.1f %% | %u | %.3f | %.3f | %.1f %% | %.0f | %.2f |\n", n, count, 1e3 * imad,
+                100 * imads / imad / imad_peak, t, 1e3 * tensor, 1e3 * gemms, 100 * gemms / tensor, 2e-12 * byte_terms / gemms,
+                imad / tensor);
     for (limb_t* p_ : {a, b, c}) cudaFree(p_);
     cudaFree(m);
 }
@@ -244,14 +297,29 @@ void det_row(slong n, unsigned bits, bool flint)
 
 void products(unsigned threads, double imad_peak)
 {
-    std::printf("### Device-resident: kernels::mat_mul_mod, n x n times n x n, modulo `count` NTT primes (one product a prime)\n\n"
-                "CUDA events, median of 10. IMAD share: 8 IMADs a multiply-add over the padded tiles, over the peak. Gterm/s: "
-                "multiply-adds mod p a second (10^9).\n\n| n | count | ms | IMAD share | Gterm/s |\n|---:|---:|---:|---:|---:|\n");
-    device_row(2048, 1, imad_peak);
-    device_row(4096, 1, imad_peak);
-    device_row(1024, 34, imad_peak);
-    device_row(512, 9, imad_peak);
-    device_row(64, 441, imad_peak);
+    std::printf("### Device-resident: n x n times n x n, modulo `count` NTT primes (one product a prime), on the integer units "
+                "(kernels::mat_mul_mod) and on the 8-bit tensor cores (kernels::mat_mul_mod_tensor)\n\n"
+                "CUDA events, median of 10. IMAD share: 8 IMADs a multiply-add over the padded tiles, over the peak. t: small "
+                "moduli, one int8 GEMM each a product. cuBLAS alone: the same t x count GEMMs on bytes in place, the tensor "
+                "path's bound; its share: that time over the tensor path's. TOPS: 2 x the GEMMs' byte multiply-adds over "
+                "their time alone (the dense int8 peak is 1979).\n\n"
+                "| n | count | IMAD ms | IMAD share | t | tensor ms | cuBLAS alone ms | share of cuBLAS | TOPS | x IMAD |\n"
+                "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    // The library's runtime first: it sets how much of the stream-ordered pool is kept between
+    // calls, as the kernels' temporaries find it inside the library.
+    zgpu::gpu::Runtime::get();
+    cublasHandle_t blas = nullptr;
+    if (cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) {
+        std::fprintf(stderr, "cuBLAS did not start\n");
+        std::exit(1);
+    }
+    for (const std::size_t n : {64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192}) device_row(n, 1, imad_peak, blas);
+    device_row(1024, 34, imad_peak, blas);
+    device_row(512, 9, imad_peak, blas);
+    device_row(256, 64, imad_peak, blas);
+    device_row(128, 220, imad_peak, blas);
+    device_row(64, 441, imad_peak, blas);
+    cublasDestroy(blas);
     std::printf("\n### End to end: zgpu_nmod_mat_mul, n x n times n x n, FLINT matrices in and out\n\n"
                 "gpu / cpu / auto: ZGPU_BACKEND; cpu is FLINT's nmod_mat_mul on all %u threads; auto's backend in brackets; auto / "
                 "best: auto over the faster forced backend. FLINT 1 / %u: nmod_mat_mul with flint_set_num_threads(1) / (%u), in "

@@ -41,7 +41,7 @@ inline constexpr std::size_t kLuPanelColumns = 16;
 // c = a b over Z: a of rows x inner entries and b of inner x cols, row-major, signed values of
 // at most kMaxLimbs limbs that the operands pack; every entry of c of absolute value below half
 // the product of the set's primes, whose device tables `tables` are. The entries reduced modulo
-// each prime, multiplied modulo each (kernels/matrix/mat_mul_mod.hpp, one batch), and
+// each prime, multiplied modulo each (gpu/matrix/product_mod.hpp, one batch), and
 // reconstructed by one CRT, all on the first device; result(first, values) receives c's entries
 // from `first` on, chunk by chunk, of stride crt_limbs(tables). Products beyond the device memory
 // the call may take (a share of what is free, at most ZGPU_GPU_MEMORY_LIMIT) run in blocks of

@@ -1,6 +1,6 @@
 // The product of two matrices over Z on the GPU (matrix_backend.hpp): the entries packed on the
 // host threads into pinned memory and copied up, reduced modulo each prime of the set
-// (multi_mod), multiplied modulo each prime in one batch (mat_mul_mod), and reconstructed
+// (multi_mod), multiplied modulo each prime in one batch (product_mod.hpp), and reconstructed
 // (multi_crt) in chunks that are copied down and handed to the caller while the next runs.
 // Products larger than the device memory the call may use (what the device has free, or
 // ZGPU_GPU_MEMORY_LIMIT) run in blocks: bands of a's rows times bands of b's columns, each its
@@ -14,8 +14,8 @@
 
 #include "base/parallel.hpp"
 #include "base/settings.hpp"
-#include "kernels/matrix/mat_mul_mod.hpp"
 #include "plugin/gpu/matrix/product_blocks.hpp"
+#include "plugin/gpu/matrix/product_mod.hpp"
 #include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/gpu/modular/crt_to_host.hpp"
 #include "plugin/gpu/modular/gpu_modular_tables.hpp"
@@ -59,8 +59,8 @@ void block_product(const HostOperand& a, const HostOperand& b, std::size_t rows,
     const kernels::ModularTablesView& view = tables.view(runtime);
     reduced.upload_and_reduce(device, staging, view, stream, times, kUpload, kReduction);
     times.begin(kProducts, stream);
-    kernels::mat_mul_mod(matrices(reduced.residues(device, 0).data, rows, inner), matrices(reduced.residues(device, 1).data, inner, cols),
-                         view.moduli, matrices(c, rows, cols), stream);
+    mat_mul_mod(runtime, matrices(reduced.residues(device, 0).data, rows, inner), matrices(reduced.residues(device, 1).data, inner, cols),
+                view.moduli, modulus_bits(tables.moduli()), matrices(c, rows, cols));
     times.end(kProducts, stream);
     const Clock::duration unpacking = crt.run(kernels::ConstResidueView{c, c_count, k, c_count}, runtime, device, staging, result, times, kCrt, kDownload);
     if (times.on())

@@ -1,11 +1,12 @@
 // Matrix products mod n from host rows: a and b gathered into pinned memory on all host threads,
-// one upload, kernels/matrix/mat_mul_mod.hpp on the first device, one download, c's rows
+// one upload, the product (product_mod.hpp) on the first device, one download, c's rows
 // scattered. ZGPU_TIMING=1 prints the host's and the device's parts.
+#include <bit>
 #include <cstdio>
 
 #include "base/parallel.hpp"
-#include "kernels/matrix/mat_mul_mod.hpp"
 #include "plugin/gpu/matrix/host_rows.hpp"
+#include "plugin/gpu/matrix/product_mod.hpp"
 #include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/gpu/phase_times.hpp"
 #include "plugin/gpu/runtime.hpp"
@@ -41,8 +42,8 @@ void nmod_mat_mul(std::span<const limb_t* const> a_rows, std::span<const limb_t*
     check(cudaMemcpyAsync(a, host, (a_words + b_words) * sizeof(limb_t), cudaMemcpyHostToDevice, stream), "uploading matrices");
     times.end(kUpload, stream);
     times.begin(kProduct, stream);
-    kernels::mat_mul_mod({a, rows, inner, inner, a_words, 1}, {b, inner, cols, cols, b_words, 1}, modulus,
-                         {c, rows, cols, cols, c_words, 1}, stream);
+    mat_mul_mod(runtime, {a, rows, inner, inner, a_words, 1}, {b, inner, cols, cols, b_words, 1}, modulus, unsigned(std::bit_width(n)),
+                {c, rows, cols, cols, c_words, 1});
     times.end(kProduct, stream);
     times.begin(kDownload, stream);
     check(cudaMemcpyAsync(host + a_words + b_words, c, c_words * sizeof(limb_t), cudaMemcpyDeviceToHost, stream),

@@ -15,8 +15,9 @@ namespace zgpu {
 // j]), b's as an inner x cols one; r resized to rows * cols values. Operands on the same moduli
 // and backend, of rows * inner and inner * cols values (else zgpu::Error, nothing written); r
 // may be a or b. Any moduli of 2 <= n < 2^64 (prime or not). On the GPU backend one batch of
-// products on the integer units (kernels/matrix/mat_mul_mod), queued on the backend's stream;
-// on the CPU backend FLINT's nmod_mat_mul a modulus, the moduli spread over the host threads.
+// products, on the 8-bit tensor cores from 256 inner terms (and 32 rows and columns) and on the
+// integer units below, queued on the backend's stream; on the CPU backend FLINT's nmod_mat_mul a
+// modulus, the moduli spread over the host threads.
 void mat_mul(ResidueBatch& r, const ResidueBatch& a, const ResidueBatch& b, std::size_t rows, std::size_t inner,
              std::size_t cols);
 

@@ -1,17 +1,26 @@
-// Matrix products mod n on the GPU (kernels/matrix/mat_mul_mod.hpp) against a plain reference
-// (128-bit products reduced a term at a time): any words as entries (all ones included), every
-// modulus size, the tiles' edges, row strides wider than the rows, and a batch with a modulus a
-// matrix, more matrices than the grid's rows; mat_submul_mod on an LU's trailing block.
+// Matrix products mod n on the GPU, on the integer units (kernels/matrix/mat_mul_mod.hpp) and on
+// the 8-bit tensor cores (kernels/matrix/mat_mul_tensor.hpp), against a plain reference (128-bit
+// products reduced a term at a time): any words as entries (all ones included), every modulus
+// size, the tiles' and the padding's edges, row strides wider than the rows, a batch with a
+// modulus a matrix, more matrices than the grid's rows; for the tensor cores the tightest sums
+// of a GEMM at the inner chunk's length and past it, the largest products the CRT rebuilds, and
+// passes in groups and bands; mat_submul_mod on an LU's trailing block.
+#include <algorithm>
+#include <bit>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
 
+#include <cublas_v2.h>
 #include <gtest/gtest.h>
 
 #include "../modular/device_modular.hpp"
 #include "backend_param.hpp"
 #include "kernels/matrix/lu_panel_mod.hpp"
 #include "kernels/matrix/mat_mul_mod.hpp"
+#include "kernels/matrix/mat_mul_tensor.hpp"
+#include "kernels/matrix/tensor_moduli.hpp"
 #include "kernels/modular/ntt_primes.hpp"
 
 namespace zgpu::testing {
@@ -21,13 +30,27 @@ struct Shape {
     std::size_t rows, inner, cols, count;
 };
 
-// Matrix b of a batch of `count`, rows x cols with row stride cols + pad, then reduced (or not).
-std::vector<limb_t> random_words(std::size_t size, std::mt19937_64& random, bool all_ones)
+// An operand's entries: random words, all ones, or a value chosen for the bounds.
+using Entries = std::function<limb_t(std::mt19937_64&)>;
+const Entries kRandom = [](std::mt19937_64& random) { return limb_t(random()); };
+const Entries kAllOnes = [](std::mt19937_64&) { return ~limb_t(0); };
+Entries constant(limb_t x)
+{
+    return [x](std::mt19937_64&) { return x; };
+}
+
+std::vector<limb_t> words(std::size_t size, std::mt19937_64& random, const Entries& entries)
 {
     std::vector<limb_t> w(size);
-    for (limb_t& x : w) x = all_ones ? ~limb_t(0) : random();
+    for (limb_t& x : w) x = entries(random);
     return w;
 }
+
+// The product on the integer units, or on the tensor cores in passes of at most pass_bytes.
+struct Units {
+    bool tensor = false;
+    std::size_t pass_bytes = kernels::kTensorPassBytes;
+};
 
 limb_t reference_entry(const limb_t* a, const limb_t* b, std::size_t i, std::size_t j, const Shape& s, std::size_t a_stride,
                        std::size_t b_stride, limb_t n)
@@ -38,18 +61,42 @@ limb_t reference_entry(const limb_t* a, const limb_t* b, std::size_t i, std::siz
     return limb_t(sum);
 }
 
-void check_products(const Shape& s, const std::vector<limb_t>& moduli, bool all_ones, std::uint64_t seed)
+class BlasHandle {
+public:
+    BlasHandle() { EXPECT_EQ(cublasCreate(&handle_), CUBLAS_STATUS_SUCCESS); }
+    ~BlasHandle() { cublasDestroy(handle_); }
+    BlasHandle(const BlasHandle&) = delete;
+    BlasHandle& operator=(const BlasHandle&) = delete;
+    cublasHandle_t get() const { return handle_; }
+
+private:
+    cublasHandle_t handle_ = nullptr;
+};
+
+void check_products(const Shape& s, const std::vector<limb_t>& moduli, const Entries& a_entries, const Entries& b_entries,
+                    std::uint64_t seed, Units units = {})
 {
     std::mt19937_64 random(seed);
     const std::size_t a_stride = s.inner + 3, b_stride = s.cols + 1, c_stride = s.cols + 2;
     const std::size_t a_size = s.rows * a_stride, b_size = s.inner * b_stride, c_size = s.rows * c_stride;
-    const std::vector<limb_t> a = random_words(a_size * s.count, random, all_ones), b = random_words(b_size * s.count, random, all_ones);
+    const std::vector<limb_t> a = words(a_size * s.count, random, a_entries), b = words(b_size * s.count, random, b_entries);
     std::vector<kernels::Modulus> m;
-    for (std::size_t t = 0; t < s.count; ++t) m.push_back(kernels::make_modulus(moduli[t % moduli.size()]));
+    limb_t largest = 0;
+    for (std::size_t t = 0; t < s.count; ++t) {
+        m.push_back(kernels::make_modulus(moduli[t % moduli.size()]));
+        largest = std::max(largest, m.back().n);
+    }
     DeviceArray<limb_t> da(a), db(b), dc(std::vector<limb_t>(c_size * s.count, 0x5a5a5a5a5a5a5a5aull));
     DeviceArray<kernels::Modulus> dm(m);
-    kernels::mat_mul_mod({da.data(), s.rows, s.inner, a_stride, a_size, s.count}, {db.data(), s.inner, s.cols, b_stride, b_size, s.count},
-                         dm.data(), {dc.data(), s.rows, s.cols, c_stride, c_size, s.count}, nullptr);
+    const kernels::ConstMatricesView av{da.data(), s.rows, s.inner, a_stride, a_size, s.count};
+    const kernels::ConstMatricesView bv{db.data(), s.inner, s.cols, b_stride, b_size, s.count};
+    const kernels::MatricesView cv{dc.data(), s.rows, s.cols, c_stride, c_size, s.count};
+    if (units.tensor) {
+        const BlasHandle blas;
+        kernels::mat_mul_mod_tensor(blas.get(), av, bv, dm.data(), unsigned(std::bit_width(largest)), cv, nullptr, units.pass_bytes);
+    } else {
+        kernels::mat_mul_mod(av, bv, dm.data(), cv, nullptr);
+    }
     const std::vector<limb_t> c = dc.download();
     for (std::size_t t = 0; t < s.count; ++t)
         for (std::size_t i = 0; i < s.rows; ++i) {
@@ -57,7 +104,7 @@ void check_products(const Shape& s, const std::vector<limb_t>& moduli, bool all_
                 ASSERT_EQ(c[t * c_size + i * c_stride + j],
                           reference_entry(a.data() + t * a_size, b.data() + t * b_size, i, j, s, a_stride, b_stride, m[t].n))
                     << "matrix " << t << " entry (" << i << ", " << j << "), shape " << s.rows << " x " << s.inner << " x "
-                    << s.cols << " mod " << m[t].n;
+                    << s.cols << " mod " << m[t].n << (units.tensor ? " (tensor cores)" : "");
             for (std::size_t j = s.cols; j < c_stride; ++j)
                 ASSERT_EQ(c[t * c_size + i * c_stride + j], 0x5a5a5a5a5a5a5a5aull) << "written past a row";
         }
@@ -72,27 +119,69 @@ TEST_F(MatMulMod, AnyWordsModuloEveryModulusSize)
 {
     const std::vector<limb_t> moduli = {2, 3, 1000003, kernels::ntt_primes(1)[0], (limb_t(1) << 63) + 29, ~limb_t(0) - 58, ~limb_t(0)};
     for (const limb_t n : moduli)
-        for (const bool all_ones : {false, true}) check_products({33, 40, 65, 1}, {n}, all_ones, n);
+        for (const Entries& entries : {kRandom, kAllOnes}) check_products({33, 40, 65, 1}, {n}, entries, entries, n);
 }
 
 TEST_F(MatMulMod, TileEdges)
 {
     for (const std::size_t rows : {1, 31, 32, 33})
         for (const std::size_t inner : {1, 15, 16, 17})
-            for (const std::size_t cols : {1, 63, 64, 65}) check_products({rows, inner, cols, 1}, {kernels::ntt_primes(1)[0]}, false, rows * inner + cols);
+            for (const std::size_t cols : {1, 63, 64, 65})
+                check_products({rows, inner, cols, 1}, {kernels::ntt_primes(1)[0]}, kRandom, kRandom, rows * inner + cols);
 }
 
 TEST_F(MatMulMod, LongInnerSumsOfAllOnes)
 {
     // 5000 terms of (2^64 - 1)^2: the digit sums' top digits carry thousands.
-    check_products({3, 5000, 70, 1}, {~limb_t(0) - 58}, true, 1);
+    check_products({3, 5000, 70, 1}, {~limb_t(0) - 58}, kAllOnes, kAllOnes, 1);
 }
 
 TEST_F(MatMulMod, BatchesWithAModulusAMatrix)
 {
-    check_products({17, 20, 30, 7}, kernels::ntt_primes(7), false, 2);
+    check_products({17, 20, 30, 7}, kernels::ntt_primes(7), kRandom, kRandom, 2);
     // More matrices than the grid has rows (65535).
-    check_products({1, 2, 1, 70000}, {2, 3, 5, ~limb_t(0)}, false, 3);
+    check_products({1, 2, 1, 70000}, {2, 3, 5, ~limb_t(0)}, kRandom, kRandom, 3);
+}
+
+TEST_F(MatMulMod, TensorCoresModuloEveryModulusSize)
+{
+    const std::vector<limb_t> moduli = {2, 3, 255, 256, 257, 1000003, (limb_t(1) << 31) - 1, limb_t(1) << 32, kernels::ntt_primes(1)[0],
+                                        (limb_t(1) << 63) + 29, ~limb_t(0) - 58, ~limb_t(0)};
+    for (const limb_t n : moduli)
+        for (const Entries& entries : {kRandom, kAllOnes, constant(n - 1)})
+            check_products({33, 40, 65, 1}, {n}, entries, entries, n, {true});
+}
+
+TEST_F(MatMulMod, TensorCoresAtThePaddingsEdges)
+{
+    for (const std::size_t rows : {1, 3, 4, 5})
+        for (const std::size_t inner : {1, 15, 16, 17, 33})
+            for (const std::size_t cols : {1, 3, 4, 5, 130})
+                check_products({rows, inner, cols, 2}, {kernels::ntt_primes(1)[0], 257}, kRandom, kRandom, rows * inner + cols, {true});
+}
+
+TEST_F(MatMulMod, TensorCoresAtTheBoundsOfTheirSums)
+{
+    const limb_t p = kernels::ntt_primes(1)[0];
+    const std::size_t chunk = kernels::kTensorInnerChunk;
+    // 128 is -128 mod 256 (the first small modulus): every term adds 2^14, the most a GEMM's
+    // 32-bit sum takes, over a whole chunk, then one chunk and one term, then two chunks and more.
+    for (const std::size_t inner : {chunk, chunk + 1, 2 * chunk + 5})
+        check_products({1, inner, 2, 1}, {p}, constant(128), constant(128), inner, {true});
+    // The largest |c| = inner ((n - 1) / 2)^2 the CRT rebuilds, of both signs, for the largest
+    // moduli: entries (n - 1) / 2 lift to themselves, (n + 1) / 2 to -(n - 1) / 2.
+    for (const limb_t n : {~limb_t(0) - 58, ~limb_t(0)})
+        for (const limb_t b : {(n - 1) / 2, (n + 1) / 2})
+            check_products({2, 3000, 3, 1}, {n}, constant((n - 1) / 2), constant(b), n + b, {true});
+}
+
+TEST_F(MatMulMod, TensorCoresInGroupsAndBands)
+{
+    // Passes of a few KiB: one product at a time in bands of rows, and groups of products.
+    check_products({37, 50, 41, 5}, kernels::ntt_primes(5), kRandom, kRandom, 4, {true, 32 << 10});
+    check_products({7, 20, 9, 9}, {3, 1000003, ~limb_t(0)}, kRandom, kRandom, 5, {true, 60 << 10});
+    check_products({17, 20, 30, 7}, kernels::ntt_primes(7), kRandom, kRandom, 6, {true});
+    check_products({1, 2, 1, 70000}, {2, 3, 5, ~limb_t(0)}, kRandom, kRandom, 7, {true});
 }
 
 TEST_F(MatMulMod, SubtractsFromAnLuTrailingBlockOfTheSameMatrix)

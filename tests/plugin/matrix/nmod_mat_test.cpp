@@ -1,5 +1,5 @@
 // zgpu_nmod_mat_mul against FLINT's nmod_mat_mul on each backend: empty and 1 x 1 shapes, the
-// GPU's tile edges, non-square shapes, every entry n - 1, aliasing, moduli from 2 to 2^64 - 1,
+// GPU's tile edges and both sides of its rule for the tensor cores, non-square shapes, every entry n - 1, aliasing, moduli from 2 to 2^64 - 1,
 // bad input; the GPU's failure handled by the host; the choice's rules.
 #include <gmp.h>
 
@@ -44,9 +44,12 @@ class MatEntryPoints : public OnBackendWithFlint {};
 
 TEST_P(MatEntryPoints, MulMatchesFlint)
 {
-    // Around the GPU's tiles (32 rows, 64 columns, 16 inner terms a stage) and off them.
-    const slong shapes[][3] = {{0, 0, 0}, {0, 3, 2}, {2, 0, 3}, {3, 2, 0}, {1, 1, 1}, {1, 7, 1}, {31, 15, 63}, {32, 16, 64},
-                               {33, 17, 65}, {5, 100, 3}, {97, 33, 130}, {64, 200, 1}};
+    // Around the GPU's tiles (32 rows, 64 columns, 16 inner terms a stage) and off them, and on
+    // both sides of the tensor cores' rule (256 inner terms, 32 rows and columns).
+    const slong shapes[][3] = {{0, 0, 0},     {0, 3, 2},      {2, 0, 3},      {3, 2, 0},      {1, 1, 1},
+                               {1, 7, 1},     {31, 15, 63},   {32, 16, 64},   {33, 17, 65},   {5, 100, 3},
+                               {97, 33, 130}, {64, 200, 1},   {32, 255, 32},  {32, 256, 32},  {31, 300, 40},
+                               {40, 300, 31}, {33, 257, 35}};
     for (const ulong n : moduli())
         for (const auto& s : shapes) {
             NmodMat a(s[0], s[1], n), b(s[1], s[2], n), ours(s[0], s[2], n), theirs(s[0], s[2], n);

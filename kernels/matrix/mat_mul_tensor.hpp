@@ -1,0 +1,32 @@
+// Matrix products mod n on the 8-bit tensor cores, through cuBLAS's int8 GEMM with 32-bit sums,
+// exact for every modulus 2 <= n < 2^64 (the scheme and its bound: tensor_moduli.hpp). For a
+// product mod a 62-bit prime with an inner dimension of 2048, 18 GEMMs of bytes stand for the
+// 64 x 64-bit products that mat_mul_mod.hpp sums on the integer units.
+#pragma once
+
+#include <cstddef>
+
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+
+#include "kernels/matrix/matrix_view.hpp"
+#include "kernels/modular/modulus.hpp"
+
+namespace zgpu::kernels {
+
+// c_b = a_b b_b mod moduli[b] for each b < c.count, with mat_mul_mod's contract (entries any
+// words; a.cols == b.rows < 2^31), every moduli[b].n below 2^modulus_bits. Inner dimensions
+// beyond kTensorInnerChunk are summed in chunks, each reduced before the next is added. The
+// temporaries (the residues as bytes, the GEMMs' 32-bit sums) come from the stream-ordered pool,
+// in passes of about pass_bytes: groups of products, or bands of rows of one (one row, and one
+// matrix's residues of b, at the least). `blas` is bound to `stream` for the call. Only
+// enqueues work on `stream`; failures are thrown as zgpu::Error.
+inline constexpr std::size_t kTensorPassBytes = std::size_t(1) << 31;
+void mat_mul_mod_tensor(cublasHandle_t blas, ConstMatricesView a, ConstMatricesView b, const Modulus* moduli,
+                        unsigned modulus_bits, MatricesView c, cudaStream_t stream, std::size_t pass_bytes = kTensorPassBytes);
+
+// The 8-bit multiply-adds of a call's GEMMs (padding included), for the benchmarks' share of
+// cuBLAS's rate.
+double mat_mul_tensor_terms(std::size_t rows, std::size_t inner, std::size_t cols, std::size_t count, unsigned modulus_bits);
+
+}  // namespace zgpu::kernels

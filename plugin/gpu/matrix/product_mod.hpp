@@ -1,0 +1,34 @@
+// Matrix products modulo word-size moduli on a device, on the 8-bit tensor cores
+// (kernels/matrix/mat_mul_tensor.hpp) or the integer units (kernels/matrix/mat_mul_mod.hpp),
+// whichever measured faster for the shape (bench/NOTES-matrices.md). Only plugin/gpu/ includes it.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <span>
+
+#include "kernels/matrix/matrix_view.hpp"
+#include "kernels/modular/modulus.hpp"
+#include "plugin/gpu/runtime.hpp"
+
+namespace zgpu::gpu {
+
+// kernels::mat_mul_mod's contract and result, every modulus below 2^modulus_bits; queued on the
+// runtime's stream. The caller holds the runtime's lease.
+void mat_mul_mod(Runtime& runtime, kernels::ConstMatricesView a, kernels::ConstMatricesView b, const kernels::Modulus* moduli,
+                 unsigned modulus_bits, kernels::MatricesView c);
+
+// The bits of the largest of a set's moduli, the bound's modulus_bits.
+inline unsigned modulus_bits(std::span<const limb_t> moduli)
+{
+    return moduli.empty() ? 1 : unsigned(std::bit_width(*std::max_element(moduli.begin(), moduli.end())));
+}
+
+// cuBLAS's start on the runtime's device (tens of milliseconds), which the first product on the
+// tensor cores would otherwise wait for. The caller holds the runtime's lease.
+void start_tensor_products(Runtime& runtime);
+
+// Whether that product goes to the tensor cores.
+bool mat_mul_on_tensor_cores(std::size_t rows, std::size_t inner, std::size_t cols);
+
+}  // namespace zgpu::gpu
