@@ -110,7 +110,8 @@ void device_row(std::size_t n, std::size_t count, double imad_peak, cublasHandle
     const double imad = event_seconds([&] { zgpu::kernels::mat_mul_mod(av, bv, m, cv, nullptr); });
     check_last("integer units");
     check(cudaMemset(c, 0, words * count * sizeof(limb_t)), "cudaMemset");
-    const double tensor = event_seconds([&] { zgpu::kernels::mat_mul_mod_tensor(blas, av, bv, m, bits, cv, nullptr); });
+    const zgpu::kernels::BlasFunctions functions{blas, &cublasSetStream, &cublasGemmStridedBatchedEx, &cublasGetStatusString};
+    const double tensor = event_seconds([&] { zgpu::kernels::mat_mul_mod_tensor(functions, av, bv, m, bits, cv, nullptr); });
     check_last("tensor cores");
     const unsigned t = zgpu::kernels::tensor_moduli_count(bits, n);
     const double gemms = blas_gemms_seconds(blas, n, count, t);

@@ -52,9 +52,8 @@ endforeach()
 list(JOIN ZGPU_PC_CFLAGS "" ZGPU_PC_CFLAGS)
 set(ZGPU_PC_LIBS_PRIVATE "${CMAKE_THREAD_LIBS_INIT}")
 if(ZGPU_WITH_CUDA)
-  # cudart_static needs libdl and librt (as CUDA::cudart_static links them); the matrix
-  # products mod n use cuBLAS.
-  zgpu_pc_link_flags(cudart "${CUDA_cudart_static_LIBRARY}" "${CUDA_cublas_LIBRARY}")
+  # cudart_static needs libdl and librt (as CUDA::cudart_static links them).
+  zgpu_pc_link_flags(cudart "${CUDA_cudart_static_LIBRARY}")
   string(PREPEND ZGPU_PC_LIBS_PRIVATE "${cudart} -ldl -lrt ")
 endif()
 # The prefix relative to the .pc file, so that cmake --install --prefix elsewhere still works.

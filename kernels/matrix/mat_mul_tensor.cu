@@ -86,10 +86,10 @@ const SmallModuli& small_moduli(unsigned t)
     return all[t];
 }
 
-void check_blas(cublasStatus_t status, const char* what)
+void check_blas(const BlasFunctions& blas, cublasStatus_t status, const char* what)
 {
     if (status != CUBLAS_STATUS_SUCCESS)
-        throw Error(std::string("matrix products on the tensor cores: ") + what + ": " + cublasGetStatusString(status));
+        throw Error(std::string("matrix products on the tensor cores: ") + what + ": " + blas.status_string(status));
 }
 
 // y mod m_j for any 32-bit y (the magic's note above).
@@ -238,7 +238,7 @@ void residues(ConstMatricesView x, const Modulus* moduli, const SmallModuli& s, 
 
 }  // namespace
 
-void mat_mul_mod_tensor(cublasHandle_t blas, ConstMatricesView a, ConstMatricesView b, const Modulus* moduli,
+void mat_mul_mod_tensor(const BlasFunctions& blas, ConstMatricesView a, ConstMatricesView b, const Modulus* moduli,
                         unsigned modulus_bits, MatricesView c, cudaStream_t stream, std::size_t pass_bytes)
 {
     const std::size_t rows = c.rows, inner = a.cols, cols = c.cols, count = c.count;
@@ -260,7 +260,7 @@ void mat_mul_mod_tensor(cublasHandle_t blas, ConstMatricesView a, ConstMatricesV
     auto* w = static_cast<limb_t*>(weights.data());
     weights_kernel<<<unsigned((count + 127) / 128), 128, 0, stream>>>(moduli, count, s, w);
     check_launch("matrix products on the tensor cores: weights launch");
-    check_blas(cublasSetStream(blas, stream), "binding the stream");
+    check_blas(blas, blas.set_stream(blas.handle, stream), "binding the stream");
     auto* bp = static_cast<std::int8_t*>(b_planes.data());
     auto* ap = static_cast<std::int8_t*>(a_planes.data());
     auto* sp = static_cast<std::int32_t*>(sums.data());
@@ -278,11 +278,11 @@ void mat_mul_mod_tensor(cublasHandle_t blas, ConstMatricesView a, ConstMatricesV
                 // most kMaxBatch GEMMs a call.
                 const std::size_t a_plane = r * padded, b_plane = ldc * padded, c_plane = r * ldc;
                 for (std::size_t z = 0; z < t * g; z += kMaxBatch)
-                    check_blas(cublasGemmStridedBatchedEx(blas, CUBLAS_OP_T, CUBLAS_OP_N, int(ldc), int(r), int(k), &one,
-                                                          bp + z * b_plane + k0, CUDA_R_8I, int(padded), (long long)b_plane,
-                                                          ap + z * a_plane + k0, CUDA_R_8I, int(padded), (long long)a_plane, &beta,
-                                                          sp + z * c_plane, CUDA_R_32I, int(ldc), (long long)c_plane,
-                                                          int(std::min(kMaxBatch, t * g - z)), CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT),
+                    check_blas(blas,
+                               blas.gemm(blas.handle, CUBLAS_OP_T, CUBLAS_OP_N, int(ldc), int(r), int(k), &one, bp + z * b_plane + k0,
+                                         CUDA_R_8I, int(padded), (long long)b_plane, ap + z * a_plane + k0, CUDA_R_8I, int(padded),
+                                         (long long)a_plane, &beta, sp + z * c_plane, CUDA_R_32I, int(ldc), (long long)c_plane,
+                                         int(std::min(kMaxBatch, t * g - z)), CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT),
                                "the 8-bit GEMM");
                 if (k0 + k < padded) {
                     const dim3 grid(grid_for(r * ldc), unsigned(std::min<std::size_t>(t * g, kMaxGridY)));

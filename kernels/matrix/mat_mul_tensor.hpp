@@ -14,15 +14,29 @@
 
 namespace zgpu::kernels {
 
+// The cuBLAS functions the products call, and the handle they call them with: the caller links
+// cuBLAS or loads it (the header gives only the types). The GEMM is cuBLAS's exported
+// cublasGemmStridedBatchedEx, with a cublasComputeType_t.
+using GemmStridedBatchedEx = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void*,
+                                                const void*, cudaDataType, int, long long, const void*, cudaDataType, int,
+                                                long long, const void*, void*, cudaDataType, int, long long, int,
+                                                cublasComputeType_t, cublasGemmAlgo_t);
+struct BlasFunctions {
+    cublasHandle_t handle = nullptr;
+    decltype(&cublasSetStream) set_stream = nullptr;
+    GemmStridedBatchedEx gemm = nullptr;
+    decltype(&cublasGetStatusString) status_string = nullptr;
+};
+
 // c_b = a_b b_b mod moduli[b] for each b < c.count, with mat_mul_mod's contract (entries any
 // words; a.cols == b.rows < 2^31), every moduli[b].n below 2^modulus_bits. Inner dimensions
 // beyond kTensorInnerChunk are summed in chunks, each reduced before the next is added. The
 // temporaries (the residues as bytes, the GEMMs' 32-bit sums) come from the stream-ordered pool,
 // in passes of about pass_bytes: groups of products, or bands of rows of one (one row, and one
-// matrix's residues of b, at the least). `blas` is bound to `stream` for the call. Only
+// matrix's residues of b, at the least). blas.handle is bound to `stream` for the call. Only
 // enqueues work on `stream`; failures are thrown as zgpu::Error.
 inline constexpr std::size_t kTensorPassBytes = std::size_t(1) << 31;
-void mat_mul_mod_tensor(cublasHandle_t blas, ConstMatricesView a, ConstMatricesView b, const Modulus* moduli,
+void mat_mul_mod_tensor(const BlasFunctions& blas, ConstMatricesView a, ConstMatricesView b, const Modulus* moduli,
                         unsigned modulus_bits, MatricesView c, cudaStream_t stream, std::size_t pass_bytes = kTensorPassBytes);
 
 // The 8-bit multiply-adds of a call's GEMMs (padding included), for the benchmarks' share of

@@ -1,6 +1,11 @@
 #include "plugin/gpu/matrix/product_mod.hpp"
 
+#include <dlfcn.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <type_traits>
 #include <utility>
 
 #include <cublas_v2.h>
@@ -12,28 +17,66 @@
 namespace zgpu::gpu {
 namespace {
 
+// cuBLAS, loaded when the tensor cores are first wanted rather than linked: linking it loads
+// its libraries (600 MB with cuBLASLt) into every program that loads zgpu, 0.2 s and 200 MB of
+// memory a process on the developer machine, the FLINT plugin's passed-on calls included.
+struct BlasLibrary {
+    decltype(&cublasCreate) create = nullptr;
+    decltype(&cublasDestroy) destroy = nullptr;
+    kernels::BlasFunctions functions;
+};
+
+// Loaded once; empty where the library or a function is missing, which is said once on stderr.
+const std::optional<BlasLibrary>& blas_library()
+{
+    static const std::optional<BlasLibrary> loaded = []() -> std::optional<BlasLibrary> {
+        void* library = dlopen(ZGPU_CUBLAS_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+        BlasLibrary blas;
+        const auto find = [&](auto& function, const char* name) {
+            if (library) function = reinterpret_cast<std::remove_reference_t<decltype(function)>>(dlsym(library, name));
+            return function != nullptr;
+        };
+        // cublas_v2.h names the first three by macros for these symbols.
+        if (find(blas.create, "cublasCreate_v2") && find(blas.destroy, "cublasDestroy_v2") &&
+            find(blas.functions.set_stream, "cublasSetStream_v2") && find(blas.functions.gemm, "cublasGemmStridedBatchedEx") &&
+            find(blas.functions.status_string, "cublasGetStatusString"))
+            return blas;
+        const char* why = dlerror();
+        std::fprintf(stderr, "zgpu: %s did not load (%s); matrix products mod n run on the integer units\n", ZGPU_CUBLAS_LIBRARY,
+                     why ? why : "a function is missing");
+        return std::nullopt;
+    }();
+    return loaded;
+}
+
 // The device's cuBLAS handle, made on first use and kept by its runtime.
 struct BlasHandle {
-    BlasHandle()
+    explicit BlasHandle(const BlasLibrary& library) : blas(library)
     {
-        if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) throw Error("cuBLAS did not start on the device");
+        if (blas.create(&blas.functions.handle) != CUBLAS_STATUS_SUCCESS) throw Error("cuBLAS did not start on the device");
     }
-    BlasHandle(BlasHandle&& other) noexcept : handle(std::exchange(other.handle, nullptr)) {}
+    BlasHandle(BlasHandle&& other) noexcept : blas(std::exchange(other.blas, BlasLibrary{})) {}
     BlasHandle& operator=(BlasHandle&&) = delete;
     ~BlasHandle()
     {
-        if (handle) cublasDestroy(handle);  // at exit the driver may be gone: no check
+        if (blas.functions.handle) blas.destroy(blas.functions.handle);  // at exit the driver may be gone: no check
     }
-    cublasHandle_t handle = nullptr;
+    BlasLibrary blas;
 };
+
+// The runtime's functions and handle, or nothing where cuBLAS is missing.
+const kernels::BlasFunctions* blas(Runtime& runtime)
+{
+    const std::optional<BlasLibrary>& library = blas_library();
+    if (!library) return nullptr;
+    return &runtime.kept<BlasHandle>([&] { return BlasHandle(*library); }).blas.functions;
+}
 
 // The tensor path pays a fixed cost an entry of a, b and c (their residues as bytes, the CRT of
 // the t sums) and little a term; the integer units pay about a nanosecond-fraction a term. On
 // the H200 the two met near 256 inner terms (bench/NOTES-matrices.md); the GEMMs want rows and
 // columns to fill their tiles.
 constexpr std::size_t kTensorFromInner = 256, kTensorFromSide = 32;
-
-cublasHandle_t blas(Runtime& runtime) { return runtime.kept<BlasHandle>([] { return BlasHandle(); }).handle; }
 
 }  // namespace
 
@@ -47,8 +90,9 @@ bool mat_mul_on_tensor_cores(std::size_t rows, std::size_t inner, std::size_t co
 void mat_mul_mod(Runtime& runtime, kernels::ConstMatricesView a, kernels::ConstMatricesView b, const kernels::Modulus* moduli,
                  unsigned modulus_bits, kernels::MatricesView c)
 {
-    if (!mat_mul_on_tensor_cores(c.rows, a.cols, c.cols)) return kernels::mat_mul_mod(a, b, moduli, c, runtime.stream());
-    kernels::mat_mul_mod_tensor(blas(runtime), a, b, moduli, modulus_bits, c, runtime.stream());
+    const kernels::BlasFunctions* functions = mat_mul_on_tensor_cores(c.rows, a.cols, c.cols) ? blas(runtime) : nullptr;
+    if (!functions) return kernels::mat_mul_mod(a, b, moduli, c, runtime.stream());
+    kernels::mat_mul_mod_tensor(*functions, a, b, moduli, modulus_bits, c, runtime.stream());
 }
 
 }  // namespace zgpu::gpu

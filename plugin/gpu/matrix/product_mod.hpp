@@ -1,6 +1,8 @@
 // Matrix products modulo word-size moduli on a device, on the 8-bit tensor cores
 // (kernels/matrix/mat_mul_tensor.hpp) or the integer units (kernels/matrix/mat_mul_mod.hpp),
-// whichever measured faster for the shape (bench/NOTES-matrices.md). Only plugin/gpu/ includes it.
+// whichever measured faster for the shape (bench/NOTES-matrices.md). cuBLAS, which the tensor
+// path calls, is loaded on first use; where it does not load, every product runs on the integer
+// units (said once on stderr). Only plugin/gpu/ includes it.
 #pragma once
 
 #include <algorithm>
@@ -24,8 +26,9 @@ inline unsigned modulus_bits(std::span<const limb_t> moduli)
     return moduli.empty() ? 1 : unsigned(std::bit_width(*std::max_element(moduli.begin(), moduli.end())));
 }
 
-// cuBLAS's start on the runtime's device (tens of milliseconds), which the first product on the
-// tensor cores would otherwise wait for. The caller holds the runtime's lease.
+// cuBLAS's loading and start on the runtime's device (a few hundred milliseconds), which the
+// first product on the tensor cores would otherwise wait for. The caller holds the runtime's
+// lease.
 void start_tensor_products(Runtime& runtime);
 
 // Whether that product goes to the tensor cores.

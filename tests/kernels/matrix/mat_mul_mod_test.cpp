@@ -92,8 +92,9 @@ void check_products(const Shape& s, const std::vector<limb_t>& moduli, const Ent
     const kernels::ConstMatricesView bv{db.data(), s.inner, s.cols, b_stride, b_size, s.count};
     const kernels::MatricesView cv{dc.data(), s.rows, s.cols, c_stride, c_size, s.count};
     if (units.tensor) {
-        const BlasHandle blas;
-        kernels::mat_mul_mod_tensor(blas.get(), av, bv, dm.data(), unsigned(std::bit_width(largest)), cv, nullptr, units.pass_bytes);
+        const BlasHandle handle;
+        const kernels::BlasFunctions blas{handle.get(), &cublasSetStream, &cublasGemmStridedBatchedEx, &cublasGetStatusString};
+        kernels::mat_mul_mod_tensor(blas, av, bv, dm.data(), unsigned(std::bit_width(largest)), cv, nullptr, units.pass_bytes);
     } else {
         kernels::mat_mul_mod(av, bv, dm.data(), cv, nullptr);
     }
