@@ -9,6 +9,7 @@
 #include "kernels/matrix/mat_mul_tensor.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <array>
 #include <string>
@@ -246,6 +247,10 @@ void mat_mul_mod_tensor(const BlasFunctions& blas, ConstMatricesView a, ConstMat
     const unsigned t = tensor_moduli_count(modulus_bits, inner);
     const SmallModuli s = small_moduli(t);
     const std::size_t padded = round_up(inner, kPadInner), ldc = round_up(cols, kPadCols);
+    // cuBLAS takes dimensions, leading dimensions and the batch as int.
+    if (std::max({padded, ldc, rows}) > std::size_t(INT_MAX))
+        throw Error("matrix products on the tensor cores: " + std::to_string(rows) + " x " + std::to_string(inner) + " x " +
+                    std::to_string(cols) + " pass cuBLAS's 2^31 - 1");
     // A pass holds b's residues for its products, a's for its rows, and their sums.
     const std::size_t b_bytes = t * ldc * padded, row_bytes = t * (padded + ldc * sizeof(std::int32_t));
     std::size_t group = 1, band = rows;

@@ -29,7 +29,8 @@ struct BlasFunctions {
 };
 
 // c_b = a_b b_b mod moduli[b] for each b < c.count, with mat_mul_mod's contract (entries any
-// words; a.cols == b.rows < 2^31), every moduli[b].n below 2^modulus_bits. Inner dimensions
+// words; a.cols == b.rows < 2^31), every moduli[b].n below 2^modulus_bits; rows, and the inner
+// dimension and columns rounded up to 16 and 4, at most 2^31 - 1 (cuBLAS's int). Inner dimensions
 // beyond kTensorInnerChunk are summed in chunks, each reduced before the next is added. The
 // temporaries (the residues as bytes, the GEMMs' 32-bit sums) come from the stream-ordered pool,
 // in passes of about pass_bytes: groups of products, or bands of rows of one (one row, and one
