@@ -9,9 +9,9 @@
 #include "kernels/matrix/mat_mul_tensor.hpp"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
-#include <array>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -47,8 +47,9 @@ struct SmallModuli {
 
 std::size_t round_up(std::size_t x, std::size_t to) { return (x + to - 1) / to * to; }
 
-// x^-1 mod m for x coprime to m, by the extended Euclidean algorithm.
-std::uint32_t inverse_mod(std::uint64_t x, std::uint64_t m)
+// x^-1 mod m for x coprime to m, by the extended Euclidean algorithm. Not power_mod.hpp's
+// inverse_mod, whose binary steps need an odd modulus: the first small modulus is 256.
+std::uint32_t small_inverse(std::uint64_t x, std::uint64_t m)
 {
     std::int64_t r0 = std::int64_t(m), r1 = std::int64_t(x % m), s0 = 0, s1 = 1;
     while (r1 != 0) {
@@ -78,7 +79,7 @@ const SmallModuli& small_moduli(unsigned t)
                 std::uint64_t cofactor = 1;
                 for (unsigned i = 0; i < count; ++i)
                     if (i != j) cofactor = cofactor * list[i] % m;
-                s.inverse[j] = inverse_mod(cofactor, m);
+                s.inverse[j] = small_inverse(cofactor, m);
                 s.reciprocal[j] = 1.0 / double(m);
             }
         }

@@ -36,7 +36,7 @@ namespace {
 constexpr int kLogTile = 11;
 constexpr std::uint32_t kTile = 1u << kLogTile;  // words of a tile: 16 KiB of shared memory an operand
 constexpr int kTileThreads = kTile / 16;         // two groups of 8 words a thread an operand, each pass
-constexpr std::size_t kWorkspaceWords = std::size_t(1) << 26;  // spectra of one chunk of long transforms
+constexpr std::size_t kWorkspaceWords = kPolyMulWorkspaceBytes / sizeof(limb_t);
 constexpr std::uint32_t kMaxTilesPerBlock = kTile / kPolyNttMinLength;
 // Stages a group of 8 words runs in registers, in the passes over shared memory. Groups of 16
 // (four stages) ran the batch of 10^4 products of length 1024 in 2.60 ms on the H200, groups of

@@ -15,6 +15,10 @@ namespace zgpu::kernels {
 // The shortest transform: smaller products are padded to it.
 inline constexpr std::uint32_t kPolyNttMinLength = 32;
 
+// The most temporary memory a call of poly_mul takes from the stream-ordered pool: the spectra
+// of one chunk of long transforms.
+inline constexpr std::size_t kPolyMulWorkspaceBytes = std::size_t(1) << 29;
+
 // Polynomials of a batch modulo each prime of a set: polynomial j's coefficient c modulo prime i
 // is values.prime(i)[offsets[j] + c], for c < lengths[j]. With values.prime_stride == 0 every
 // prime reads the same words, which may be any words (below 2^64): they are reduced modulo each
