@@ -15,9 +15,16 @@
 // whole GPU: each thread owns a column right of the panel and keeps its new U entries in
 // registers, summing each row's products exactly in 32-bit digits (DigitSum) and reducing once.
 //
-// Cost a panel: (m - r0) kLuPanel^2 products mod p in the block, and (n - k1) kLuPanel^2 / 2
-// digit products; the trailing update (n^3 / 3 multiply-adds over the whole LU) runs on the
-// whole GPU in mat_submul_mod.
+// A panel taller than kLuTopRows runs first on its top rows only: one block on a short panel is
+// a few microseconds a column, where over 4096 rows in device memory it was about 30
+// (bench/NOTES-matrices.md). The top part's row swaps reach the rest of the rows only once it
+// has found every pivot, so that where it fails the same block starts again over all the rows
+// from device memory. Otherwise the rows below each take their multipliers from the top part's
+// true U, kLuPanel threads a row, over the whole GPU.
+//
+// Cost a panel: (m - r0) kLuPanel^2 products mod p, in the block or over the GPU, and (n - k1)
+// kLuPanel^2 / 2 digit products; the trailing update (n^3 / 3 multiply-adds over the whole LU)
+// runs on the whole GPU in mat_submul_mod.
 #include "kernels/matrix/lu_panel_mod.hpp"
 
 #include "kernels/common/cuda_check.hpp"
@@ -29,20 +36,22 @@ namespace {
 
 constexpr unsigned kThreads = 512;
 constexpr unsigned kBatch = 8;                         // rows a thread loads before it computes
-constexpr unsigned kSubstitutionThreads = 128;
+constexpr unsigned kSubstitutionThreads = 128, kBelowThreads = 128;
 
 // The panel's rows r0 .. m - 1 in shared memory, a row kTileStride words (distinct banks for a
 // column's entries), where they fit in what the device lets a block opt in to (227 KiB on sm_90:
 // 1700 rows), less the kernel's own static shared memory.
 constexpr std::size_t kTileStride = kLuPanel + 1;
 constexpr std::size_t kTileRowBytes = kTileStride * sizeof(limb_t);
-constexpr std::size_t kStaticSharedBytes = 1024;  // at least the kernel's own (336 bytes on sm_90)
+constexpr std::size_t kStaticSharedBytes = 1024;  // at least the kernel's own (592 bytes on sm_90)
 
 class Panel {
 public:
     // On a's rows r0 on and columns k0 .. k1 - 1, in `tile` (shared memory) where it is not null.
-    __device__ Panel(const MatricesView& a, const Modulus& p, std::size_t r0, std::size_t k0, std::size_t k1, limb_t* tile)
-        : e_(a.data), m_(a.rows), n_(a.cols), stride_(a.row_stride), r0_(r0), k0_(k0), k1_(k1), p_(p),
+    // Where swap_whole is false, row swaps stay inside the panel.
+    __device__ Panel(const MatricesView& a, const Modulus& p, std::size_t r0, std::size_t k0, std::size_t k1, limb_t* tile,
+                     bool swap_whole)
+        : e_(a.data), m_(a.rows), n_(a.cols), swap_whole_(swap_whole), stride_(a.row_stride), r0_(r0), k0_(k0), k1_(k1), p_(p),
           cells_(tile ? tile : a.data + r0 * a.row_stride + k0), cell_stride_(tile ? kTileStride : a.row_stride), tile_(tile)
     {
     }
@@ -69,7 +78,9 @@ public:
         return std::size_t(*shared);
     }
 
-    // Rows r and s from column k0 on: the panel's part, and the columns right of it in a.
+    // Rows r and s: the panel's part, and the rest of them in a (where the panel swaps them
+    // whole: the multipliers left of the panel go with their rows, for the blocked LU's later
+    // updates).
     __device__ void swap_rows(std::size_t r, std::size_t s) const
     {
         const auto swap = [](limb_t& x, limb_t& y) {
@@ -78,7 +89,11 @@ public:
             y = t;
         };
         for (std::size_t j = k0_ + threadIdx.x; j < k1_; j += kThreads) swap(cell(r, j), cell(s, j));
-        for (std::size_t j = k1_ + threadIdx.x; j < n_; j += kThreads) swap(at(r, j), at(s, j));
+        if (!swap_whole_) return;
+        for (std::size_t j = threadIdx.x; j < n_ - (k1_ - k0_); j += kThreads) {
+            const std::size_t column = j < k0_ ? j : j + (k1_ - k0_);
+            swap(at(r, column), at(s, column));
+        }
     }
 
     // The panel's entries right of column c, below row r: x <- d x - m u (d the pivot, m the
@@ -138,9 +153,9 @@ public:
 private:
     __device__ void copy(bool in) const
     {
-        if (tile_) {
-            const std::size_t width = k1_ - k0_;
-            for (std::size_t e = threadIdx.x; e < (m_ - r0_) * width; e += kThreads) {
+        if (tile_) {  // below 2^32 entries: 32-bit divisions, not 64-bit ones
+            const unsigned width = unsigned(k1_ - k0_), entries = unsigned(m_ - r0_) * width;
+            for (unsigned e = threadIdx.x; e < entries; e += kThreads) {
                 const std::size_t i = r0_ + e / width, j = k0_ + e % width;
                 if (in) cell(i, j) = at(i, j);
                 else at(i, j) = cell(i, j);
@@ -150,7 +165,9 @@ private:
     }
 
     limb_t* e_;
-    std::size_t m_, n_, stride_, r0_, k0_, k1_;
+    std::size_t m_, n_;
+    bool swap_whole_;
+    std::size_t stride_, r0_, k0_, k1_;
     Modulus p_;
     limb_t* cells_;
     std::size_t cell_stride_;
@@ -159,8 +176,11 @@ private:
 
 // Thread 0's end of a panel: inverse[t] = 1 / pivot[t] for t < q by one inversion (Montgomery's
 // trick), and the determinant times the true pivots: pivot t was found on a row scaled by the
-// product of the pivots before it.
-__device__ limb_t invert_pivots(const Modulus& p, const limb_t* pivot, unsigned q, limb_t* inverse, limb_t det)
+// product of the pivots before it. Where row_scale is not null, row_scale[t] is the inverse of
+// that product (pivot row t's true entries are its entries times it) and true_inverse[t] the
+// inverse of the true pivot.
+__device__ limb_t invert_pivots(const Modulus& p, const limb_t* pivot, unsigned q, limb_t* inverse, limb_t det,
+                                limb_t* row_scale = nullptr, limb_t* true_inverse = nullptr)
 {
     limb_t prefix[kLuPanel + 1];
     prefix[0] = 1 % p.n;
@@ -170,22 +190,30 @@ __device__ limb_t invert_pivots(const Modulus& p, const limb_t* pivot, unsigned 
         inverse[t] = p.mul(inverse_prefix, prefix[t]);
         inverse_prefix = p.mul(inverse_prefix, pivot[t]);  // now 1 / prefix[t]
         det = p.mul(det, p.mul(pivot[t], inverse_prefix));
+        if (row_scale) {
+            row_scale[t] = inverse_prefix;
+            true_inverse[t] = p.mul(prefix[t], inverse[t]);
+        }
     }
     return det;
 }
 
-__global__ void __launch_bounds__(kThreads)
-    lu_panel_kernel(const MatricesView a, std::size_t k0, std::size_t width, bool stop_without_pivot, std::size_t tile_rows,
-                    LuState* state)
+// The block's working data in shared memory, besides the tile.
+struct PanelShared {
+    unsigned long long next_pivot[2];  // column c's pivot row in slot c % 2
+    limb_t pivot[kLuPanel], inverse[kLuPanel], row_scale[kLuPanel];
+    std::uint32_t order[kLuPanel];     // the panel's pivot columns, then the others
+    std::uint64_t swapped[kLuPanel];   // the top part's: the row each pivot came from
+};
+
+// The block's elimination of `panel` (from row state->rank to the panel's last). A top part
+// returns false where a column has no pivot in its rows, having written nothing outside shared
+// memory: its row swaps reach the rest of the rows only at its end.
+__device__ bool eliminate_panel(const MatricesView& a, const Panel& panel, std::size_t m, std::size_t k0, std::size_t width,
+                                bool top_part, bool stop_without_pivot, LuState* state, LuPanelTop* top, PanelShared& shared)
 {
-    extern __shared__ limb_t tile[];
-    __shared__ unsigned long long next_pivot[2];  // column c's pivot row in slot c % 2
-    __shared__ limb_t pivot[kLuPanel], inverse[kLuPanel];
-    __shared__ std::uint32_t order[kLuPanel];  // the panel's pivot columns, then the others
-    if (state->stopped) return;
     const Modulus p = state->p;
-    const std::size_t m = a.rows, r0 = state->rank, k1 = k0 + width;
-    const Panel panel(a, p, r0, k0, k1, m - r0 <= tile_rows ? tile : nullptr);
+    const std::size_t r0 = state->rank, k1 = k0 + width;
     panel.load();
     std::size_t r = r0;
     unsigned q = 0;
@@ -193,30 +221,34 @@ __global__ void __launch_bounds__(kThreads)
     bool searched = false;    // whether the last elimination found this column's pivot
     std::uint32_t pivot_columns = 0;
     for (std::size_t c = k0; c < k1 && r < m; ++c) {
-        unsigned long long* slot = &next_pivot[c & 1];
+        unsigned long long* slot = &shared.next_pivot[c & 1];
         const std::size_t s = searched ? std::size_t(*slot) : panel.pivot_row(r, c, slot);
         searched = false;
         if (s == m) {
+            if (top_part) return false;
             if (stop_without_pivot) {
                 if (threadIdx.x == 0) {
                     state->stopped = 1;
                     state->det = 0;
                 }
-                return;
+                return true;
             }
             continue;
         }
         pivot_columns |= 1u << (c - k0);
         // Column c + 1's slot was column c - 1's, which every thread has read.
-        if (threadIdx.x == 0) next_pivot[(c + 1) & 1] = m;
+        if (threadIdx.x == 0) {
+            shared.next_pivot[(c + 1) & 1] = m;
+            shared.swapped[q] = s;
+        }
         if (s != r) panel.swap_rows(r, s);
         __syncthreads();
         const limb_t d = panel.cell(r, c);
         if (threadIdx.x == 0) {
-            pivot[q] = d;
+            shared.pivot[q] = d;
             if (s != r) det = p.neg(det);
         }
-        panel.eliminate(r, c, d, &next_pivot[(c + 1) & 1]);
+        panel.eliminate(r, c, d, &shared.next_pivot[(c + 1) & 1]);
         __syncthreads();
         searched = true;
         ++r;
@@ -225,13 +257,32 @@ __global__ void __launch_bounds__(kThreads)
     if (threadIdx.x == 0) {
         unsigned next = 0;
         for (unsigned t = 0; t < width; ++t)
-            if (pivot_columns >> t & 1) order[next++] = t;
+            if (pivot_columns >> t & 1) shared.order[next++] = t;
         for (unsigned t = 0; t < width; ++t)
-            if (!(pivot_columns >> t & 1)) order[next++] = t;
-        det = invert_pivots(p, pivot, q, inverse, det);
+            if (!(pivot_columns >> t & 1)) shared.order[next++] = t;
+        det = top_part ? invert_pivots(p, shared.pivot, q, shared.inverse, det, shared.row_scale, top->inverse)
+                       : invert_pivots(p, shared.pivot, q, shared.inverse, det);
+        if (top_part) top->failed = 0;
     }
     __syncthreads();
-    panel.finish_multipliers(q, order, inverse);
+    if (top_part) {
+        // Every pivot was found: the swaps reach the rows outside the panel, in their order (a
+        // thread a column), and the rows below get U's true rows.
+        for (std::size_t e = threadIdx.x; e < a.cols - width; e += kThreads)
+            for (unsigned t = 0; t < q; ++t) {
+                if (shared.swapped[t] == r0 + t) continue;
+                const std::size_t j = e < k0 ? e : e + width;
+                limb_t& x = a.data[(r0 + t) * a.row_stride + j];
+                limb_t& y = a.data[shared.swapped[t] * a.row_stride + j];
+                const limb_t v = x;
+                x = y;
+                y = v;
+            }
+        for (unsigned e = threadIdx.x; e < q * q; e += kThreads)
+            if (e % q > e / q) top->u[e / q][e % q] = p.mul(panel.cell(r0 + e / q, k0 + e % q), shared.row_scale[e / q]);
+        __syncthreads();
+    }
+    panel.finish_multipliers(q, shared.order, shared.inverse);
     __syncthreads();
     panel.store();
     if (threadIdx.x == 0) {
@@ -239,26 +290,90 @@ __global__ void __launch_bounds__(kThreads)
         state->pivots = q;
         state->det = det;
     }
+    return true;
 }
 
-// Rows r0 .. r0 + q - 1 from column k1 on become U's rows: row r0 + t loses the sum over s < t of
-// m(r0 + t, k0 + s) times U's row r0 + s. A thread a column, over the whole GPU; the block first
-// reads the multipliers into shared memory, and each thread its column's q entries at once, so
-// that the substitution waits for memory once, not once a row.
+// One block's elimination of a panel: of its top part first (top_part), and of all its rows,
+// in device memory, where that part lacks a pivot; or of all its rows.
+__global__ void __launch_bounds__(kThreads)
+    lu_panel_kernel(const MatricesView a, std::size_t k0, std::size_t width, bool stop_without_pivot, std::size_t tile_rows,
+                    bool top_part, LuState* state, LuPanelTop* top)
+{
+    extern __shared__ limb_t tile[];
+    __shared__ PanelShared shared;
+    if (state->stopped) return;
+    const Modulus p = state->p;
+    const std::size_t r0 = state->rank, k1 = k0 + width;
+    if (top_part) {
+        MatricesView scope = a;
+        if (r0 + kLuTopRows < a.rows) scope.rows = r0 + kLuTopRows;
+        if (eliminate_panel(a, Panel(scope, p, r0, k0, k1, tile, false), scope.rows, k0, width, true, stop_without_pivot, state, top,
+                            shared))
+            return;
+        if (threadIdx.x == 0) top->failed = 1;  // the rows below keep their entries
+        __syncthreads();
+        eliminate_panel(a, Panel(a, p, r0, k0, k1, nullptr, true), a.rows, k0, width, false, stop_without_pivot, state, top, shared);
+        return;
+    }
+    eliminate_panel(a, Panel(a, p, r0, k0, k1, a.rows - r0 <= tile_rows ? tile : nullptr, true), a.rows, k0, width, false,
+                    stop_without_pivot, state, top, shared);
+}
+
+// After a top part that found every pivot: each row below it turns its panel entries into
+// multipliers, reducing them by U's rows in turn (l_t = x_t / u_tt, then x_j -= l_t u_tj for
+// j > t). A row is kLuPanel lanes, one a column, which take l_t from lane t: one lane a row
+// left each row a chain of 136 dependent products, and far too few threads to hide them.
+__global__ void __launch_bounds__(kBelowThreads)
+    lu_below_top_kernel(const MatricesView a, std::size_t k0, std::size_t width, const LuState* state, const LuPanelTop* top)
+{
+    __shared__ limb_t u[kLuPanel][kLuPanel], inverse[kLuPanel];
+    if (state->stopped || top->failed) return;
+    const Modulus p = state->p;
+    for (unsigned e = threadIdx.x; e < width * width; e += kBelowThreads) {
+        const unsigned t = e / unsigned(width), j = e % unsigned(width);
+        if (j > t) u[t][j] = top->u[t][j];
+        if (j == t) inverse[t] = top->inverse[t];
+    }
+    __syncthreads();
+    const unsigned lane = threadIdx.x % kLuPanel;
+    const std::size_t i = state->rank - width + kLuTopRows + (std::size_t(blockIdx.x) * kBelowThreads + threadIdx.x) / kLuPanel;
+    const bool mine = i < a.rows && lane < width;  // every lane takes part in the shuffles
+    limb_t* entry = a.data + i * a.row_stride + k0 + lane;
+    limb_t x = mine ? *entry : 0;
+    for (unsigned t = 0; t < width; ++t) {
+        const limb_t l = p.mul(__shfl_sync(0xffffffffu, x, int(t), int(kLuPanel)), inverse[t]);
+        if (lane == t) x = l;
+        else if (lane > t) x = p.sub(x, p.mul(l, u[t][lane]));
+    }
+    if (mine) *entry = x;
+}
+
+// Rows r0 .. r0 + q - 1 become U's rows in columns [begin, end): row r0 + t loses the sum over
+// s < t of m(r0 + t, k0 + s) times U's row r0 + s. A thread a column, over the whole GPU; the
+// block first reads the multipliers into shared memory, and each thread its column's q entries
+// at once, so that the substitution waits for memory once, not once a row. Where rows.q is
+// kRowsOfLastPanel, the rows are the last panel's, as the state gives them.
+constexpr std::size_t kRowsOfLastPanel = ~std::size_t(0);
+struct PivotRows {
+    std::size_t r0, q;
+};
+
 __global__ void __launch_bounds__(kSubstitutionThreads)
-    lu_forward_substitution_kernel(const MatricesView a, std::size_t k0, std::size_t k1, const LuState* state)
+    lu_forward_substitution_kernel(const MatricesView a, std::size_t k0, PivotRows rows, std::size_t begin, std::size_t end,
+                                   const LuState* state)
 {
     __shared__ limb_t multiplier[kLuPanel][kLuPanel];
     if (state->stopped) return;
     const Modulus p = state->p;
-    const unsigned q = unsigned(state->pivots);
-    const std::size_t r0 = state->rank - q;
+    const bool last = rows.q == kRowsOfLastPanel;
+    const unsigned q = unsigned(last ? state->pivots : rows.q);
+    const std::size_t r0 = last ? state->rank - q : rows.r0;
     const auto at = [&](std::size_t i, std::size_t c) -> limb_t& { return a.data[i * a.row_stride + c]; };
     for (unsigned e = threadIdx.x; e < q * q; e += kSubstitutionThreads)
         if (e % q < e / q) multiplier[e / q][e % q] = at(r0 + e / q, k0 + e % q);
     __syncthreads();
-    const std::size_t j = k1 + std::size_t(blockIdx.x) * kSubstitutionThreads + threadIdx.x;
-    if (j >= a.cols) return;
+    const std::size_t j = begin + std::size_t(blockIdx.x) * kSubstitutionThreads + threadIdx.x;
+    if (j >= end) return;
     limb_t u[kLuPanel];
 #pragma unroll
     for (unsigned t = 0; t < kLuPanel; ++t)
@@ -276,6 +391,15 @@ __global__ void __launch_bounds__(kSubstitutionThreads)
         if (t < q) at(r0 + t, j) = u[t];
 }
 
+void substitute(MatricesView a, std::size_t k0, PivotRows rows, std::size_t begin, std::size_t end, const LuState* state,
+                cudaStream_t stream)
+{
+    if (begin >= end) return;
+    const std::size_t blocks = (end - begin + kSubstitutionThreads - 1) / kSubstitutionThreads;
+    lu_forward_substitution_kernel<<<unsigned(blocks), kSubstitutionThreads, 0, stream>>>(a, k0, rows, begin, end, state);
+    check_launch("lu_panel_mod: forward substitution");
+}
+
 }  // namespace
 
 std::size_t lu_panel_prepare()
@@ -291,17 +415,24 @@ std::size_t lu_panel_prepare()
 }
 
 void lu_panel_mod(MatricesView a, std::size_t k0, std::size_t width, bool stop_without_pivot, std::size_t rows_from_r0,
-                  std::size_t tile_rows_limit, LuState* state, cudaStream_t stream)
+                  std::size_t tile_rows_limit, std::size_t update_end, LuState* state, LuPanelTop* top, cudaStream_t stream)
 {
-    const std::size_t tile_rows = rows_from_r0 <= tile_rows_limit ? rows_from_r0 : 0;
-    const std::size_t tile_bytes = tile_rows * kTileRowBytes;
-    lu_panel_kernel<<<1, kThreads, tile_bytes, stream>>>(a, k0, width, stop_without_pivot, tile_rows, state);
+    const bool top_part = rows_from_r0 > kLuTopRows && kLuTopRows <= tile_rows_limit;
+    const std::size_t tile_rows = top_part ? kLuTopRows : rows_from_r0 <= tile_rows_limit ? rows_from_r0 : 0;
+    lu_panel_kernel<<<1, kThreads, tile_rows * kTileRowBytes, stream>>>(a, k0, width, stop_without_pivot, tile_rows, top_part, state, top);
     check_launch("lu_panel_mod");
-    const std::size_t k1 = k0 + width;
-    if (k1 == a.cols) return;
-    const std::size_t blocks = (a.cols - k1 + kSubstitutionThreads - 1) / kSubstitutionThreads;
-    lu_forward_substitution_kernel<<<unsigned(blocks), kSubstitutionThreads, 0, stream>>>(a, k0, k1, state);
-    check_launch("lu_panel_mod: forward substitution");
+    if (top_part) {
+        const std::size_t lanes = (rows_from_r0 - kLuTopRows) * kLuPanel;
+        lu_below_top_kernel<<<unsigned((lanes + kBelowThreads - 1) / kBelowThreads), kBelowThreads, 0, stream>>>(a, k0, width, state, top);
+        check_launch("lu_panel_mod: rows below the top");
+    }
+    substitute(a, k0, {0, kRowsOfLastPanel}, k0 + width, update_end, state, stream);
+}
+
+void lu_substitute_mod(MatricesView a, std::size_t r0, std::size_t q, std::size_t k0, std::size_t begin, std::size_t end,
+                       const LuState* state, cudaStream_t stream)
+{
+    if (q > 1) substitute(a, k0, {r0, q}, begin, end, state, stream);
 }
 
 LuTrailingUpdate lu_trailing_update(MatricesView a, std::size_t r0, std::size_t pivots, std::size_t k0, std::size_t k1)

@@ -185,7 +185,9 @@ __global__ void weights_kernel(const Modulus* moduli, std::size_t count, SmallMo
 // value sum_j e_j M / m_j - q M with q the integer nearest to sum_j e_j / m_j (tensor_moduli.hpp),
 // and mod n: sum_j e_j weights_j - q weights_t. The sum of e_j weights_j (below 24 2^8 2^64)
 // is kept as two sums of e_j times the weights' 32-bit halves, each below 2^45, and reduced
-// once. A block row of threads takes a row of one product.
+// once. A block row of threads takes a row of one product. Subtract: c's entries lose the
+// product instead of taking it.
+template <bool Subtract>
 __global__ void __launch_bounds__(kThreads) reconstruct_kernel(const std::int32_t* sums, std::size_t ldc, std::size_t group,
                                                                const Modulus* moduli, const limb_t* weights, SmallModuli s, MatricesView c)
 {
@@ -208,7 +210,9 @@ __global__ void __launch_bounds__(kThreads) reconstruct_kernel(const std::int32_
             const limb_t word0 = low + (high << 32), word1 = (high >> 32) + (word0 < low);
             const limb_t value = modulus.reduce(modulus.reduce(word1), word0);
             const limb_t q = limb_t(llrint(fractions));
-            c.matrix(b)[row * c.row_stride + col] = modulus.sub(value, modulus.mul(modulus.reduce(q), w[s.count]));
+            const limb_t product = modulus.sub(value, modulus.mul(modulus.reduce(q), w[s.count]));
+            limb_t& out = c.matrix(b)[row * c.row_stride + col];
+            out = Subtract ? modulus.sub(out, product) : product;
         }
     }
 }
@@ -238,13 +242,15 @@ void residues(ConstMatricesView x, const Modulus* moduli, const SmallModuli& s, 
     check_launch("matrix products on the tensor cores: residues launch");
 }
 
-}  // namespace
-
-void mat_mul_mod_tensor(const BlasFunctions& blas, ConstMatricesView a, ConstMatricesView b, const Modulus* moduli,
-                        unsigned modulus_bits, MatricesView c, cudaStream_t stream, std::size_t pass_bytes)
+// Both products: c = a b, or c -= a b (subtract).
+void tensor_product(const BlasFunctions& blas, ConstMatricesView a, ConstMatricesView b, const Modulus* moduli,
+                    unsigned modulus_bits, MatricesView c, cudaStream_t stream, std::size_t pass_bytes, bool subtract)
 {
     const std::size_t rows = c.rows, inner = a.cols, cols = c.cols, count = c.count;
-    if (rows == 0 || inner == 0 || cols == 0 || count == 0) return mat_mul_mod(a, b, moduli, c, stream);  // zeros, or nothing
+    if (rows == 0 || inner == 0 || cols == 0 || count == 0) {  // zeros, or nothing
+        if (subtract) return;
+        return mat_mul_mod(a, b, moduli, c, stream);
+    }
     const unsigned t = tensor_moduli_count(modulus_bits, inner);
     const SmallModuli s = small_moduli(t);
     const std::size_t padded = round_up(inner, kPadInner), ldc = round_up(cols, kPadCols);
@@ -298,10 +304,27 @@ void mat_mul_mod_tensor(const BlasFunctions& blas, ConstMatricesView a, ConstMat
             }
             const MatricesView out = part(c, first, g, row0, r);
             const dim3 grid(unsigned((cols + kThreads - 1) / kThreads), unsigned(std::min<std::size_t>(g * r, kMaxGridY)));
-            reconstruct_kernel<<<grid, kThreads, 0, stream>>>(sp, ldc, g, moduli + first, w + first * (t + 1), s, out);
+            if (subtract)
+                reconstruct_kernel<true><<<grid, kThreads, 0, stream>>>(sp, ldc, g, moduli + first, w + first * (t + 1), s, out);
+            else
+                reconstruct_kernel<false><<<grid, kThreads, 0, stream>>>(sp, ldc, g, moduli + first, w + first * (t + 1), s, out);
             check_launch("matrix products on the tensor cores: reconstruction launch");
         }
     }
+}
+
+}  // namespace
+
+void mat_mul_mod_tensor(const BlasFunctions& blas, ConstMatricesView a, ConstMatricesView b, const Modulus* moduli,
+                        unsigned modulus_bits, MatricesView c, cudaStream_t stream, std::size_t pass_bytes)
+{
+    tensor_product(blas, a, b, moduli, modulus_bits, c, stream, pass_bytes, false);
+}
+
+void mat_submul_mod_tensor(const BlasFunctions& blas, ConstMatricesView a, ConstMatricesView b, const Modulus* moduli,
+                           unsigned modulus_bits, MatricesView c, cudaStream_t stream, std::size_t pass_bytes)
+{
+    tensor_product(blas, a, b, moduli, modulus_bits, c, stream, pass_bytes, true);
 }
 
 double mat_mul_tensor_terms(std::size_t rows, std::size_t inner, std::size_t cols, std::size_t count, unsigned modulus_bits)

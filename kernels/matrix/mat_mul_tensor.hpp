@@ -40,6 +40,12 @@ inline constexpr std::size_t kTensorPassBytes = std::size_t(1) << 31;
 void mat_mul_mod_tensor(const BlasFunctions& blas, ConstMatricesView a, ConstMatricesView b, const Modulus* moduli,
                         unsigned modulus_bits, MatricesView c, cudaStream_t stream, std::size_t pass_bytes = kTensorPassBytes);
 
+// c_b = c_b - a_b b_b mod moduli[b], as mat_submul_mod (mat_mul_mod.hpp): c's entries in [0, n_b)
+// before and after, and c may lie inside the matrix that a or b are views of (an LU's trailing
+// block), sharing no entry with either. Otherwise mat_mul_mod_tensor's contract.
+void mat_submul_mod_tensor(const BlasFunctions& blas, ConstMatricesView a, ConstMatricesView b, const Modulus* moduli,
+                           unsigned modulus_bits, MatricesView c, cudaStream_t stream, std::size_t pass_bytes = kTensorPassBytes);
+
 // The 8-bit multiply-adds of a call's GEMMs (padding included), for the benchmarks' share of
 // cuBLAS's rate.
 double mat_mul_tensor_terms(std::size_t rows, std::size_t inner, std::size_t cols, std::size_t count, unsigned modulus_bits);

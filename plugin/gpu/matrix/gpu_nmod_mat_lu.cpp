@@ -1,17 +1,24 @@
 // The rank and determinant of one matrix mod a prime from host rows (matrix_backend.hpp): the
-// rows gathered into pinned memory, one upload, then a blocked LU on the device: panels of
-// kernels/matrix/lu_panel_mod.hpp, each followed by its trailing update (mat_submul_mod) on the
-// whole GPU. The determinant needs a pivot in every column, so each panel's place is known in
-// advance and the host waits once, at the end; the rank reads each panel's pivot count back
-// before the next; the determinant reads it every kLuProgressPanels panels, and stops there
-// once a column has had no pivot. ZGPU_TIMING=1 prints the split; progress lines count the
-// columns done.
+// rows gathered into pinned memory, one upload, then a blocked LU of two levels on the device.
+// Blocks of kLuBlock columns each run their panels (kernels/matrix/lu_panel_mod.hpp) with
+// updates inside the block only; then the block's pivot rows become U's rows right of it (a
+// triangular solve, panel by panel), and the rest of the matrix takes one update of inner
+// dimension kLuBlock, which the tensor cores do (plugin/gpu/matrix/product_mod.hpp). With
+// panels' updates over the whole width the tensor cores never served: each had 16 inner terms.
+// The determinant needs a pivot in every column, so each panel's place is known in advance and
+// the host waits once, at the end; the rank reads each panel's pivot count back before the
+// next, and ends a block at a panel with fewer pivots than columns (its multipliers must fill
+// the block's first columns); the determinant reads the state every kLuProgressPanels panels,
+// and stops there once a column has had no pivot. ZGPU_TIMING=1 prints the split; progress
+// lines count the columns done.
 #include <algorithm>
+#include <bit>
 #include <cstdio>
+#include <vector>
 
 #include "kernels/matrix/lu_panel_mod.hpp"
-#include "kernels/matrix/mat_mul_mod.hpp"
 #include "plugin/gpu/matrix/host_rows.hpp"
+#include "plugin/gpu/matrix/product_mod.hpp"
 #include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/gpu/phase_times.hpp"
 #include "plugin/gpu/runtime.hpp"
@@ -22,9 +29,129 @@ namespace {
 
 static_assert(kLuPanelColumns == kernels::kLuPanel);
 
+// Columns of a block: the inner dimension of its wide update (bench/NOTES-matrices.md).
+constexpr std::size_t kLuBlock = 256;
+
 enum class Goal { rank, determinant };
 
-// The elimination's final state: rows in [0, p), p prime.
+// A panel's pivot rows r0 .. r0 + q - 1, its multipliers from column k0.
+struct PanelPivots {
+    std::size_t r0, q, k0;
+};
+
+// The LU of one matrix on the device, block by block.
+class BlockedLu {
+public:
+    BlockedLu(Runtime& runtime, kernels::MatricesView a, kernels::LuState* state, kernels::LuPanelTop* top, kernels::LuState* readback,
+              limb_t p, Goal goal)
+        : runtime_(runtime), a_(a), state_(state), top_(top), readback_(readback), bits_(unsigned(std::bit_width(p))),
+          determinant_(goal == Goal::determinant), tile_rows_limit_(kernels::lu_panel_prepare())
+    {
+    }
+
+    // Eliminates every column; columns_done as eliminate()'s. Returns the panels run.
+    std::size_t run(const std::function<void(std::uint64_t)>& columns_done)
+    {
+        const std::size_t m = a_.rows, cols = a_.cols;
+        std::size_t k0 = 0;
+        while (k0 < cols && rank_ < m && !stopped_) {
+            const std::size_t block_begin = k0, block_rank = rank_, block_end = std::min(cols, k0 + kLuBlock);
+            std::vector<PanelPivots> panels;
+            bool full = true;
+            while (k0 < block_end && rank_ < m && full && !stopped_) {
+                const std::size_t k1 = std::min(block_end, k0 + kernels::kLuPanel);
+                const std::size_t q = panel(k0, k1, block_end, columns_done);
+                panels.push_back({rank_, q, k0});
+                rank_ += q;
+                full = q == k1 - k0;
+                k0 = k1;
+            }
+            if (!stopped_) finish_block(panels, block_begin, block_rank, block_end);
+        }
+        return panels_;
+    }
+
+    // Reads the state back, waiting for the work queued.
+    const kernels::LuState& read_state(const char* what)
+    {
+        check(cudaMemcpyAsync(readback_, state_, sizeof *readback_, cudaMemcpyDeviceToHost, runtime_.stream()),
+              "reading the elimination's state");
+        runtime_.synchronize(what);
+        return *readback_;
+    }
+
+    // Tells columns_done of the columns not yet reported, once the work is done.
+    void report_rest(const std::function<void(std::uint64_t)>& columns_done) const
+    {
+        if (columns_done && reported_ < a_.cols) columns_done(a_.cols - reported_);
+    }
+
+private:
+    kernels::MatricesView block(std::size_t row, std::size_t col, std::size_t rows, std::size_t cols) const
+    {
+        return {a_.data + row * a_.row_stride + col, rows, cols, a_.row_stride, 0, 1};
+    }
+
+    void submul(kernels::MatricesView l, kernels::MatricesView u, kernels::MatricesView c)
+    {
+        if (l.rows > 0 && l.cols > 0 && u.cols > 0) mat_submul_mod(runtime_, l, u, &state_->p, bits_, c);
+    }
+
+    // Panel k0 .. k1 - 1 of a block ending at block_end, with its update inside the block; its
+    // pivot count.
+    std::size_t panel(std::size_t k0, std::size_t k1, std::size_t block_end, const std::function<void(std::uint64_t)>& columns_done)
+    {
+        const std::size_t m = a_.rows;
+        kernels::lu_panel_mod(a_, k0, k1 - k0, determinant_, m - rank_, tile_rows_limit_, block_end, state_, top_, runtime_.stream());
+        ++panels_;
+        // A determinant's panel finds a pivot in every column, or the elimination has stopped: it
+        // reads the state every kLuProgressPanels panels, to stop its updates too.
+        std::size_t q = k1 - k0;
+        const bool report = !determinant_ || panels_ % kLuProgressPanels == 0;
+        if (!determinant_) {
+            q = read_state("a panel of an LU mod p").pivots;
+        } else if (report) {
+            stopped_ = read_state("a panel of an LU mod p").stopped != 0;
+        }
+        if (columns_done && report) {
+            columns_done(k1 - reported_);
+            reported_ = k1;
+        }
+        if (!stopped_ && q > 0 && rank_ + q < m) submul(block(rank_ + q, k0, m - rank_ - q, q), block(rank_, k1, q, block_end - k1),
+                                                        block(rank_ + q, k1, m - rank_ - q, block_end - k1));
+        return q;
+    }
+
+    // After a block's panels: its pivot rows become U's rows right of it, each panel's after the
+    // panels above it have reached them, and the rows below lose their part, one wide update.
+    void finish_block(const std::vector<PanelPivots>& panels, std::size_t block_begin, std::size_t block_rank, std::size_t block_end)
+    {
+        const std::size_t m = a_.rows, cols = a_.cols, q = rank_ - block_rank;
+        if (q == 0 || block_end == cols) return;
+        for (const PanelPivots& pp : panels) {
+            kernels::lu_substitute_mod(a_, pp.r0, pp.q, pp.k0, block_end, cols, state_, runtime_.stream());
+            const std::size_t next = pp.r0 + pp.q;
+            submul(block(next, pp.k0, rank_ - next, pp.q), block(pp.r0, block_end, pp.q, cols - block_end),
+                   block(next, block_end, rank_ - next, cols - block_end));
+        }
+        submul(block(rank_, block_begin, m - rank_, q), block(block_rank, block_end, q, cols - block_end),
+               block(rank_, block_end, m - rank_, cols - block_end));
+    }
+
+    Runtime& runtime_;
+    kernels::MatricesView a_;
+    kernels::LuState* state_;
+    kernels::LuPanelTop* top_;
+    kernels::LuState* readback_;
+    unsigned bits_;
+    bool determinant_;
+    std::size_t tile_rows_limit_;
+    std::size_t rank_ = 0, panels_ = 0, reported_ = 0;
+    bool stopped_ = false;
+};
+
+// The elimination's final state: rows in [0, p), p prime. columns_done, where not empty, is told
+// of the columns eliminated.
 kernels::LuState eliminate(std::span<const limb_t* const> rows, std::size_t cols, limb_t p, Goal goal,
                            const std::function<void(std::uint64_t)>& columns_done)
 {
@@ -35,9 +162,12 @@ kernels::LuState eliminate(std::span<const limb_t* const> rows, std::size_t cols
     const cudaStream_t stream = runtime.stream();
     const DrainOnExit drain{stream, stream, stream};  // before the staging is used again
     limb_t* host = reinterpret_cast<limb_t*>(runtime.staging(words * sizeof(limb_t)));
-    std::byte* device = runtime.scratch(sizeof(kernels::LuState) + words * sizeof(limb_t));
+    constexpr std::size_t kStateBytes = sizeof(kernels::LuState) + sizeof(kernels::LuPanelTop);
+    static_assert(sizeof(kernels::LuState) % alignof(kernels::LuPanelTop) == 0 && kStateBytes % sizeof(limb_t) == 0);
+    std::byte* device = runtime.scratch(kStateBytes + words * sizeof(limb_t));
     auto* state = reinterpret_cast<kernels::LuState*>(device);
-    const kernels::MatricesView a{reinterpret_cast<limb_t*>(device + sizeof(kernels::LuState)), m, cols, cols, words, 1};
+    auto* top = reinterpret_cast<kernels::LuPanelTop*>(device + sizeof(kernels::LuState));
+    const kernels::MatricesView a{reinterpret_cast<limb_t*>(device + kStateBytes), m, cols, cols, words, 1};
     gather_rows(rows, cols, host);
     const Clock::time_point gathered = Clock::now();
 
@@ -51,46 +181,19 @@ kernels::LuState eliminate(std::span<const limb_t* const> rows, std::size_t cols
     check(cudaMemcpyAsync(a.data, host, words * sizeof(limb_t), cudaMemcpyHostToDevice, stream), "uploading a matrix");
     times.end(kUpload, stream);
     times.begin(kElimination, stream);
-    const bool determinant = goal == Goal::determinant;
-    const auto read_state = [&](const char* what) {
-        check(cudaMemcpyAsync(readback, state, sizeof *readback, cudaMemcpyDeviceToHost, stream), "reading the elimination's state");
-        runtime.synchronize(what);
-    };
-    const std::size_t tile_rows_limit = kernels::lu_panel_prepare();
-    std::size_t rank = 0, panels = 0, reported = 0;
-    for (std::size_t k0 = 0; k0 < cols && rank < m; k0 += kernels::kLuPanel, ++panels) {
-        const std::size_t k1 = std::min(cols, k0 + kernels::kLuPanel);
-        kernels::lu_panel_mod(a, k0, k1 - k0, determinant, m - rank, tile_rows_limit, state, stream);
-        // A determinant's panel finds a pivot in every column, or the elimination has stopped: it
-        // reads the state every kLuProgressPanels panels, to stop its trailing updates too.
-        std::size_t pivots = k1 - k0;
-        if (!determinant) {
-            read_state("a panel of an LU mod p");
-            pivots = readback->pivots;
-        } else if ((panels + 1) % kLuProgressPanels == 0) {
-            read_state("a panel of an LU mod p");
-            if (readback->stopped) break;
-        }
-        if (columns_done && (!determinant || (panels + 1) % kLuProgressPanels == 0)) {
-            columns_done(k1 - reported);
-            reported = k1;
-        }
-        if (pivots > 0 && k1 < cols && rank + pivots < m) {
-            const kernels::LuTrailingUpdate update = kernels::lu_trailing_update(a, rank, pivots, k0, k1);
-            kernels::mat_submul_mod(update.l, update.u, &state->p, update.a, stream);
-        }
-        rank += pivots;
-    }
+    BlockedLu lu(runtime, a, state, top, readback, p, goal);
+    const std::size_t panels = lu.run(columns_done);
     times.end(kElimination, stream);
-    read_state(determinant ? "a determinant mod p" : "a rank mod p");
-    if (columns_done && reported < cols) columns_done(cols - reported);
+    const bool determinant = goal == Goal::determinant;
+    const kernels::LuState result = lu.read_state(determinant ? "a determinant mod p" : "a rank mod p");
+    lu.report_rest(columns_done);
     if (times.on())
         std::fprintf(stderr,
                      "zgpu: %s of %zu x %zu mod %llu on the GPU: gathering %.2f ms, upload %.2f ms, elimination %.2f ms (%zu panels), "
                      "total %.2f ms\n",
                      determinant ? "determinant" : "rank", m, cols, static_cast<unsigned long long>(p), milliseconds(gathered - start),
                      times.milliseconds(kUpload), times.milliseconds(kElimination), panels, milliseconds(Clock::now() - start));
-    return *readback;
+    return result;
 }
 
 }  // namespace

@@ -78,6 +78,12 @@ const kernels::BlasFunctions* blas(Runtime& runtime)
 // columns to fill their tiles.
 constexpr std::size_t kTensorFromInner = 256, kTensorFromSide = 32;
 
+// cuBLAS's functions where the product goes to the tensor cores and cuBLAS loads; else null.
+const kernels::BlasFunctions* tensor_cores_for(Runtime& runtime, std::size_t rows, std::size_t inner, std::size_t cols)
+{
+    return mat_mul_on_tensor_cores(rows, inner, cols) ? blas(runtime) : nullptr;
+}
+
 }  // namespace
 
 void start_tensor_products(Runtime& runtime) { blas(runtime); }
@@ -90,9 +96,17 @@ bool mat_mul_on_tensor_cores(std::size_t rows, std::size_t inner, std::size_t co
 void mat_mul_mod(Runtime& runtime, kernels::ConstMatricesView a, kernels::ConstMatricesView b, const kernels::Modulus* moduli,
                  unsigned modulus_bits, kernels::MatricesView c)
 {
-    const kernels::BlasFunctions* functions = mat_mul_on_tensor_cores(c.rows, a.cols, c.cols) ? blas(runtime) : nullptr;
+    const kernels::BlasFunctions* functions = tensor_cores_for(runtime, c.rows, a.cols, c.cols);
     if (!functions) return kernels::mat_mul_mod(a, b, moduli, c, runtime.stream());
     kernels::mat_mul_mod_tensor(*functions, a, b, moduli, modulus_bits, c, runtime.stream());
+}
+
+void mat_submul_mod(Runtime& runtime, kernels::ConstMatricesView a, kernels::ConstMatricesView b, const kernels::Modulus* moduli,
+                    unsigned modulus_bits, kernels::MatricesView c)
+{
+    const kernels::BlasFunctions* functions = tensor_cores_for(runtime, c.rows, a.cols, c.cols);
+    if (!functions) return kernels::mat_submul_mod(a, b, moduli, c, runtime.stream());
+    kernels::mat_submul_mod_tensor(*functions, a, b, moduli, modulus_bits, c, runtime.stream());
 }
 
 }  // namespace zgpu::gpu

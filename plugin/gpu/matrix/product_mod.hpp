@@ -20,6 +20,11 @@ namespace zgpu::gpu {
 void mat_mul_mod(Runtime& runtime, kernels::ConstMatricesView a, kernels::ConstMatricesView b, const kernels::Modulus* moduli,
                  unsigned modulus_bits, kernels::MatricesView c);
 
+// kernels::mat_submul_mod's contract and result (c -= a b, c possibly inside the matrix of a or
+// b), on the same choice.
+void mat_submul_mod(Runtime& runtime, kernels::ConstMatricesView a, kernels::ConstMatricesView b, const kernels::Modulus* moduli,
+                    unsigned modulus_bits, kernels::MatricesView c);
+
 // The bits of the largest of a set's moduli, the bound's modulus_bits.
 inline unsigned modulus_bits(std::span<const limb_t> moduli)
 {

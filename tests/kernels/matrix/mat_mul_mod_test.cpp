@@ -188,31 +188,40 @@ TEST_F(MatMulMod, TensorCoresInGroupsAndBands)
 TEST_F(MatMulMod, SubtractsFromAnLuTrailingBlockOfTheSameMatrix)
 {
     // The views lu_trailing_update names after a panel: l left of the block, u above it, all in
-    // one matrix with a row stride wider than its rows; nothing outside the block changes.
+    // one matrix with a row stride wider than its rows; nothing outside the block changes. On the
+    // integer units, and on the tensor cores in bands of a few rows (the block's rows written
+    // before the next band's l is read).
     const std::size_t rows = 70, cols = 90, stride = 93, r0 = 5, k0 = 10, k1 = 26;
-    for (const limb_t n : {limb_t(3), kernels::ntt_primes(1)[0], ~limb_t(0) - 58})
-        for (const std::size_t pivots : {std::size_t(1), std::size_t(11), std::size_t(16)}) {
-            std::mt19937_64 random(n + pivots);
-            std::vector<limb_t> before(rows * stride);
-            for (limb_t& x : before) x = random() % n;
-            DeviceArray<limb_t> d(before);
-            DeviceArray<kernels::Modulus> dm(std::vector<kernels::Modulus>{kernels::make_modulus(n)});
-            const kernels::LuTrailingUpdate update = kernels::lu_trailing_update({d.data(), rows, cols, stride, 0, 1}, r0, pivots, k0, k1);
-            kernels::mat_submul_mod(update.l, update.u, dm.data(), update.a, nullptr);
-            const std::vector<limb_t> after = d.download();
-            const std::size_t below = r0 + pivots;
-            for (std::size_t i = 0; i < rows; ++i)
-                for (std::size_t j = 0; j < stride; ++j) {
-                    limb_t expected = before[i * stride + j];
-                    if (i >= below && j >= k1 && j < cols) {
-                        unsigned __int128 sum = 0;
-                        for (std::size_t t = 0; t < pivots; ++t)
-                            sum = (sum + (unsigned __int128)before[i * stride + k0 + t] * before[(r0 + t) * stride + j]) % n;
-                        expected = expected >= limb_t(sum) ? expected - limb_t(sum) : expected + (n - limb_t(sum));
+    const BlasHandle handle;
+    const kernels::BlasFunctions blas{handle.get(), &cublasSetStream, &cublasGemmStridedBatchedEx, &cublasGetStatusString};
+    for (const bool tensor : {false, true})
+        for (const limb_t n : {limb_t(3), kernels::ntt_primes(1)[0], ~limb_t(0) - 58})
+            for (const std::size_t pivots : {std::size_t(1), std::size_t(11), std::size_t(16)}) {
+                std::mt19937_64 random(n + pivots);
+                std::vector<limb_t> before(rows * stride);
+                for (limb_t& x : before) x = random() % n;
+                DeviceArray<limb_t> d(before);
+                DeviceArray<kernels::Modulus> dm(std::vector<kernels::Modulus>{kernels::make_modulus(n)});
+                const kernels::LuTrailingUpdate update = kernels::lu_trailing_update({d.data(), rows, cols, stride, 0, 1}, r0, pivots, k0, k1);
+                if (tensor)
+                    kernels::mat_submul_mod_tensor(blas, update.l, update.u, dm.data(), unsigned(std::bit_width(n)), update.a, nullptr, 4096);
+                else
+                    kernels::mat_submul_mod(update.l, update.u, dm.data(), update.a, nullptr);
+                const std::vector<limb_t> after = d.download();
+                const std::size_t below = r0 + pivots;
+                for (std::size_t i = 0; i < rows; ++i)
+                    for (std::size_t j = 0; j < stride; ++j) {
+                        limb_t expected = before[i * stride + j];
+                        if (i >= below && j >= k1 && j < cols) {
+                            unsigned __int128 sum = 0;
+                            for (std::size_t t = 0; t < pivots; ++t)
+                                sum = (sum + (unsigned __int128)before[i * stride + k0 + t] * before[(r0 + t) * stride + j]) % n;
+                            expected = expected >= limb_t(sum) ? expected - limb_t(sum) : expected + (n - limb_t(sum));
+                        }
+                        ASSERT_EQ(after[i * stride + j], expected)
+                            << "entry (" << i << ", " << j << ") mod " << n << ", " << pivots << " pivots" << (tensor ? ", tensor cores" : "");
                     }
-                    ASSERT_EQ(after[i * stride + j], expected) << "entry (" << i << ", " << j << ") mod " << n << ", " << pivots << " pivots";
-                }
-        }
+            }
 }
 
 }  // namespace

@@ -169,6 +169,38 @@ TEST_P(NmodMatLu, PanelsTallerThanSharedMemoryMatchFlint)
     expect_flint(square.m);
 }
 
+TEST_P(NmodMatLu, PanelsBeyondTheirTopRowsMatchFlint)
+{
+    // Over 256 rows from a panel's first, the GPU looks for pivots in its top 256 rows first:
+    // one row below them (257), pivots that need swaps inside them (p = 2), columns whose only
+    // nonzero entry is in the last row (the top rows have none: the whole panel decides), tall
+    // matrices whose pivots run out, and permutations with pivots at the bottom.
+    const ulong p = n_nextprime(ulong(1) << 62, 1);
+    for (const slong n : {257, 273}) {
+        NmodMat a(n, n, p);
+        fill_uniform(a.m, state_);
+        expect_flint(a.m);
+    }
+    NmodMat binary(600, 600, 2);
+    fill_uniform(binary.m, state_);
+    expect_flint(binary.m);
+    for (const std::vector<slong>& columns : std::vector<std::vector<slong>>{{0}, {40}, {300}, {17, 40, 333}}) {
+        NmodMat a(600, 600, p);
+        fill_uniform(a.m, state_);
+        for (const slong j : columns)
+            for (slong i = 0; i + 1 < 600; ++i) nmod_mat_entry(a.m, i, j) = 0;
+        expect_flint(a.m);
+    }
+    for (const slong r : {slong(20), slong(48)}) {
+        NmodMat tall(900, 48, p);
+        fill_rank_at_most(tall.m, r, state_);
+        expect_flint(tall.m);
+    }
+    NmodMat permutation(600, 600, p);
+    for (slong j = 0; j < 600; ++j) nmod_mat_entry(permutation.m, (j * 7 + 599) % 600, j) = 1 + ulong(j);
+    expect_flint(permutation.m);
+}
+
 TEST_P(NmodMatLu, ProgressLinesCountEachColumnOnce)
 {
     // FLINT would take over a second (by the model): lines are shown. 1532 columns are 96 panels,
