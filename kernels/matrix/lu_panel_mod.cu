@@ -268,16 +268,17 @@ __device__ bool eliminate_panel(const MatricesView& a, const Panel& panel, std::
     if (top_part) {
         // Every pivot was found: the swaps reach the rows outside the panel, in their order (a
         // thread a column), and the rows below get U's true rows.
-        for (std::size_t e = threadIdx.x; e < a.cols - width; e += kThreads)
-            for (unsigned t = 0; t < q; ++t) {
-                if (shared.swapped[t] == r0 + t) continue;
+        for (unsigned t = 0; t < q; ++t) {
+            if (shared.swapped[t] == r0 + t) continue;
+            limb_t* x = a.data + (r0 + t) * a.row_stride;
+            limb_t* y = a.data + shared.swapped[t] * a.row_stride;
+            for (std::size_t e = threadIdx.x; e < a.cols - width; e += kThreads) {
                 const std::size_t j = e < k0 ? e : e + width;
-                limb_t& x = a.data[(r0 + t) * a.row_stride + j];
-                limb_t& y = a.data[shared.swapped[t] * a.row_stride + j];
-                const limb_t v = x;
-                x = y;
-                y = v;
+                const limb_t v = x[j];
+                x[j] = y[j];
+                y[j] = v;
             }
+        }
         for (unsigned e = threadIdx.x; e < q * q; e += kThreads)
             if (e % q > e / q) top->u[e / q][e % q] = p.mul(panel.cell(r0 + e / q, k0 + e % q), shared.row_scale[e / q]);
         __syncthreads();

@@ -20,7 +20,7 @@ constexpr std::size_t kLuPanel = 16;
 
 // Rows of a panel's top part, which one block eliminates first when the panel has more rows:
 // the rows below then take their multipliers from the top part's U over the whole GPU.
-constexpr std::size_t kLuTopRows = 256;
+constexpr std::size_t kLuTopRows = 128;
 
 // Where an elimination stands, in device memory from panel to panel. The elimination is for the
 // rank and the determinant: it leaves true multipliers and true U rows right of each panel, but

@@ -171,19 +171,22 @@ TEST_P(NmodMatLu, PanelsTallerThanSharedMemoryMatchFlint)
 
 TEST_P(NmodMatLu, PanelsBeyondTheirTopRowsMatchFlint)
 {
-    // Over 256 rows from a panel's first, the GPU looks for pivots in its top 256 rows first:
-    // one row below them (257), pivots that need swaps inside them (p = 2), columns whose only
-    // nonzero entry is in the last row (the top rows have none: the whole panel decides), tall
-    // matrices whose pivots run out, and permutations with pivots at the bottom.
+    // Over 128 rows (kernels::kLuTopRows) from a panel's first, the GPU looks for pivots in its top rows
+    // first: one row below them (129), pivots that need swaps inside them (p = 2), columns whose
+    // only nonzero entry is in the last row (the top rows have none: the whole panel decides),
+    // sparse matrices, tall matrices whose pivots run out, permutations with pivots at the
+    // bottom; blocks of 256 columns with their wide updates (600, 1000).
     const ulong p = n_nextprime(ulong(1) << 62, 1);
-    for (const slong n : {257, 273}) {
+    for (const slong n : {129, 145, 257, 1000}) {
         NmodMat a(n, n, p);
         fill_uniform(a.m, state_);
         expect_flint(a.m);
     }
-    NmodMat binary(600, 600, 2);
+    NmodMat binary(600, 600, 2), sparse(600, 600, p);
     fill_uniform(binary.m, state_);
     expect_flint(binary.m);
+    nmod_mat_randtest(sparse.m, state_);
+    expect_flint(sparse.m);
     for (const std::vector<slong>& columns : std::vector<std::vector<slong>>{{0}, {40}, {300}, {17, 40, 333}}) {
         NmodMat a(600, 600, p);
         fill_uniform(a.m, state_);
