@@ -27,6 +27,8 @@ MATRIX = f"{RESULTS}/2026-11-26-h200-lu-blocks-133356f.md"
 # The products mod n and over Z since they run on the tensor cores (the README there maps runs to trees).
 MATRIX_MOD_N = f"{RESULTS}/2026-11-29-h200-tensor-products/run5-bench-mul.md"
 MATRIX_OVER_Z = f"{RESULTS}/2026-11-29-h200-tensor-products/run3-bench-mul-z.md"
+# The LU mod p since its panels start on their top rows and its blocks update on the tensor cores.
+MATRIX_LU = f"{RESULTS}/2026-11-29-h200-lu-top-rows/run4-bench-nmod-lu.md"
 RESULTANT = f"{RESULTS}/2026-11-26-h200-last-check-c6b3e02.md"
 PRODUCTS = f"{RESULTS}/2026-11-24-h200-mul-0d65022.md"
 PLUGIN = f"{RESULTS}/2026-11-28-h200-plugin-ntl-pow-f12bc9c"
@@ -169,7 +171,7 @@ def speedups():
     rows_of(MATRIX_OVER_Z, "### End to end over Z: zgpu_fmpz_mat_mul",
             [(f"fmpz_mat_mul, {n} x {n}, {bits} bits", {"n": n, "bits": bits}) for n, bits in (("512", "256"), ("1024", "1024"))],
             "gpu ms", "FLINT 16 ms", "x FLINT-16", SIXTEEN)
-    rows_of(MATRIX, "## zgpu determinants and ranks mod p",
+    rows_of(MATRIX_LU, "## zgpu determinants and ranks mod p",
             [(f"nmod_mat_{kind}, {shape}, 62-bit prime", {"": kind, "shape": shape, "rank": rank})
              for kind, shape, rank in (("det", "2048 x 2048", "2048"), ("det", "4096 x 4096", "4096"),
                                        ("rank", "1000 x 4000", "1000"))],
@@ -211,7 +213,7 @@ def figure_speedups(out_dir):
 
 def figure_matrices(out_dir):
     mul = [r for r in table(MATRIX_MOD_N, "### End to end: zgpu_nmod_mat_mul") if r["bits"] == "62"]
-    lu = table(MATRIX, "## zgpu determinants and ranks mod p")
+    lu = table(MATRIX_LU, "## zgpu determinants and ranks mod p")
     def square_full_rank(r, kind):
         rows, cols = r["shape"].split(" x ")
         return r[""] == kind and rows == cols == r["rank"]
@@ -232,7 +234,7 @@ def figure_matrices(out_dir):
     sizes = sorted({int(p[0]) for _, points in series for p in points})
     lookup = [dict((int(p[0]), p[1]) for p in points) for _, points in series]
     body = [[str(n)] + [s.get(n, "-") for s in lookup] for n in sizes]
-    write(out_dir, "matrices.inc", rst_table(header, body, [MATRIX_MOD_N, MATRIX]))
+    write(out_dir, "matrices.inc", rst_table(header, body, [MATRIX_MOD_N, MATRIX_LU, MATRIX]))
 
 
 def figure_polynomials(out_dir):
