@@ -81,6 +81,10 @@ struct DeviceInfo {
     char date[64];
 };
 
+// Each line reaches a file as it is printed, so that a benchmark stopped by a time limit keeps
+// the rows it measured (a run's buffered table was lost that way).
+inline const bool kLineBufferedOutput = std::setvbuf(stdout, nullptr, _IOLBF, 0) == 0;
+
 inline DeviceInfo device_info()
 {
     DeviceInfo d{};
