@@ -5,10 +5,16 @@
 #include <NTL/ZZX.h>
 #include <NTL/lzz_pX.h>
 #include <NTL/mat_ZZ.h>
+#include <NTL/mat_lzz_p.h>
+
+#include <flint/ulong_extras.h>
 
 #include <algorithm>
+#include <bit>
 
+#include "base/parallel.hpp"
 #include "plugin/flint/c_report.hpp"
+#include "plugin/matrix/mat_choice.hpp"
 #include "plugin/preload/gates.hpp"
 #include "plugin/preload/intercept.hpp"
 #include "zgpu/ntl.hpp"
@@ -42,6 +48,24 @@ std::uint64_t max_bits(const NTL::mat_ZZ& a)
     for (long i = 0; i < a.NumRows(); ++i)
         for (long j = 0; j < a.NumCols(); ++j) bits = std::max(bits, NTL::NumBits(a[i][j]));
     return std::uint64_t(bits);
+}
+
+bool mat_zz_p_product_worth_it(const NTL::mat_zz_p& a, const NTL::mat_zz_p& b)
+{
+    const long rows = a.NumRows(), inner = a.NumCols(), cols = b.NumCols();
+    if (inner != b.NumRows() || !zgpu::preload::thick(rows, inner, cols)) return false;
+    const zgpu::matrix::MatShape shape{std::uint64_t(rows), std::uint64_t(inner), std::uint64_t(cols),
+                                       unsigned(std::bit_width(ulong(NTL::zz_p::modulus()) - 1))};
+    return zgpu::matrix::gpu_pays_for_nmod_mat_mul(shape, zgpu::host_threads());
+}
+
+// The primality test last: it costs more than NTL's determinant of a small matrix.
+bool mat_zz_p_determinant_worth_it(const NTL::mat_zz_p& a)
+{
+    const long n = a.NumRows();
+    return n == a.NumCols() && n >= zgpu::preload::kMinDimension &&
+           zgpu::matrix::gpu_pays_for_nmod_mat_lu(std::size_t(n), std::size_t(n), false, zgpu::host_threads()) &&
+           n_is_prime(ulong(NTL::zz_p::modulus()));
 }
 
 }  // namespace
@@ -112,6 +136,32 @@ void resultant(ZZ& res, const ZZX& a, const ZZX& b, long deterministic)
         [&] { return a.rep.length() >= zgpu::preload::kResultantBoundFrom && b.rep.length() >= zgpu::preload::kResultantBoundFrom; },
         [&] { return zgpu::report("zgpu_resultant", [&] { zgpu::resultant(res, a, b); }); },
         [&] { next<void (*)(ZZ&, const ZZX&, const ZZX&, long)>(counts)(res, a, b, deterministic); });
+}
+
+void mul(mat_zz_p& X, const mat_zz_p& A, const mat_zz_p& B)
+{
+    static Counts counts("NTL::mul(mat_zz_p)", "_ZN3NTL3mulERNS_3MatINS_4zz_pEEERKS2_S5_", Library::ntl);
+    route(
+        counts, [&] { return mat_zz_p_product_worth_it(A, B); }, [&] { return zgpu::report("zgpu_mul", [&] { zgpu::mul(X, A, B); }); },
+        [&] { next<void (*)(mat_zz_p&, const mat_zz_p&, const mat_zz_p&)>(counts)(X, A, B); });
+}
+
+// NTL's determinant(d, A) is relaxed_determinant(d, A, false). zgpu's equals NTL's modulo a
+// prime, where `relax` changes nothing; modulo a composite zgpu's front end is NTL's strict
+// function, so a relaxed call modulo a composite stays with NTL's own.
+void relaxed_determinant(zz_p& d, const mat_zz_p& A, bool relax)
+{
+    static Counts counts("NTL::determinant(mat_zz_p)", "_ZN3NTL19relaxed_determinantERNS_4zz_pERKNS_3MatIS0_EEb", Library::ntl);
+    const auto ntl = [&] { next<void (*)(zz_p&, const mat_zz_p&, bool)>(counts)(d, A, relax); };
+    route(
+        counts, [&] { return mat_zz_p_determinant_worth_it(A); },
+        [&] {
+            return zgpu::report("zgpu_determinant", [&] {
+                if (relax && !n_is_prime(ulong(zz_p::modulus()))) return ntl();
+                zgpu::determinant(d, A);
+            });
+        },
+        ntl);
 }
 
 }  // namespace NTL

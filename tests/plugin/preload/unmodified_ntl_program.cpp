@@ -7,6 +7,7 @@
 #include <NTL/lzz_pX.h>
 #include <NTL/lzz_pXFactoring.h>
 #include <NTL/mat_ZZ.h>
+#include <NTL/mat_lzz_p.h>
 
 #include <iostream>
 
@@ -37,6 +38,14 @@ unsigned long hash(const mat_ZZ& a)
     unsigned long h = 0;
     for (long i = 0; i < a.NumRows(); ++i)
         for (long j = 0; j < a.NumCols(); ++j) h = hash(a[i][j], h);
+    return h;
+}
+
+unsigned long hash(const mat_zz_p& a)
+{
+    unsigned long h = 0;
+    for (long i = 0; i < a.NumRows(); ++i)
+        for (long j = 0; j < a.NumCols(); ++j) h = h * 1000003u + static_cast<unsigned long>(rep(a[i][j]));
     return h;
 }
 
@@ -113,6 +122,32 @@ void matrices(long dim, long bits)
     determinant(d, a), say("determinant of a singular matrix", hash(d, 0));
 }
 
+// Modulo p: products (aliased too), determinants (a singular one, and relaxed modulo a
+// composite with unit pivots), and NTL's power and inverse above them.
+void matrices_mod(long dim, long p)
+{
+    SetSeed(ZZ(dim + p));
+    zz_p::init(p);
+    mat_zz_p a, b, c;
+    random(a, dim, dim);
+    random(b, dim, dim + 3);
+    std::cout << "matrices " << dim << " x " << dim << " modulo " << p << "\n";
+    mul(c, a, b), say("mul", hash(c));
+    c = a, mul(c, c, a), say("mul aliased", hash(c));
+    zz_p d;
+    if (ProbPrime(p)) {
+        determinant(d, a), say("determinant", rep(d));
+        power(c, a, 5), say("power", hash(c));
+        inv(d, c, a), say("inverse", hash(c));
+        a[1] = a[0];
+        determinant(d, a), say("determinant of a singular matrix", rep(d));
+    } else {
+        c = ident_mat_zz_p(dim);
+        swap(c[0], c[dim - 1]);
+        relaxed_determinant(d, c), say("relaxed determinant", rep(d));
+    }
+}
+
 }  // namespace
 
 int main()
@@ -126,5 +161,8 @@ int main()
     matrices(5, 10);
     matrices(40, 64);
     matrices(130, 100);
+    matrices_mod(5, 65537);
+    matrices_mod(140, 1152921504606846883L);
+    matrices_mod(150, (1L << 40) + 1);
     return 0;
 }

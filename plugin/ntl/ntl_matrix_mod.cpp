@@ -1,0 +1,87 @@
+// NTL-style products and determinants of mat_zz_p (zgpu/ntl_matrix.hpp). A zz_p is one long in
+// [0, p), so each row of a mat_zz_p is already a row of words: the GPU's matrix functions
+// (plugin/gpu/matrix_backend.hpp) read and write the rows in place, with no copy. The choice is
+// the cost models of FLINT's nmod_mat functions (plugin/matrix/mat_choice.hpp); NTL's own
+// functions are the CPU backend, and finish a call whose GPU failed (gpu_or_host.hpp).
+#include <bit>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <flint/ulong_extras.h>
+
+#include "base/parallel.hpp"
+#include "plugin/gpu/matrix_backend.hpp"
+#include "plugin/host_ops/dispatch.hpp"
+#include "plugin/host_ops/gpu_or_host.hpp"
+#include "plugin/matrix/mat_choice.hpp"
+#include "zgpu/error.hpp"
+#include "zgpu/ntl_matrix.hpp"
+
+namespace zgpu {
+namespace {
+
+static_assert(sizeof(NTL::zz_p) == sizeof(limb_t) && std::is_standard_layout_v<NTL::zz_p>,
+              "a zz_p is its representative, one long");
+
+template <class Row, class Matrix>
+std::vector<Row> rows_of(Matrix& m)
+{
+    std::vector<Row> rows(std::size_t(m.NumRows()));
+    for (long i = 0; i < m.NumRows(); ++i) rows[std::size_t(i)] = reinterpret_cast<Row>(m[i].elts());
+    return rows;
+}
+
+std::string shape(const NTL::mat_zz_p& m) { return std::to_string(m.NumRows()) + " x " + std::to_string(m.NumCols()); }
+
+limb_t modulus() { return limb_t(NTL::zz_p::modulus()); }
+
+}  // namespace
+
+void mul(NTL::mat_zz_p& x, const NTL::mat_zz_p& a, const NTL::mat_zz_p& b)
+{
+    if (a.NumCols() != b.NumRows()) throw Error("mul: a is " + shape(a) + " and b " + shape(b) + ": they do not multiply");
+    const std::size_t rows = std::size_t(a.NumRows()), inner = std::size_t(a.NumCols()), cols = std::size_t(b.NumCols());
+    const limb_t p = modulus();
+    const matrix::MatShape s{rows, inner, cols, unsigned(std::bit_width(p - 1))};
+    // Empty shapes and zero products stay with NTL.
+    const bool empty = rows == 0 || inner == 0 || cols == 0;
+    const Backend backend = empty ? Backend::cpu : choose(matrix::gpu_pays_for_nmod_mat_mul(s, host_threads()));
+    run_on(
+        backend,
+        [&] {
+            NTL::mat_zz_p product;  // x may be a or b
+            product.SetDims(long(rows), long(cols));
+            const Backend ran = gpu_or_host(
+                [&] {
+                    gpu::nmod_mat_mul(rows_of<const limb_t*>(a), rows_of<const limb_t*>(b), rows_of<limb_t*>(product), inner, cols, p);
+                },
+                [&] { NTL::mul(product, a, b); }, "a matrix product");
+            NTL::swap(x, product);
+            return ran;
+        },
+        [&] { NTL::mul(x, a, b); });
+}
+
+void determinant(NTL::zz_p& d, const NTL::mat_zz_p& a)
+{
+    if (a.NumRows() != a.NumCols()) throw Error("determinant: a is " + shape(a) + ", not square");
+    const std::size_t n = std::size_t(a.NumRows());
+    const limb_t p = modulus();
+    // The primality test only where the GPU would run: small matrices stay as cheap as NTL's.
+    const bool gpu_pays = n > 0 && matrix::gpu_pays_for_nmod_mat_lu(n, n, false, host_threads());
+    Backend backend = n == 0 ? Backend::cpu : choose(gpu_pays);
+    if (backend == Backend::gpu && !n_is_prime(p)) backend = Backend::cpu;
+    // d is written once, at the end (it may be an entry of a).
+    NTL::zz_p value;
+    run_on(
+        backend,
+        [&] {
+            return gpu_or_host([&] { value.LoopHole() = long(gpu::nmod_mat_det(rows_of<const limb_t*>(a), p, {})); },
+                               [&] { NTL::determinant(value, a); }, "a determinant mod p");
+        },
+        [&] { NTL::determinant(value, a); });
+    d = value;
+}
+
+}  // namespace zgpu

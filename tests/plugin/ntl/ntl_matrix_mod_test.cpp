@@ -1,0 +1,133 @@
+// zgpu::mul and determinant on NTL's mat_zz_p against NTL's, on each backend: empty and
+// non-square shapes, moduli from 2 to an FFT prime of 60 bits and composite ones, every entry
+// p - 1, singular matrices, aliasing, sizes that the automatic choice sends to the GPU, bad
+// shapes.
+#include <string>
+
+#include <NTL/mat_lzz_p.h>
+#include <gtest/gtest.h>
+
+#include "backend_env.hpp"
+#include "zgpu/error.hpp"
+#include "zgpu/ntl_matrix.hpp"
+#include "zgpu/zgpu.h"
+
+namespace zgpu::testing {
+namespace {
+
+class NtlMatricesModP : public OnBackend {
+protected:
+    void SetUp() override
+    {
+        OnBackend::SetUp();
+        NTL::SetSeed(NTL::ZZ(13));
+    }
+    static NTL::mat_zz_p random(long rows, long cols)
+    {
+        NTL::mat_zz_p m;
+        NTL::random(m, rows, cols);
+        return m;
+    }
+    static NTL::mat_zz_p all(long rows, long cols, long value)
+    {
+        NTL::mat_zz_p m;
+        m.SetDims(rows, cols);
+        for (long i = 0; i < rows; ++i)
+            for (long j = 0; j < cols; ++j) m[i][j] = value;
+        return m;
+    }
+    static std::string context(const NTL::mat_zz_p& a, const char* what)
+    {
+        return std::string(what) + " of " + std::to_string(a.NumRows()) + " x " + std::to_string(a.NumCols()) + " mod " +
+               std::to_string(NTL::zz_p::modulus());
+    }
+};
+
+// The moduli the tests run under: the smallest, a small odd prime, a composite of 40 bits and
+// one of 60, an FFT prime of 60 bits (NTL's zz_p takes moduli below 2^60).
+void for_each_modulus(const std::function<void()>& test)
+{
+    for (const long p : {2L, 65537L, (1L << 40) + 1, (1L << 60) - 1}) {
+        NTL::zz_p::init(p);
+        test();
+    }
+    NTL::zz_p::FFTInit(0);
+    test();
+}
+
+TEST_P(NtlMatricesModP, MulMatchesNtl)
+{
+    const long shapes[][3] = {{0, 0, 0}, {0, 3, 2}, {2, 0, 3}, {3, 2, 0}, {1, 1, 1}, {33, 17, 65}, {300, 200, 250}};
+    for_each_modulus([&] {
+        for (const auto& s : shapes) {
+            const NTL::mat_zz_p a = random(s[0], s[1]), b = random(s[1], s[2]);
+            NTL::mat_zz_p ours = random(2, 2), theirs;  // ours overwritten, of another shape
+            NTL::mul(theirs, a, b);
+            zgpu::mul(ours, a, b);
+            EXPECT_TRUE(ours == theirs) << context(a, "product");
+        }
+        const long minus_one = NTL::zz_p::modulus() - 1;
+        const NTL::mat_zz_p a = all(70, 90, minus_one), b = all(90, 40, minus_one);
+        NTL::mat_zz_p ours, theirs;
+        NTL::mul(theirs, a, b);
+        zgpu::mul(ours, a, b);
+        EXPECT_TRUE(ours == theirs) << context(a, "product, every entry p - 1");
+    });
+    EXPECT_STREQ(zgpu_last_backend(), GetParam() == Backend::gpu ? "gpu" : "cpu");
+}
+
+TEST_P(NtlMatricesModP, MulInPlace)
+{
+    NTL::zz_p::FFTInit(0);
+    NTL::mat_zz_p a = random(40, 40), b = random(40, 40);
+    NTL::mat_zz_p expected;
+    NTL::mul(expected, a, b);
+    const NTL::mat_zz_p b_before = b;
+    zgpu::mul(b, a, b);
+    EXPECT_TRUE(b == expected);
+    NTL::mul(expected, a, b_before);
+    zgpu::mul(a, a, b_before);
+    EXPECT_TRUE(a == expected);
+}
+
+TEST_P(NtlMatricesModP, DeterminantMatchesNtl)
+{
+    // Composite moduli only for matrices whose elimination NTL can finish (unit pivots).
+    for_each_modulus([&] {
+        const bool prime = NTL::ProbPrime(NTL::zz_p::modulus());
+        for (const long n : {0L, 1L, 2L, 17L, 60L, 300L}) {
+            NTL::mat_zz_p a = prime ? random(n, n) : NTL::ident_mat_zz_p(n);
+            if (!prime && n > 1) swap(a[0], a[n - 1]);  // det -1
+            NTL::zz_p ours(12345), theirs;
+            NTL::determinant(theirs, a);
+            zgpu::determinant(ours, a);
+            EXPECT_EQ(ours, theirs) << context(a, "determinant");
+            if (n < 2 || !prime) continue;
+            a[n - 1] = a[0];  // two equal rows
+            zgpu::determinant(ours, a);
+            EXPECT_EQ(ours, NTL::zz_p(0)) << context(a, "determinant, two equal rows");
+            const NTL::mat_zz_p minus_one = all(n, n, NTL::zz_p::modulus() - 1);  // rank 1
+            NTL::determinant(theirs, minus_one);
+            zgpu::determinant(ours, minus_one);
+            EXPECT_EQ(ours, theirs) << context(a, "determinant, every entry p - 1");
+        }
+    });
+}
+
+TEST_P(NtlMatricesModP, BadShapesThrowAndWriteNothing)
+{
+    NTL::zz_p::init(65537);
+    const NTL::mat_zz_p a = random(3, 4);
+    NTL::mat_zz_p x = random(2, 2);
+    const NTL::mat_zz_p before = x;
+    EXPECT_THROW(zgpu::mul(x, a, a), Error);
+    EXPECT_TRUE(x == before);
+    NTL::zz_p d(7);
+    EXPECT_THROW(zgpu::determinant(d, a), Error);
+    EXPECT_EQ(d, NTL::zz_p(7));
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, NtlMatricesModP, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
+
+}  // namespace
+}  // namespace zgpu::testing
