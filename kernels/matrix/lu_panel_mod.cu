@@ -1,7 +1,7 @@
 // One panel of a blocked LU mod p (contract: lu_panel_mod.hpp), on one block of threads.
 //
-// A panel is narrow (kLuPanel columns) and tall (every row from r0 down), so one block takes it,
-// and its cost is latency: a column is two synchronisations and one pass over the rows below.
+// A panel is narrow (kLuPanel columns) and tall (every row from r0 down, or its top part), so
+// one block takes it, and its cost is latency: a column is two synchronisations and one pass over the rows below.
 //   - No inverse a column: the rows below lose their multiple of the pivot row without division
 //     (x <- d x - m u for the pivot d, the row's entry m in the pivot column and the pivot row's
 //     u), which scales every row below by d. The panel's pivots are inverted together at its end
@@ -38,8 +38,8 @@ constexpr unsigned kThreads = 512;
 constexpr unsigned kBatch = 8;                         // rows a thread loads before it computes
 constexpr unsigned kSubstitutionThreads = 128, kBelowThreads = 128;
 
-// The panel's rows r0 .. m - 1 in shared memory, a row kTileStride words (distinct banks for a
-// column's entries), where they fit in what the device lets a block opt in to (227 KiB on sm_90:
+// The panel's rows r0 .. m - 1 (or its top part's) in shared memory, a row kTileStride words
+// (distinct banks for a column's entries), where they fit in what the device lets a block opt in to (227 KiB on sm_90:
 // 1700 rows), less the kernel's own static shared memory.
 constexpr std::size_t kTileStride = kLuPanel + 1;
 constexpr std::size_t kTileRowBytes = kTileStride * sizeof(limb_t);
@@ -349,16 +349,17 @@ __global__ void __launch_bounds__(kBelowThreads)
     if (mine) *entry = x;
 }
 
-// Rows r0 .. r0 + q - 1 become U's rows in columns [begin, end): row r0 + t loses the sum over
-// s < t of m(r0 + t, k0 + s) times U's row r0 + s. A thread a column, over the whole GPU; the
-// block first reads the multipliers into shared memory, and each thread its column's q entries
-// at once, so that the substitution waits for memory once, not once a row. Where rows.q is
-// kRowsOfLastPanel, the rows are the last panel's, as the state gives them.
+// A panel's pivot rows r0 .. r0 + q - 1; q = kRowsOfLastPanel stands for the last panel's, which
+// only the state knows (the rank's pivot counts are found on the device).
 constexpr std::size_t kRowsOfLastPanel = ~std::size_t(0);
 struct PivotRows {
     std::size_t r0, q;
 };
 
+// The pivot rows become U's rows in columns [begin, end): row r0 + t loses the sum over s < t of
+// m(r0 + t, k0 + s) times U's row r0 + s. A thread a column, over the whole GPU; the block first
+// reads the multipliers into shared memory, and each thread its column's q entries at once, so
+// that the substitution waits for memory once, not once a row.
 __global__ void __launch_bounds__(kSubstitutionThreads)
     lu_forward_substitution_kernel(const MatricesView a, std::size_t k0, PivotRows rows, std::size_t begin, std::size_t end,
                                    const LuState* state)
@@ -392,6 +393,7 @@ __global__ void __launch_bounds__(kSubstitutionThreads)
         if (t < q) at(r0 + t, j) = u[t];
 }
 
+// Launches the substitution over columns [begin, end), if any.
 void substitute(MatricesView a, std::size_t k0, PivotRows rows, std::size_t begin, std::size_t end, const LuState* state,
                 cudaStream_t stream)
 {

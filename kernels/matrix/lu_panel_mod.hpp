@@ -1,9 +1,10 @@
 // One panel of a blocked LU modulo a prime on the GPU: the rank and determinant of one matrix too
 // large for a block of threads (det_mod.hpp eliminates many small ones, a block each). The
 // caller runs the panels from left to right, each followed by the trailing update
-// mat_submul_mod (mat_mul_mod.hpp) on the views lu_trailing_update names; or, for a blocked LU
-// of two levels, the panels of a wide block with their updates inside it, then the block's U
-// rows right of it (lu_substitute_mod and products) and one wide update of the rest.
+// mat_submul_mod (mat_mul_mod.hpp) on the views lu_trailing_update names: over the whole width,
+// or, in a blocked LU of two levels, inside a block of columns (a view of a's first columns),
+// after whose panels come the block's U rows right of it (lu_substitute_mod and products) and
+// one wide update of the rest.
 #pragma once
 
 #include <cstdint>
@@ -23,8 +24,9 @@ constexpr std::size_t kLuPanel = 16;
 constexpr std::size_t kLuTopRows = 128;
 
 // Where an elimination stands, in device memory from panel to panel. The elimination is for the
-// rank and the determinant: it leaves true multipliers and true U rows right of each panel, but
-// U's entries inside a panel scaled by the panel's earlier pivots (no use for solving).
+// rank and the determinant: it leaves true multipliers and true U rows right of each panel (up
+// to update_end, and beyond once the caller's substitutions ran), but U's entries inside a panel
+// scaled by the panel's earlier pivots (no use for solving).
 struct LuState {
     Modulus p;                 // a prime
     std::uint64_t rank = 0;    // pivots so far
@@ -53,10 +55,10 @@ struct LuPanelTop {
 //     multipliers fill columns k0 .. k0 + q - 1 of rows r0 + q on, for q pivots;
 //   - rows r0 .. r0 + q - 1 become U's rows in columns k0 + width .. update_end - 1 (the columns
 //     from update_end on wait for the caller's lu_substitute_mod).
-// state->rank then grows by q and state->pivots is q. rows_from_r0 is m - state->rank as the
-// caller knows it (m - k0 for a determinant, which has a pivot in every column so far): where
-// that many rows are at most tile_rows_limit (what lu_panel_prepare() returned on this device),
-// the panel is eliminated in shared memory.
+// state->rank then grows by q and state->pivots is q. rows_from_r0 must be m - state->rank as
+// the device will find it (m - k0 for a determinant, which has a pivot in every column so far):
+// it sizes the launches. Where that many rows are at most tile_rows_limit (what
+// lu_panel_prepare() returned on this device), the panel is eliminated in shared memory.
 // A panel with more than kLuTopRows rows from r0 is eliminated on its top kLuTopRows rows first.
 // The pivots are the same: a column's first nonzero entry from row r down lies in the top rows
 // whenever any of them is nonzero, and their entries depend only on pivot rows, which are top

@@ -59,7 +59,7 @@ bool mat_zz_p_product_worth_it(const NTL::mat_zz_p& a, const NTL::mat_zz_p& b)
     return zgpu::matrix::gpu_pays_for_nmod_mat_mul(shape, zgpu::host_threads());
 }
 
-// The primality test last: it costs more than NTL's determinant of a small matrix.
+// The primality test last, where the model already sends the matrix to the GPU.
 bool mat_zz_p_determinant_worth_it(const NTL::mat_zz_p& a)
 {
     const long n = a.NumRows();
@@ -146,9 +146,10 @@ void mul(mat_zz_p& X, const mat_zz_p& A, const mat_zz_p& B)
         [&] { next<void (*)(mat_zz_p&, const mat_zz_p&, const mat_zz_p&)>(counts)(X, A, B); });
 }
 
-// NTL's determinant(d, A) is relaxed_determinant(d, A, false). zgpu's equals NTL's modulo a
-// prime, where `relax` changes nothing; modulo a composite zgpu's front end is NTL's strict
-// function, so a relaxed call modulo a composite stays with NTL's own.
+// NTL's determinant(d, A) is relaxed_determinant(d, A, false), reported under the name users
+// call. zgpu's equals NTL's modulo a prime, where `relax` changes nothing; modulo a composite
+// zgpu's front end is NTL's strict function, so a relaxed call modulo a composite runs NTL's own
+// (from inside zgpu's report where ZGPU_BACKEND forced the call there).
 void relaxed_determinant(zz_p& d, const mat_zz_p& A, bool relax)
 {
     static Counts counts("NTL::determinant(mat_zz_p)", "_ZN3NTL19relaxed_determinantERNS_4zz_pERKNS_3MatIS0_EEb", Library::ntl);

@@ -92,7 +92,7 @@ private:
         return {a_.data + row * a_.row_stride + col, rows, cols, a_.row_stride, 0, 1};
     }
 
-    void submul(kernels::MatricesView l, kernels::MatricesView u, kernels::MatricesView c)
+    void submul(kernels::ConstMatricesView l, kernels::ConstMatricesView u, kernels::MatricesView c)
     {
         if (l.rows > 0 && l.cols > 0 && u.cols > 0) mat_submul_mod(runtime_, l, u, &state_->p, bits_, c);
     }
@@ -117,8 +117,12 @@ private:
             columns_done(k1 - reported_);
             reported_ = k1;
         }
-        if (!stopped_ && q > 0 && rank_ + q < m) submul(block(rank_ + q, k0, m - rank_ - q, q), block(rank_, k1, q, block_end - k1),
-                                                        block(rank_ + q, k1, m - rank_ - q, block_end - k1));
+        if (!stopped_ && q > 0 && rank_ + q < m) {
+            kernels::MatricesView inside_block = a_;
+            inside_block.cols = block_end;
+            const kernels::LuTrailingUpdate update = kernels::lu_trailing_update(inside_block, rank_, q, k0, k1);
+            submul(update.l, update.u, update.a);
+        }
         return q;
     }
 
@@ -127,7 +131,8 @@ private:
     void finish_block(const std::vector<PanelPivots>& panels, std::size_t block_begin, std::size_t block_rank, std::size_t block_end)
     {
         const std::size_t m = a_.rows, cols = a_.cols, q = rank_ - block_rank;
-        if (q == 0 || block_end == cols) return;
+        // With a pivot in every row the elimination is over: the rank reads no U.
+        if (q == 0 || block_end == cols || rank_ == m) return;
         for (const PanelPivots& pp : panels) {
             kernels::lu_substitute_mod(a_, pp.r0, pp.q, pp.k0, block_end, cols, state_, runtime_.stream());
             const std::size_t next = pp.r0 + pp.q;
