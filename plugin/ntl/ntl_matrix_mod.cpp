@@ -42,10 +42,11 @@ void mul(NTL::mat_zz_p& x, const NTL::mat_zz_p& a, const NTL::mat_zz_p& b)
 {
     if (a.NumCols() != b.NumRows()) throw Error("mul: a is " + shape(a) + " and b " + shape(b) + ": they do not multiply");
     const std::size_t rows = std::size_t(a.NumRows()), inner = std::size_t(a.NumCols()), cols = std::size_t(b.NumCols());
-    const limb_t p = modulus();
-    const matrix::MatShape s{rows, inner, cols, unsigned(std::bit_width(p - 1))};
-    // Empty shapes and zero products stay with NTL.
+    // Empty shapes and zero products stay with NTL, which may be called on them before any
+    // modulus is set: the modulus is read after.
     const bool empty = rows == 0 || inner == 0 || cols == 0;
+    const limb_t p = empty ? 0 : modulus();
+    const matrix::MatShape s{rows, inner, cols, unsigned(std::bit_width(p - 1))};
     const Backend backend = empty ? Backend::cpu : choose(matrix::gpu_pays_for_nmod_mat_mul(s, host_threads()));
     run_on(
         backend,
@@ -67,7 +68,7 @@ void determinant(NTL::zz_p& d, const NTL::mat_zz_p& a)
 {
     if (a.NumRows() != a.NumCols()) throw Error("determinant: a is " + shape(a) + ", not square");
     const std::size_t n = std::size_t(a.NumRows());
-    const limb_t p = modulus();
+    const limb_t p = n == 0 ? 0 : modulus();
     // The primality test only where the GPU would run: small matrices stay as cheap as NTL's.
     const bool gpu_pays = n > 0 && matrix::gpu_pays_for_nmod_mat_lu(n, n, false, host_threads());
     Backend backend = n == 0 ? Backend::cpu : choose(gpu_pays);
