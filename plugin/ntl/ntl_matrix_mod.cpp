@@ -2,8 +2,10 @@
 // [0, p), so each row of a mat_zz_p is already a row of words: the GPU's matrix functions
 // (plugin/gpu/matrix_backend.hpp) read and write the rows in place, with no copy. The choice is
 // the cost models of FLINT's nmod_mat functions (plugin/matrix/mat_choice.hpp); NTL's own
-// functions are the CPU backend, and finish a call whose GPU failed (gpu_or_host.hpp).
+// functions are the CPU backend, and finish a call whose GPU failed (gpu_or_host.hpp). The
+// determinant gives progress lines as FLINT's face does.
 #include <bit>
+#include <functional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -14,6 +16,7 @@
 #include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/host_ops/gpu_or_host.hpp"
+#include "plugin/host_ops/progress.hpp"
 #include "plugin/matrix/mat_choice.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/ntl_matrix.hpp"
@@ -73,15 +76,22 @@ void determinant(NTL::zz_p& d, const NTL::mat_zz_p& a)
     const bool gpu_pays = n > 0 && matrix::gpu_pays_for_nmod_mat_lu(n, n, false, host_threads());
     Backend backend = n == 0 ? Backend::cpu : choose(gpu_pays);
     if (backend == Backend::gpu && !n_is_prime(p)) backend = Backend::cpu;
+    // Lines as FLINT's face gives them (ZGPU_PROGRESS=1), by FLINT's cost model.
+    Progress progress("determinant of mat_zz_p, " + shape(a) + " mod " + std::to_string(p), matrix::flint_nmod_mat_lu_seconds(n, n),
+                      n);
+    std::function<void(std::uint64_t)> columns_done;
+    if (progress.on()) columns_done = [&](std::uint64_t columns) { progress.advance(columns); };
     // d is written once, at the end (it may be an entry of a).
     NTL::zz_p value;
+    Backend ran = backend;
     run_on(
         backend,
         [&] {
-            return gpu_or_host([&] { value.LoopHole() = long(gpu::nmod_mat_det(rows_of<const limb_t*>(a), p, {})); },
-                               [&] { NTL::determinant(value, a); }, "a determinant mod p");
+            return ran = gpu_or_host([&] { value.LoopHole() = long(gpu::nmod_mat_det(rows_of<const limb_t*>(a), p, columns_done)); },
+                                     [&] { NTL::determinant(value, a); }, "a determinant mod p");
         },
         [&] { NTL::determinant(value, a); });
+    progress.ran_on(ran);
     d = value;
 }
 

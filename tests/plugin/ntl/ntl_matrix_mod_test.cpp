@@ -1,7 +1,7 @@
 // zgpu::mul and determinant on NTL's mat_zz_p against NTL's, on each backend: empty and
 // non-square shapes, moduli from 2 to an FFT prime of 60 bits and composite ones, every entry
-// p - 1, singular matrices, aliasing, sizes that the automatic choice sends to the GPU, bad
-// shapes.
+// p - 1, singular matrices, aliasing, sizes that the automatic choice sends to the GPU,
+// progress lines, bad shapes.
 #include <string>
 
 #include <NTL/mat_lzz_p.h>
@@ -112,6 +112,24 @@ TEST_P(NtlMatricesModP, DeterminantMatchesNtl)
             EXPECT_EQ(ours, theirs) << context(a, "determinant, every entry p - 1");
         }
     });
+}
+
+TEST_P(NtlMatricesModP, DeterminantsThatTakeSecondsShowProgress)
+{
+    // FLINT would take over a second (by its cost model): a line as it starts and one as it ends.
+    NTL::zz_p::FFTInit(0);
+    const NTL::mat_zz_p a = random(1532, 1532);
+    NTL::zz_p ours, theirs;
+    zgpu_set_progress(1);
+    ::testing::internal::CaptureStderr();
+    zgpu::determinant(ours, a);
+    const std::string text = ::testing::internal::GetCapturedStderr();
+    zgpu_set_progress(0);
+    NTL::determinant(theirs, a);
+    EXPECT_EQ(ours, theirs);
+    const std::string what = "zgpu: determinant of mat_zz_p, 1532 x 1532 mod " + std::to_string(NTL::zz_p::modulus()) + ": ";
+    EXPECT_NE(text.find(what + "started"), std::string::npos) << text;
+    EXPECT_NE(text.find(what + "done on the " + std::string(zgpu_last_backend())), std::string::npos) << text;
 }
 
 TEST_P(NtlMatricesModP, BadShapesThrowAndWriteNothing)
