@@ -440,11 +440,8 @@ void lu_substitute_mod(MatricesView a, std::size_t r0, std::size_t q, std::size_
 
 LuTrailingUpdate lu_trailing_update(MatricesView a, std::size_t r0, std::size_t pivots, std::size_t k0, std::size_t k1)
 {
-    const std::size_t below = r0 + pivots, stride = a.row_stride;
-    const auto block = [&](std::size_t row, std::size_t col, std::size_t rows, std::size_t cols) {
-        return MatricesView{a.data + row * stride + col, rows, cols, stride, 0, 1};
-    };
-    return {block(below, k0, a.rows - below, pivots), block(r0, k1, pivots, a.cols - k1), block(below, k1, a.rows - below, a.cols - k1)};
+    const std::size_t below = r0 + pivots;
+    return {a.block(below, k0, a.rows - below, pivots), a.block(r0, k1, pivots, a.cols - k1), a.block(below, k1, a.rows - below, a.cols - k1)};
 }
 
 }  // namespace zgpu::kernels

@@ -20,6 +20,13 @@ struct BasicMatricesView {
 
     ZGPU_HOST_DEVICE Word* matrix(std::size_t b) const { return data + b * matrix_stride; }
 
+    // The block of the first matrix with `rows` rows and `cols` columns from entry (row, col), as a
+    // batch of one (an LU's views into its own matrix).
+    ZGPU_HOST_DEVICE BasicMatricesView block(std::size_t row, std::size_t col, std::size_t block_rows, std::size_t block_cols) const
+    {
+        return {data + row * row_stride + col, block_rows, block_cols, row_stride, 0, 1};
+    }
+
     // A mutable view converts to a read-only one.
     template <class W = Word>
         requires(!std::is_const_v<W>)

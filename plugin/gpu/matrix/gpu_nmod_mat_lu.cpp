@@ -87,11 +87,6 @@ public:
     }
 
 private:
-    kernels::MatricesView block(std::size_t row, std::size_t col, std::size_t rows, std::size_t cols) const
-    {
-        return {a_.data + row * a_.row_stride + col, rows, cols, a_.row_stride, 0, 1};
-    }
-
     void submul(kernels::ConstMatricesView l, kernels::ConstMatricesView u, kernels::MatricesView c)
     {
         if (l.rows > 0 && l.cols > 0 && u.cols > 0) mat_submul_mod(runtime_, l, u, &state_->p, bits_, c);
@@ -136,11 +131,11 @@ private:
         for (const PanelPivots& pp : panels) {
             kernels::lu_substitute_mod(a_, pp.r0, pp.q, pp.k0, block_end, cols, state_, runtime_.stream());
             const std::size_t next = pp.r0 + pp.q;
-            submul(block(next, pp.k0, rank_ - next, pp.q), block(pp.r0, block_end, pp.q, cols - block_end),
-                   block(next, block_end, rank_ - next, cols - block_end));
+            submul(a_.block(next, pp.k0, rank_ - next, pp.q), a_.block(pp.r0, block_end, pp.q, cols - block_end),
+                   a_.block(next, block_end, rank_ - next, cols - block_end));
         }
-        submul(block(rank_, block_begin, m - rank_, q), block(block_rank, block_end, q, cols - block_end),
-               block(rank_, block_end, m - rank_, cols - block_end));
+        submul(a_.block(rank_, block_begin, m - rank_, q), a_.block(block_rank, block_end, q, cols - block_end),
+               a_.block(rank_, block_end, m - rank_, cols - block_end));
     }
 
     Runtime& runtime_;
