@@ -44,6 +44,27 @@ int _zgpu_nmod_poly_sqr(ulong* res, const ulong* a, slong len, nmod_t mod)
     return report(__func__, [&] { zgpu::_nmod_poly_sqr(res, a, len, mod); });
 }
 
+int zgpu_nmod_poly_powmod_ui_binexp(nmod_poly_t res, const nmod_poly_t poly, ulong e, const nmod_poly_t f)
+{
+    return report(__func__, [&] { zgpu::nmod_poly_powmod_ui_binexp(res, poly, e, f); });
+}
+
+int _zgpu_nmod_poly_powmod_ui_binexp(ulong* res, const ulong* poly, ulong e, const ulong* f, slong lenf, nmod_t mod)
+{
+    return report(__func__, [&] { zgpu::_nmod_poly_powmod_ui_binexp(res, poly, e, f, lenf, mod); });
+}
+
+int _zgpu_nmod_poly_powmod_ui_binexp_preinv(ulong* res, const ulong* poly, ulong e, const ulong* f, slong lenf, const ulong* finv,
+                                            slong lenfinv, nmod_t mod)
+{
+    return report(__func__, [&] { zgpu::_nmod_poly_powmod_ui_binexp_preinv(res, poly, e, f, lenf, finv, lenfinv, mod); });
+}
+
+int _zgpu_nmod_poly_powmod_x_ui_preinv(ulong* res, ulong e, const ulong* f, slong lenf, const ulong* finv, slong lenfinv, nmod_t mod)
+{
+    return report(__func__, [&] { zgpu::_nmod_poly_powmod_x_ui_preinv(res, e, f, lenf, finv, lenfinv, mod); });
+}
+
 int zgpu_nmod_poly_resultant(ulong* res, const nmod_poly_t a, const nmod_poly_t b)
 {
     return report(__func__, [&] {

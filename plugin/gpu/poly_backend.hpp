@@ -41,6 +41,15 @@ inline constexpr std::uint64_t kMaxPolyTransform = std::uint64_t(1) << 24;
 // over Z (below min(la, lb) (n - 1)^2 < 2^24 2^128), then one reduction mod n.
 void nmod_products(std::span<const NmodProduct> products);
 
+// res = base^e mod f, polynomials mod n (2 <= n < 2^64) in host arrays: f of lenf >= 3
+// coefficients, its leading one invertible mod n; base of lenf - 1 coefficients below n
+// (reduced mod f, zero-padded), or nullptr for x; finv the inverse of f reversed, of which the
+// first lenf - 2 coefficients are read; e's words in `exponent`, least significant first, the
+// last nonzero. res gets lenf - 1 coefficients and may be base. Every step on the device; the
+// transform (the power of two >= 2 lenf - 3) at most kMaxPolyTransform.
+void nmod_poly_powmod(limb_t* res, const limb_t* base, std::span<const limb_t> exponent, const limb_t* f, std::size_t lenf,
+                      const limb_t* finv, limb_t n);
+
 // The product over Z of two polynomials whose coefficients the operands pack (a_length and
 // b_length of them, signed values of at most kMaxLimbs limbs), truncated to out_length
 // coefficients, each of absolute value below 2^bits: reduced modulo the primes of

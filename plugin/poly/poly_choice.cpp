@@ -42,6 +42,11 @@ constexpr double kGpuBytesPerSecond = 20e9;
 constexpr double kGpuSecondsPerButterfly = 2e-12;
 constexpr double kGpuSecondsPerWordProduct = 1e-13;
 
+// A step of a power mod f on the GPU: three products, each a few launches of the transforms
+// and one of the CRT to n, and three small kernels between them, all waiting on each other.
+// An estimate of their launch latency, to be fitted (bench_powmod).
+constexpr double kGpuPowmodSecondsPerStep = 60e-6;
+
 // Each NTT prime is above 2^61.99, counted as 62 bits of the CRT's product.
 constexpr std::uint64_t kPrimeBits = 62;
 
@@ -92,6 +97,30 @@ double gpu_fmpz_seconds(const PolyShape& p)
     return kGpuSecondsPerCall + bytes / kGpuBytesPerSecond + butterflies(p) * kGpuSecondsPerButterfly +
            word_products * kGpuSecondsPerWordProduct;
 }
+
+// The powers' model (gpu_pays_for_nmod_powmod).
+namespace powers {
+
+// A step's products: the square (or product) of two polynomials of m coefficients, the
+// quotient's m - 1 coefficients and the remainder's m.
+double flint_step_seconds(std::uint64_t m, std::uint64_t n)
+{
+    const std::uint64_t length = transform_length_estimate(m, m);
+    return flint_nmod_seconds(nmod_product_shape(m, m, 2 * m - 1, n, length)) +
+           flint_nmod_seconds(nmod_product_shape(m - 1, m - 1, m - 1, n, length)) +
+           flint_nmod_seconds(nmod_product_shape(m - 1, m, m, n, length));
+}
+
+// On the GPU every product goes through the three primes.
+double gpu_step_seconds(std::uint64_t m, std::uint64_t n)
+{
+    PolyShape shape = nmod_product_shape(m, m, 2 * m - 1, n, transform_length_estimate(m, m));
+    shape.primes = 3;
+    const double word_products = double(shape.out_length) * 9;
+    return kGpuPowmodSecondsPerStep + 3 * (butterflies(shape) * kGpuSecondsPerButterfly + word_products * kGpuSecondsPerWordProduct);
+}
+
+}  // namespace powers
 
 // The resultants' models.
 namespace resultants {
@@ -213,6 +242,15 @@ bool gpu_pays_for_resultant(std::size_t a_length, std::size_t b_length, std::uin
     const double gpu =
         resultants::kGpuSecondsPerCall + double(a_length) * double(b_length) * primes * resultants::kGpuSecondsPerUpdate;
     return gpu < cpu;
+}
+
+bool gpu_pays_for_nmod_powmod(std::uint64_t m, std::uint64_t steps, std::uint64_t n, unsigned threads)
+{
+    if (m < 2 || steps == 0) return false;
+    const double flint = double(steps) * flint_call_seconds(powers::flint_step_seconds(m, n), threads);
+    const double transfers = 8.0 * double(4 * m) / kGpuBytesPerSecond;
+    const double gpu = kGpuNmodSecondsPerCall + transfers + double(steps) * powers::gpu_step_seconds(m, n);
+    return gpu < flint;
 }
 
 }  // namespace zgpu::poly

@@ -19,6 +19,13 @@ bool nmod_product_worth_it(slong la, slong lb, slong out, ulong n)
     return poly::gpu_pays_for_nmod_products({&shape, 1}, host_threads());
 }
 
+bool nmod_powmod_worth_it(slong lenf, ulong e, ulong n)
+{
+    if (lenf < 3 || e < 2) return false;
+    const auto steps = std::uint64_t(std::bit_width(e) - 1 + std::popcount(e) - 1);
+    return poly::gpu_pays_for_nmod_powmod(std::uint64_t(lenf - 1), steps, n, host_threads());
+}
+
 bool fmpz_product_pays(slong la, slong lb, slong out, std::uint64_t a_bits, std::uint64_t b_bits)
 {
     return poly::gpu_pays_for_fmpz_poly_product(

@@ -35,6 +35,9 @@ inline bool thick(slong rows, slong inner, slong cols)
 // A product of la x lb coefficients mod x^out, modulo n.
 bool nmod_product_worth_it(slong la, slong lb, slong out, ulong n);
 
+// A power mod f, f of lenf coefficients, to the e, modulo n.
+bool nmod_powmod_worth_it(slong lenf, ulong e, ulong n);
+
 // A product over Z of la x lb coefficients mod x^out (each at most out), of a_bits and b_bits.
 // Callers read the bits only where out >= kReadSizesFrom.
 bool fmpz_product_pays(slong la, slong lb, slong out, std::uint64_t a_bits, std::uint64_t b_bits);

@@ -102,13 +102,15 @@ thread_local const Counts* current = nullptr;
 const char* library_name(Library library) { return library == Library::ntl ? "NTL" : "FLINT"; }
 
 // The GPU's start (driver, context, streams, pinned staging: about 0.4 s on the H200 machine)
-// runs on a thread of its own from the first intercepted call on, so that no call waits for it:
-// until it is done the cost model's test fails and calls go to FLINT.
+// runs on a thread of its own from the first call sent to zgpu on, so that no call waits for
+// it: until it is done calls go to FLINT.
 class WarmStart {
 public:
+    bool asked() const { return asked_.load(std::memory_order_acquire); }
     bool ready()
     {
         std::call_once(started_, [this] {
+            asked_.store(true, std::memory_order_release);
             thread_ = std::thread([this] {
                 try {
                     if (gpu_available()) gpu::warm_up();
@@ -128,7 +130,7 @@ public:
 private:
     std::once_flag started_;
     std::thread thread_;
-    std::atomic<bool> ready_{false};
+    std::atomic<bool> ready_{false}, asked_{false};
 };
 
 WarmStart warm_start;
@@ -167,6 +169,7 @@ bool report_on()
 }
 
 bool gpu_ready() { return warm_start.ready(); }
+bool gpu_start_asked() { return warm_start.asked(); }
 
 Counts::Counts(const char* name, const char* symbol, Library library)
     : name_(name), symbol_(symbol ? symbol : name), library_(library), excluded_(settings::plugin_excludes(name))

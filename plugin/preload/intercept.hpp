@@ -23,9 +23,13 @@ enum class Mode { pass_all, automatic, forced };
 // which runs it there); else automatic (zgpu where its cost model picks the GPU).
 Mode mode();
 bool report_on();
-// In automatic mode: whether the GPU has started. The first call starts it on a thread of its
-// own and no call waits for it; until then calls go to FLINT.
+// In automatic mode: whether the GPU has started. The first call whose test sends it to zgpu
+// starts it on a thread of its own and no call waits for it; until then calls go to FLINT. A
+// process whose calls all stay with FLINT never starts the GPU: its start takes a host thread
+// for about 0.4 s, which FLINT's threads would miss.
 bool gpu_ready();
+// Whether a call has asked for the GPU's start.
+bool gpu_start_asked();
 
 // The library whose function a Counts stands for.
 enum class Library { flint, ntl };
@@ -95,7 +99,7 @@ auto route(Counts& counts, Worth worth_it, ViaZgpu via_zgpu, Result result, Flin
         } restore{in};
         return flint();
     }
-    const bool to_zgpu = !counts.excluded() && (mode() == Mode::forced || (mode() == Mode::automatic && gpu_ready() && worth_it()));
+    const bool to_zgpu = !counts.excluded() && (mode() == Mode::forced || (mode() == Mode::automatic && worth_it() && gpu_ready()));
     const bool timed = report_on();
     const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     const auto finish = [&](bool on_gpu) {

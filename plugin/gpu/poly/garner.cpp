@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "kernels/modular/ntt_primes.hpp"
 #include "kernels/modular/word_mod.hpp"
 #include "plugin/gpu/upload_layout.hpp"
 
@@ -49,6 +50,12 @@ const GarnerTables& garner_tables(Runtime& runtime, std::span<const limb_t> prim
     auto& last = runtime.kept<std::unique_ptr<GarnerTables>>([] { return std::unique_ptr<GarnerTables>(); });
     if (!last || !last->serves(primes)) last = std::make_unique<GarnerTables>(primes, runtime.stream());
     return *last;
+}
+
+std::span<const limb_t> three_product_primes()
+{
+    static const std::vector<limb_t> three = kernels::ntt_primes(3);
+    return three;
 }
 
 std::vector<limb_t> garner_radix(std::span<const limb_t> primes, limb_t n)

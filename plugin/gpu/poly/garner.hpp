@@ -26,6 +26,11 @@ private:
 // The tables of these primes (the last set asked for is kept).
 const GarnerTables& garner_tables(Runtime& runtime, std::span<const limb_t> primes);
 
+// The three 64-bit NTT primes that products mod an n of no transform of its own go through:
+// their product, above 2^185, exceeds every coefficient over Z of such a product (below
+// min(la, lb) (n - 1)^2 < 2^24 2^128).
+std::span<const limb_t> three_product_primes();
+
 // [1, p_0 mod n, p_0 p_1 mod n, ...]: one word a prime.
 std::vector<limb_t> garner_radix(std::span<const limb_t> primes, limb_t n);
 

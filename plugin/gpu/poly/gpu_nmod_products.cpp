@@ -60,9 +60,8 @@ Route route_of(const NmodProduct& p)
 // The 64-bit primes of a route's transforms (none for the five 29-bit primes).
 std::span<const limb_t> primes_of(const Route& route)
 {
-    static const std::vector<limb_t> three = kernels::ntt_primes(3);
     if (route.prime) return std::span<const limb_t>(&route.prime, 1);
-    return route.five_primes() ? std::span<const limb_t>() : three;
+    return route.five_primes() ? std::span<const limb_t>() : three_product_primes();
 }
 
 // Coefficients of an operand that the product reads (mullow reads no more than it returns).

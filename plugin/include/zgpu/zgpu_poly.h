@@ -45,6 +45,24 @@ int _zgpu_nmod_poly_mullow(ulong * res, const ulong * a, slong lena, const ulong
    transform where the GPU uses the NTT. */
 int _zgpu_nmod_poly_sqr(ulong * res, const ulong * a, slong len, nmod_t mod);
 
+/* res = poly^e mod f, as nmod_poly_powmod_ui_binexp (aliasing included). On the GPU every
+   step stays on the device (a product and a remainder by f's inverse); the choice follows f's
+   degree and e. */
+int zgpu_nmod_poly_powmod_ui_binexp(nmod_poly_t res, const nmod_poly_t poly, ulong e, const nmod_poly_t f);
+
+/* (res, lenf - 1) = (poly, lenf - 1)^e mod (f, lenf), as _nmod_poly_powmod_ui_binexp: lenf >= 2,
+   e >= 1, every coefficient below mod.n and f's leading one nonzero (checked). res may be poly. */
+int _zgpu_nmod_poly_powmod_ui_binexp(ulong * res, const ulong * poly, ulong e, const ulong * f, slong lenf, nmod_t mod);
+
+/* The same with finv (lenfinv coefficients) the inverse of f reversed, as
+   _nmod_poly_powmod_ui_binexp_preinv. */
+int _zgpu_nmod_poly_powmod_ui_binexp_preinv(ulong * res, const ulong * poly, ulong e, const ulong * f, slong lenf,
+                                            const ulong * finv, slong lenfinv, nmod_t mod);
+
+/* (res, lenf - 1) = x^e mod (f, lenf), as _nmod_poly_powmod_x_ui_preinv. */
+int _zgpu_nmod_poly_powmod_x_ui_preinv(ulong * res, ulong e, const ulong * f, slong lenf, const ulong * finv, slong lenfinv,
+                                       nmod_t mod);
+
 /* *res = Res(a, b), as nmod_poly_resultant: 0 where a or b is zero, and where a and b are the same
    polynomial (FLINT's answer, a nonzero constant included); a and b of the same modulus,
    which must be prime (FLINT assumes it; here a composite one is an error). On the GPU one

@@ -152,15 +152,18 @@ TEST_F(PluginIntercept, AnUnknownBackendPassesEveryCallToFlint)
     EXPECT_NE(said.find("ZGPU_BACKEND='fast'"), std::string::npos) << said;
 }
 
-TEST_F(PluginIntercept, AutomaticWithoutAStartedGpuGoesToFlintWithoutTheTest)
+TEST_F(PluginIntercept, AutomaticStartsTheGpuOnlyForACallItWouldSend)
 {
     unsetenv("ZGPU_BACKEND");
     static Counts f("test_f");
     Trace trace;
     if (gpu_available()) GTEST_SKIP() << "with a GPU its start may end at any moment; this case is for calls before it does";
-    call(f, trace, true, 0, nothing);
+    call(f, trace, false, 0, nothing);
     EXPECT_EQ(mode(), Mode::automatic);
-    EXPECT_EQ(trace.steps, (std::vector<std::string>{"test_f:flint"}));
+    EXPECT_FALSE(gpu_start_asked()) << "a call that stays with FLINT leaves the GPU alone";
+    call(f, trace, true, 0, nothing);
+    EXPECT_TRUE(gpu_start_asked());
+    EXPECT_EQ(trace.steps, (std::vector<std::string>{"test_f:test", "test_f:flint", "test_f:test", "test_f:flint"}));
 }
 
 TEST_F(PluginIntercept, ReportCountsCallsAndTime)

@@ -103,6 +103,17 @@ static void nmod_products(flint_rand_t state, slong length, ulong n)
         nmod_poly_powmod_ui_binexp(c, b, n, a), say("nmod_poly_powmod_ui_binexp", check_ulong_vec(c->coeffs, c->length));
         say("nmod_poly_resultant", nmod_poly_resultant(a, b));
     }
+    if (n_is_prime(n) && a->length > 2)
+    {
+        nmod_poly_t finv;
+        nmod_poly_init(finv, n);
+        nmod_poly_reverse(finv, a, a->length);
+        nmod_poly_inv_series(finv, finv, a->length);
+        nmod_poly_powmod_ui_binexp_preinv(c, b, n - 1, a, finv);
+        say("nmod_poly_powmod_ui_binexp_preinv", check_ulong_vec(c->coeffs, c->length));
+        nmod_poly_powmod_x_ui_preinv(c, n, a, finv), say("nmod_poly_powmod_x_ui_preinv", check_ulong_vec(c->coeffs, c->length));
+        nmod_poly_clear(finv);
+    }
     nmod_poly_clear(a), nmod_poly_clear(b), nmod_poly_clear(c);
 }
 

@@ -1,0 +1,33 @@
+// Powers of nmod polynomials modulo another on the chosen backend: FLINT's raw powering
+// functions (_nmod_poly_powmod_ui_binexp, its _preinv form and _nmod_poly_powmod_x_ui_preinv)
+// end here, their arguments checked.
+#pragma once
+
+#include <functional>
+
+#include <flint/nmod_poly.h>
+
+#include "zgpu/backend.hpp"
+
+namespace zgpu::poly {
+
+// res (lenf - 1 coefficients) = base^e mod f as FLINT's raw forms compute it: base of lenf - 1
+// coefficients below n, reduced mod f, or nullptr for x; f of lenf >= 2 coefficients; finv
+// (lenfinv coefficients, the inverse of f reversed) or nullptr; e >= 1. On the GPU where the
+// cost model picks it and it can: degree 2 or more, e >= 2, f's leading coefficient invertible
+// mod n (f's inverse is then FLINT's _nmod_poly_inv_series where not given) and lenfinv at
+// least lenf - 2. Otherwise, and where the GPU fails (a warning goes to stderr; nothing was
+// written), on_cpu() computes it: FLINT's function. Returns the backend that ran.
+struct NmodPowmod {
+    ulong* res;
+    const ulong* base;
+    ulong e;
+    const ulong* f;
+    slong lenf;
+    const ulong* finv;
+    slong lenfinv;
+    nmod_t mod;
+};
+Backend nmod_poly_powmod(const NmodPowmod& call, const std::function<void()>& on_cpu);
+
+}  // namespace zgpu::poly
