@@ -63,6 +63,20 @@ TEST(PolyChoice, SmallProductsStayOnTheHost)
     EXPECT_FALSE(gpu_pays_for_nmod_products(few, 16));
 }
 
+// Powers mod f modulo a 62-bit prime, the exponent the prime (92 steps): the plugin's row (degree
+// 2^16) and nmod_poly_factor's (degree 3000) on the GPU; degrees of a few coefficients, and a
+// single step of a few hundred, on the host.
+TEST(PolyChoice, PowersModFGoToTheGpuFromSomeHundredCoefficients)
+{
+    const std::uint64_t p = (std::uint64_t(1) << 62) - 57;
+    EXPECT_TRUE(gpu_pays_for_nmod_powmod(std::uint64_t(1) << 16, 92, p, 16));
+    EXPECT_TRUE(gpu_pays_for_nmod_powmod(3000, 92, p, 16));
+    EXPECT_FALSE(gpu_pays_for_nmod_powmod(16, 92, p, 16));
+    EXPECT_FALSE(gpu_pays_for_nmod_powmod(300, 1, p, 16));
+    EXPECT_FALSE(gpu_pays_for_nmod_powmod(1, 92, p, 16));
+    EXPECT_FALSE(gpu_pays_for_nmod_powmod(3000, 0, p, 16));
+}
+
 // Where bench_poly's crossover table on an H100 with 16 host threads put the faster backend.
 TEST(PolyChoice, TheMeasuredCrossoversAreFollowed)
 {
