@@ -24,6 +24,7 @@ constexpr Setting kSettings[] = {
     {"ZGPU_TIMING", "off", "1: a line on stderr for each GPU call, with the time of its phases"},
     {"ZGPU_PROGRESS", "off", "1: progress lines on stderr for calls that run for seconds"},
     {"ZGPU_REPORT", "off", "1: the plugin prints a line a function at exit: calls, calls on the GPU, seconds (read once a process)"},
+    {"ZGPU_PLUGIN_HEAP_PAD", "67108864", "bytes each malloc arena grows by and keeps once the plugin uses the GPU (M_TOP_PAD); 0 leaves malloc as it is (read once a process)"},
     {"ZGPU_PLUGIN_EXCLUDE", "none", "FLINT or NTL function names, split by commas, that the plugin leaves to FLINT or NTL (read once a process)"},
 };
 
@@ -111,6 +112,16 @@ std::size_t gpu_memory_limit()
 }
 
 unsigned threads() { return unsigned(positive_number("ZGPU_THREADS", 1 << 16, "a positive number of threads")); }
+
+std::size_t plugin_heap_pad()
+{
+    constexpr std::uint64_t kLimit = std::uint64_t(1) << 30;
+    const std::string_view value = value_of("ZGPU_PLUGIN_HEAP_PAD");
+    if (value.empty()) return std::size_t(64) << 20;
+    const std::optional<std::uint64_t> bytes = decimal(value, kLimit);
+    if (!bytes) throw Error("ZGPU_PLUGIN_HEAP_PAD='" + std::string(value) + "': expected a number of bytes from 0 to 2^30");
+    return std::size_t(*bytes);
+}
 
 bool plugin_excludes(std::string_view function)
 {

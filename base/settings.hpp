@@ -28,6 +28,8 @@ std::vector<int> devices();
 std::size_t gpu_memory_limit();
 // ZGPU_THREADS, a positive number; 0 where unset or empty: all hardware threads.
 unsigned threads();
+// ZGPU_PLUGIN_HEAP_PAD in bytes (0 allowed: off), at most 2^30; 64 MiB where unset or empty.
+std::size_t plugin_heap_pad();
 // Whether ZGPU_PLUGIN_EXCLUDE (function names split by commas) names `function`.
 bool plugin_excludes(std::string_view function);
 

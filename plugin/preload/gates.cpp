@@ -13,7 +13,7 @@ namespace zgpu::preload {
 
 bool nmod_product_worth_it(slong la, slong lb, slong out, ulong n)
 {
-    if (out <= 0 || la <= 0 || lb <= 0) return false;
+    if (out < kNmodModelFrom || la <= 0 || lb <= 0) return false;
     const auto a = std::uint64_t(std::min(la, out)), b = std::uint64_t(std::min(lb, out));
     const poly::PolyShape shape = poly::nmod_product_shape(a, b, std::uint64_t(out), n, poly::transform_length_estimate(a, b));
     return poly::gpu_pays_for_nmod_products({&shape, 1}, host_threads());

@@ -15,6 +15,12 @@ namespace zgpu::preload {
 // coefficients of 369 bits or more (a test checks it): those stay with FLINT too.
 inline constexpr slong kReadSizesFrom = 256;
 
+// Below this many coefficients out, no product mod n pays on the GPU by the cost model (the
+// GPU's fixed cost a call exceeds FLINT's whole product, any n and any split of the lengths: a
+// test checks it), so such calls stay with FLINT before the model's arithmetic. FLINT's
+// algorithms call tens of thousands of them (fmpz_poly_factor: 54 000 _nmod_poly_mul).
+inline constexpr slong kNmodModelFrom = 512;
+
 // Products with a dimension below this stay with FLINT. FLINT's algorithms call many thin ones
 // (fmpz_mat_solve's lifting: a 500 x 500 matrix by a column, thousands of times), which the cost
 // model sends to the GPU and which ran slower there: fmpz_mat_solve 500 x 500 took 7.6 s with

@@ -136,6 +136,22 @@ TEST_F(Environment, SwitchesAreOnUnlessEmptyOrZero)
     }
 }
 
+TEST_F(Environment, PluginHeapPadIsBytesFromZero)
+{
+    set("ZGPU_PLUGIN_HEAP_PAD", nullptr);
+    EXPECT_EQ(settings::plugin_heap_pad(), std::size_t(64) << 20);
+    set("ZGPU_PLUGIN_HEAP_PAD", "0");
+    EXPECT_EQ(settings::plugin_heap_pad(), 0u);
+    set("ZGPU_PLUGIN_HEAP_PAD", "1073741824");
+    EXPECT_EQ(settings::plugin_heap_pad(), std::size_t(1) << 30);
+    for (const char* bad : {"1073741825", "-1", "64M"}) {
+        set("ZGPU_PLUGIN_HEAP_PAD", bad);
+        EXPECT_EQ(error_of([] { settings::plugin_heap_pad(); }),
+                  "ZGPU_PLUGIN_HEAP_PAD='" + std::string(bad) + "': expected a number of bytes from 0 to 2^30");
+    }
+    set("ZGPU_PLUGIN_HEAP_PAD", nullptr);
+}
+
 TEST_F(Environment, PluginExclusionsAreWholeNames)
 {
     set("ZGPU_PLUGIN_EXCLUDE", "_fmpz_poly_mul,nmod_mat_det");
@@ -155,7 +171,7 @@ TEST(Settings, TheTableNamesEveryVariableOnce)
         EXPECT_EQ(s.name.substr(0, 5), "ZGPU_");
         EXPECT_FALSE(s.default_value.empty() || s.meaning.empty()) << s.name;
     }
-    EXPECT_EQ(names.size(), 11u);
+    EXPECT_EQ(names.size(), 12u);
 }
 
 }  // namespace
