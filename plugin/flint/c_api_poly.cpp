@@ -44,6 +44,12 @@ int _zgpu_nmod_poly_sqr(ulong* res, const ulong* a, slong len, nmod_t mod)
     return report(__func__, [&] { zgpu::_nmod_poly_sqr(res, a, len, mod); });
 }
 
+int _zgpu_nmod_poly_mulmod_preinv(ulong* res, const ulong* poly1, slong len1, const ulong* poly2, slong len2, const ulong* f, slong lenf,
+                                  const ulong* finv, slong lenfinv, nmod_t mod)
+{
+    return report(__func__, [&] { zgpu::_nmod_poly_mulmod_preinv(res, poly1, len1, poly2, len2, f, lenf, finv, lenfinv, mod); });
+}
+
 int zgpu_nmod_poly_powmod_ui_binexp(nmod_poly_t res, const nmod_poly_t poly, ulong e, const nmod_poly_t f)
 {
     return report(__func__, [&] { zgpu::nmod_poly_powmod_ui_binexp(res, poly, e, f); });

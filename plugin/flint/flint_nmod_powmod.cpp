@@ -1,7 +1,8 @@
-// FLINT-style powers of nmod polynomials modulo another: the checks FLINT leaves to its caller,
-// then plugin/poly/nmod_powmod, with FLINT's own function as the CPU path.
+// FLINT-style products and powers of nmod polynomials modulo another: the checks FLINT leaves to
+// its caller, then plugin/poly/nmod_powmod, with FLINT's own function as the CPU path.
 #include <algorithm>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "plugin/host_ops/dispatch.hpp"
@@ -75,6 +76,27 @@ void _nmod_poly_powmod_x_ui_preinv(ulong* res, ulong e, const ulong* f, slong le
     if (!finv) throw Error("_nmod_poly_powmod_x_ui_preinv: finv is NULL");
     check_raw("_nmod_poly_powmod_x_ui_preinv", c, false);
     poly::nmod_poly_powmod(c, [&] { ::_nmod_poly_powmod_x_ui_preinv(res, e, f, lenf, finv, lenfinv, mod); });
+}
+
+void _nmod_poly_mulmod_preinv(ulong* res, const ulong* poly1, slong len1, const ulong* poly2, slong len2, const ulong* f, slong lenf,
+                              const ulong* finv, slong lenfinv, nmod_t mod)
+{
+    const std::string function = "_nmod_poly_mulmod_preinv";
+    const auto fail = [&](const std::string& why) { throw Error(function + ": " + why); };
+    if (!poly1 || !poly2 || !finv) fail(std::string(!poly1 ? "poly1" : !poly2 ? "poly2" : "finv") + " is NULL");
+    if (len1 < 1 || len2 < 1 || len1 >= lenf || len2 >= lenf)
+        fail("len1 and len2 are " + std::to_string(len1) + " and " + std::to_string(len2) + ", each from 1 to lenf - 1 = " +
+             std::to_string(lenf - 1));
+    if (lenf > 2 && len1 + len2 - 1 < lenf) fail("len1 + len2 - 1 is below lenf: the product is reduced already");
+    // f, finv and the modulus as the powers check them; the operands' coefficients here.
+    check_raw(function, {res, nullptr, 1, f, lenf, finv, lenfinv, mod}, false);
+    for (const auto& [name, x, length] : {std::tuple{"poly1", poly1, len1}, std::tuple{"poly2", poly2, len2}})
+        for (slong i = 0; i < length; ++i)
+            if (x[i] >= mod.n)
+                fail(std::string(name) + "[" + std::to_string(i) + "] = " + std::to_string(x[i]) + " is not below the modulus " +
+                     std::to_string(mod.n));
+    poly::nmod_poly_mulmod({res, poly1, len1, poly2, len2, f, lenf, finv, lenfinv, mod},
+                           [&] { ::_nmod_poly_mulmod_preinv(res, poly1, len1, poly2, len2, f, lenf, finv, lenfinv, mod); });
 }
 
 void nmod_poly_powmod_ui_binexp(nmod_poly_t res, const nmod_poly_t poly, ulong e, const nmod_poly_t f)

@@ -50,6 +50,14 @@ void nmod_products(std::span<const NmodProduct> products);
 void nmod_poly_powmod(limb_t* res, const limb_t* base, std::span<const limb_t> exponent, const limb_t* f, std::size_t lenf,
                       const limb_t* finv, limb_t n);
 
+// res = a b mod f, polynomials mod n in host arrays: f of lenf >= 3 coefficients; a and b of
+// 1 to lenf - 1 coefficients below n, a_length + b_length - 1 >= lenf; finv the inverse of f
+// reversed, of finv_length >= a_length + b_length - lenf coefficients (the quotient's length).
+// res gets lenf - 1 coefficients and may be a or b. On the device: one product and the
+// remainder by finv.
+void nmod_poly_mulmod(limb_t* res, const limb_t* a, std::size_t a_length, const limb_t* b, std::size_t b_length, const limb_t* f,
+                      std::size_t lenf, const limb_t* finv, std::size_t finv_length, limb_t n);
+
 // The product over Z of two polynomials whose coefficients the operands pack (a_length and
 // b_length of them, signed values of at most kMaxLimbs limbs), truncated to out_length
 // coefficients, each of absolute value below 2^bits: reduced modulo the primes of

@@ -35,6 +35,27 @@ std::vector<ulong> inverse_of_reversed(const NmodPowmod& c)
     return inverse;
 }
 
+// Runs on `backend`: on the GPU gpu_work(), which writes nothing where it fails (the host then
+// computes it, with a warning naming `what`).
+Backend run_mod_f(Backend backend, const char* what, const std::function<void()>& gpu_work, const std::function<void()>& on_cpu)
+{
+    Backend ran = backend;
+    run_on(
+        backend,
+        [&] {
+            try {
+                gpu_work();
+            } catch (const Error& e) {
+                std::fprintf(stderr, "zgpu: the GPU failed during %s (%s); the host computes it\n", what, e.what());
+                on_cpu();
+                ran = Backend::cpu;
+            }
+            return ran;
+        },
+        on_cpu);
+    return ran;
+}
+
 }  // namespace
 
 Backend nmod_poly_powmod(const NmodPowmod& c, const std::function<void()>& on_cpu)
@@ -43,25 +64,31 @@ Backend nmod_poly_powmod(const NmodPowmod& c, const std::function<void()>& on_cp
     const std::uint64_t steps = std::uint64_t(std::bit_width(c.e) - 1 + std::popcount(c.e) - 1);
     const Backend backend =
         possible ? choose(gpu_pays_for_nmod_powmod(std::uint64_t(c.lenf - 1), steps, c.mod.n, host_threads())) : Backend::cpu;
-    Backend ran = backend;
-    run_on(
-        backend,
+    return run_mod_f(
+        backend, "a power mod f",
         [&] {
-            try {
-                std::vector<ulong> inverse;
-                if (!c.finv) inverse = inverse_of_reversed(c);
-                const ulong e[1] = {c.e};
-                gpu::nmod_poly_powmod(c.res, c.base, e, c.f, std::size_t(c.lenf), c.finv ? c.finv : inverse.data(), c.mod.n);
-            } catch (const Error& e) {
-                // Nothing was written: the host computes it.
-                std::fprintf(stderr, "zgpu: the GPU failed during a power mod f (%s); the host computes it\n", e.what());
-                on_cpu();
-                ran = Backend::cpu;
-            }
-            return ran;
+            std::vector<ulong> inverse;
+            if (!c.finv) inverse = inverse_of_reversed(c);
+            const ulong e[1] = {c.e};
+            gpu::nmod_poly_powmod(c.res, c.base, e, c.f, std::size_t(c.lenf), c.finv ? c.finv : inverse.data(), c.mod.n);
         },
         on_cpu);
-    return ran;
+}
+
+Backend nmod_poly_mulmod(const NmodMulmod& c, const std::function<void()>& on_cpu)
+{
+    const slong m = c.lenf - 1, quotient = c.la + c.lb - 1 - m;
+    const bool possible = requested_backend() != Backend::cpu && m >= 2 && c.mod.n >= 2 && c.la >= 1 && c.lb >= 1 && c.la <= m &&
+                          c.lb <= m && quotient >= 1 && quotient <= c.lenfinv &&
+                          transform_length_estimate(std::uint64_t(m), std::uint64_t(m)) <= gpu::kMaxPolyTransform;
+    const Backend backend = possible ? choose(gpu_pays_for_nmod_powmod(std::uint64_t(m), 1, c.mod.n, host_threads())) : Backend::cpu;
+    return run_mod_f(
+        backend, "a product mod f",
+        [&] {
+            gpu::nmod_poly_mulmod(c.res, c.a, std::size_t(c.la), c.b, std::size_t(c.lb), c.f, std::size_t(c.lenf), c.finv,
+                                  std::size_t(c.lenfinv), c.mod.n);
+        },
+        on_cpu);
 }
 
 }  // namespace zgpu::poly

@@ -1,6 +1,6 @@
-// Powers of nmod polynomials modulo another on the chosen backend: FLINT's raw powering
-// functions (_nmod_poly_powmod_ui_binexp, its _preinv form and _nmod_poly_powmod_x_ui_preinv)
-// end here, their arguments checked.
+// Products and powers of nmod polynomials modulo another on the chosen backend: FLINT's raw
+// forms (_nmod_poly_mulmod_preinv, _nmod_poly_powmod_ui_binexp, its _preinv form and
+// _nmod_poly_powmod_x_ui_preinv) end here, their arguments checked.
 #pragma once
 
 #include <functional>
@@ -29,5 +29,25 @@ struct NmodPowmod {
     nmod_t mod;
 };
 Backend nmod_poly_powmod(const NmodPowmod& call, const std::function<void()>& on_cpu);
+
+// res (lenf - 1 coefficients) = a b mod f as FLINT's _nmod_poly_mulmod_preinv computes it: a and
+// b of la and lb coefficients below n, f of lenf >= 2, finv (lenfinv coefficients) the inverse
+// of f reversed. On the GPU where the cost model picks it (as one step of a power) and it can:
+// degree 2 or more, la and lb at most the degree, a quotient (la + lb - lenf coefficients) of
+// at least one coefficient and at most lenfinv. Otherwise, and where the GPU fails (a warning;
+// nothing written), on_cpu() computes it.
+struct NmodMulmod {
+    ulong* res;
+    const ulong* a;
+    slong la;
+    const ulong* b;
+    slong lb;
+    const ulong* f;
+    slong lenf;
+    const ulong* finv;
+    slong lenfinv;
+    nmod_t mod;
+};
+Backend nmod_poly_mulmod(const NmodMulmod& call, const std::function<void()>& on_cpu);
 
 }  // namespace zgpu::poly

@@ -26,6 +26,13 @@ bool nmod_powmod_worth_it(slong lenf, ulong e, ulong n)
     return poly::gpu_pays_for_nmod_powmod(std::uint64_t(lenf - 1), steps, n, host_threads());
 }
 
+bool nmod_mulmod_worth_it(slong len1, slong len2, slong lenf, slong lenfinv, ulong n)
+{
+    const slong m = lenf - 1, quotient = len1 + len2 - 1 - m;
+    if (m < kNmodModelFrom / 2 || len1 > m || len2 > m || quotient < 1 || quotient > lenfinv) return false;
+    return poly::gpu_pays_for_nmod_powmod(std::uint64_t(m), 1, n, host_threads());
+}
+
 bool fmpz_product_pays(slong la, slong lb, slong out, std::uint64_t a_bits, std::uint64_t b_bits)
 {
     return poly::gpu_pays_for_fmpz_poly_product(

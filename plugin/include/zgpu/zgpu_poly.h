@@ -45,6 +45,13 @@ int _zgpu_nmod_poly_mullow(ulong * res, const ulong * a, slong lena, const ulong
    transform where the GPU uses the NTT. */
 int _zgpu_nmod_poly_sqr(ulong * res, const ulong * a, slong len, nmod_t mod);
 
+/* (res, lenf - 1) = (poly1, len1) * (poly2, len2) mod (f, lenf), as _nmod_poly_mulmod_preinv, with
+   finv (lenfinv coefficients) the inverse of f reversed: 1 <= len1, len2 < lenf and
+   len1 + len2 > lenf (lenf = 2 aside), every coefficient below mod.n and f's leading one nonzero
+   (checked). res may be poly1 or poly2. On the GPU one product and the remainder by finv. */
+int _zgpu_nmod_poly_mulmod_preinv(ulong * res, const ulong * poly1, slong len1, const ulong * poly2, slong len2, const ulong * f,
+                                  slong lenf, const ulong * finv, slong lenfinv, nmod_t mod);
+
 /* res = poly^e mod f, as nmod_poly_powmod_ui_binexp (aliasing included). On the GPU every
    step stays on the device (a product and a remainder by f's inverse); the choice follows f's
    degree and e. */

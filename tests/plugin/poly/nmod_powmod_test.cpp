@@ -1,6 +1,7 @@
-// zgpu's powers of nmod polynomials modulo another (the raw forms _zgpu_nmod_poly_powmod_ui_binexp,
-// its _preinv form and _zgpu_nmod_poly_powmod_x_ui_preinv, and the object form) against FLINT's
-// own functions on each backend.
+// zgpu's products and powers of nmod polynomials modulo another (the raw forms
+// _zgpu_nmod_poly_mulmod_preinv, _zgpu_nmod_poly_powmod_ui_binexp, its _preinv form and
+// _zgpu_nmod_poly_powmod_x_ui_preinv, and the object form) against FLINT's own functions on each
+// backend.
 #include <gmp.h>
 
 #include <string>
@@ -151,6 +152,37 @@ TEST_P(NmodPowmod, ObjectFormMatchesFlintWithAliasing)
             }
 }
 
+// Products mod f: both operands as long as f's degree, one long and one short (the shortest
+// quotient), squares, and res the first operand.
+TEST_P(NmodPowmod, ProductsModFMatchFlint)
+{
+    for (const ulong n : moduli())
+        for (const slong m : {slong(2), slong(3), slong(255), slong(256), slong(700), slong(3000)}) {
+            NmodPoly f(n);
+            random_modulus(f, m);
+            const std::vector<ulong> finv = inverse_of_reversed(f), a = random_base(m, n);
+            const slong lenf = m + 1;
+            for (const slong lb : {m, slong(2), m / 2 + 1}) {
+                const std::vector<ulong> b = random_base(lb, n);
+                std::vector<ulong> ours(static_cast<std::size_t>(m)), theirs(static_cast<std::size_t>(m));
+                _nmod_poly_mulmod_preinv(theirs.data(), a.data(), m, b.data(), lb, f.p->coeffs, lenf, finv.data(), lenf, f.p->mod);
+                ASSERT_EQ(_zgpu_nmod_poly_mulmod_preinv(ours.data(), a.data(), m, b.data(), lb, f.p->coeffs, lenf, finv.data(), lenf,
+                                                        f.p->mod),
+                          0)
+                    << zgpu_last_error();
+                ASSERT_EQ(ours, theirs) << "degree " << m << ", " << m << " x " << lb << " mod " << n;
+                EXPECT_STREQ(zgpu_last_backend(), expected_backend(m, 2));
+            }
+            std::vector<ulong> ours = a, theirs(static_cast<std::size_t>(m));
+            _nmod_poly_mulmod_preinv(theirs.data(), a.data(), m, a.data(), m, f.p->coeffs, lenf, finv.data(), lenf, f.p->mod);
+            ASSERT_EQ(_zgpu_nmod_poly_mulmod_preinv(ours.data(), ours.data(), m, ours.data(), m, f.p->coeffs, lenf, finv.data(), lenf,
+                                                    f.p->mod),
+                      0)
+                << zgpu_last_error();
+            ASSERT_EQ(ours, theirs) << "square in place, degree " << m << " mod " << n;
+        }
+}
+
 TEST_P(NmodPowmod, BadArgumentsWriteNothing)
 {
     const ulong n = 101;
@@ -171,6 +203,12 @@ TEST_P(NmodPowmod, BadArgumentsWriteNothing)
     fails(_zgpu_nmod_poly_powmod_ui_binexp(res.data(), base.data(), 5, f.p->coeffs, 9, f.p->mod), "a leading zero");
     fails(_zgpu_nmod_poly_powmod_x_ui_preinv(res.data(), 5, f.p->coeffs, 9, nullptr, 9, f.p->mod), "no finv");
     EXPECT_NE(std::string(zgpu_last_error()).find("finv"), std::string::npos) << zgpu_last_error();
+    f.p->coeffs[8] = 1;
+    const std::vector<ulong> finv(9, 1);
+    fails(_zgpu_nmod_poly_mulmod_preinv(res.data(), base.data(), 8, base.data(), 9, f.p->coeffs, 9, finv.data(), 9, f.p->mod),
+          "an operand as long as f");
+    fails(_zgpu_nmod_poly_mulmod_preinv(res.data(), base.data(), 4, base.data(), 5, f.p->coeffs, 9, finv.data(), 9, f.p->mod),
+          "a product shorter than f");
 }
 
 // Where f's leading coefficient has no inverse mod n, the _preinv form stays with FLINT (which

@@ -112,6 +112,7 @@ static void nmod_products(flint_rand_t state, slong length, ulong n)
         nmod_poly_powmod_ui_binexp_preinv(c, b, n - 1, a, finv);
         say("nmod_poly_powmod_ui_binexp_preinv", check_ulong_vec(c->coeffs, c->length));
         nmod_poly_powmod_x_ui_preinv(c, n, a, finv), say("nmod_poly_powmod_x_ui_preinv", check_ulong_vec(c->coeffs, c->length));
+        nmod_poly_mulmod_preinv(c, c, b, a, finv), say("nmod_poly_mulmod_preinv", check_ulong_vec(c->coeffs, c->length));
         nmod_poly_clear(finv);
     }
     nmod_poly_clear(a), nmod_poly_clear(b), nmod_poly_clear(c);
