@@ -105,10 +105,11 @@ const char* library_name(Library library) { return library == Library::ntl ? "NT
 // Results that zgpu unpacks into fresh fmpz take their limbs from the malloc arenas of the host
 // threads, which glibc trims back to the system whenever more than 128 KiB lie free at their top
 // (its default): every call of a long product then faults its pages in again, the threads
-// contending for the process's memory map. On the H200 machine a product of 64 000 coefficients
-// of 8 000 bits unpacked in 44 ms so, and in 8 to 9 ms with glibc's trim threshold at 4 GiB and
-// its top pad at 256 MiB. Where the plugin starts the GPU it pads the arenas (the top pad is kept
-// at every trim), unless the environment sets malloc's pad itself.
+// contending for the process's memory map. On the H200 machine a product of 32 641 x 32 386
+// coefficients (274 primes) unpacked in 34 to 44 ms so, in 6 to 7 ms with a top pad of 64 MiB
+// (each arena grows by it and keeps it at every trim), and in 29 to 31 ms with the trim
+// threshold alone at 4 GiB. Where the plugin starts the GPU it pads the arenas, unless the
+// environment sets malloc's pad itself.
 void pad_the_heap()
 {
     std::size_t pad = 0;
