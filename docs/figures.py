@@ -32,8 +32,8 @@ MATRIX_LU = f"{RESULTS}/2026-11-29-h200-lu-top-rows/run4-bench-nmod-lu.md"
 RESULTANT = f"{RESULTS}/2026-11-26-h200-last-check-c6b3e02.md"
 PRODUCTS = f"{RESULTS}/2026-11-24-h200-mul-0d65022.md"
 # The plugin's rows: FLINT's since powers and products mod f stay on the device and the heap is
-# padded (its "with" runs also printed the report), NTL's from the round before.
-PLUGIN_FLINT = f"{RESULTS}/2026-11-29-h200-plugin-powmod/run3-plugin-rows.md"
+# padded, NTL's from the round before.
+PLUGIN_FLINT = f"{RESULTS}/2026-11-29-h200-plugin-powmod/run5-bench-flint.md"
 PLUGIN_NTL = f"{RESULTS}/2026-11-28-h200-plugin-ntl-pow-f12bc9c/bench-ntl.md"
 # Multi-modular reduction and CRT: an H100 with 16 host threads.
 MODULAR = f"{RESULTS}/2026-11-25-h100-modular-crt-tensor-a81b131.md"
