@@ -2,7 +2,6 @@
 // its caller, then plugin/poly/nmod_powmod, with FLINT's own function as the CPU path.
 #include <algorithm>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "plugin/host_ops/dispatch.hpp"
@@ -12,6 +11,15 @@
 
 namespace zgpu {
 namespace {
+
+// Every coefficient of (x, length) below n.
+void check_reduced(const std::string& function, const char* name, const ulong* x, slong length, ulong n)
+{
+    for (slong i = 0; i < length; ++i)
+        if (x[i] >= n)
+            throw Error(function + ": " + name + "[" + std::to_string(i) + "] = " + std::to_string(x[i]) + " is not below the modulus " +
+                        std::to_string(n));
+}
 
 // The raw forms' preconditions, as FLINT states them: f of lenf >= 2 reduced coefficients, its
 // leading one nonzero; the base (where there is one) of lenf - 1 reduced coefficients; e >= 1;
@@ -25,18 +33,12 @@ void check_raw(const std::string& function, const poly::NmodPowmod& c, bool has_
     if (c.lenf < 2) fail("lenf is " + std::to_string(c.lenf) + ", at least 2 is needed");
     if (c.e < 1) fail("e is 0, at least 1 is needed");
     if (c.mod.n == 0) fail("the modulus is 0");
-    const auto reduced = [&](const char* name, const ulong* x, slong length) {
-        for (slong i = 0; i < length; ++i)
-            if (x[i] >= c.mod.n)
-                fail(std::string(name) + "[" + std::to_string(i) + "] = " + std::to_string(x[i]) + " is not below the modulus " +
-                     std::to_string(c.mod.n));
-    };
-    reduced("f", c.f, c.lenf);
+    check_reduced(function, "f", c.f, c.lenf, c.mod.n);
     if (c.f[c.lenf - 1] == 0) fail("f's leading coefficient is 0");
-    if (has_base) reduced("poly", c.base, c.lenf - 1);
+    if (has_base) check_reduced(function, "poly", c.base, c.lenf - 1, c.mod.n);
     if (c.finv) {
         if (c.lenfinv < 1) fail("lenfinv is " + std::to_string(c.lenfinv) + ", at least 1 is needed");
-        reduced("finv", c.finv, c.lenfinv);
+        check_reduced(function, "finv", c.finv, c.lenfinv, c.mod.n);
     }
 }
 
@@ -90,11 +92,8 @@ void _nmod_poly_mulmod_preinv(ulong* res, const ulong* poly1, slong len1, const 
     if (lenf > 2 && len1 + len2 - 1 < lenf) fail("len1 + len2 - 1 is below lenf: the product is reduced already");
     // f, finv and the modulus as the powers check them; the operands' coefficients here.
     check_raw(function, {res, nullptr, 1, f, lenf, finv, lenfinv, mod}, false);
-    for (const auto& [name, x, length] : {std::tuple{"poly1", poly1, len1}, std::tuple{"poly2", poly2, len2}})
-        for (slong i = 0; i < length; ++i)
-            if (x[i] >= mod.n)
-                fail(std::string(name) + "[" + std::to_string(i) + "] = " + std::to_string(x[i]) + " is not below the modulus " +
-                     std::to_string(mod.n));
+    check_reduced(function, "poly1", poly1, len1, mod.n);
+    check_reduced(function, "poly2", poly2, len2, mod.n);
     poly::nmod_poly_mulmod({res, poly1, len1, poly2, len2, f, lenf, finv, lenfinv, mod},
                            [&] { ::_nmod_poly_mulmod_preinv(res, poly1, len1, poly2, len2, f, lenf, finv, lenfinv, mod); });
 }

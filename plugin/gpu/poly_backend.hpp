@@ -43,18 +43,17 @@ void nmod_products(std::span<const NmodProduct> products);
 
 // res = base^e mod f, polynomials mod n (2 <= n < 2^64) in host arrays: f of lenf >= 3
 // coefficients, its leading one invertible mod n; base of lenf - 1 coefficients below n
-// (reduced mod f, zero-padded), or nullptr for x; finv the inverse of f reversed, of which the
-// first lenf - 2 coefficients are read; e's words in `exponent`, least significant first, the
-// last nonzero. res gets lenf - 1 coefficients and may be base. Every step on the device; the
+// (reduced mod f, zero-padded), or nullptr for x; finv (finv_length coefficients) the inverse of
+// f reversed, of which at most the first lenf - 2 are read, zeros taken past finv_length as
+// FLINT's division takes them; e's words in `exponent`, least significant first, the last
+// nonzero. res gets lenf - 1 coefficients and may be base. Every step on the device; the
 // transform (the power of two >= 2 lenf - 3) at most kMaxPolyTransform.
 void nmod_poly_powmod(limb_t* res, const limb_t* base, std::span<const limb_t> exponent, const limb_t* f, std::size_t lenf,
-                      const limb_t* finv, limb_t n);
+                      const limb_t* finv, std::size_t finv_length, limb_t n);
 
 // res = a b mod f, polynomials mod n in host arrays: f of lenf >= 3 coefficients; a and b of
-// 1 to lenf - 1 coefficients below n, a_length + b_length - 1 >= lenf; finv the inverse of f
-// reversed, of finv_length >= a_length + b_length - lenf coefficients (the quotient's length).
-// res gets lenf - 1 coefficients and may be a or b. On the device: one product and the
-// remainder by finv.
+// 1 to lenf - 1 coefficients below n, a_length + b_length - 1 >= lenf; finv as above. res gets
+// lenf - 1 coefficients and may be a or b. On the device: one product and the remainder by finv.
 void nmod_poly_mulmod(limb_t* res, const limb_t* a, std::size_t a_length, const limb_t* b, std::size_t b_length, const limb_t* f,
                       std::size_t lenf, const limb_t* finv, std::size_t finv_length, limb_t n);
 

@@ -96,7 +96,10 @@ Backend host_multi_crt(std::span<const limb_t* const>, std::size_t, const Modula
 
 std::uint64_t nmod_transform_length(const NmodProduct&) { unavailable(); }
 void nmod_products(std::span<const NmodProduct>) { unavailable(); }
-void nmod_poly_powmod(limb_t*, const limb_t*, std::span<const limb_t>, const limb_t*, std::size_t, const limb_t*, limb_t) { unavailable(); }
+void nmod_poly_powmod(limb_t*, const limb_t*, std::span<const limb_t>, const limb_t*, std::size_t, const limb_t*, std::size_t, limb_t)
+{
+    unavailable();
+}
 void nmod_poly_mulmod(limb_t*, const limb_t*, std::size_t, const limb_t*, std::size_t, const limb_t*, std::size_t, const limb_t*, std::size_t, limb_t)
 {
     unavailable();

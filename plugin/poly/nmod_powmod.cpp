@@ -19,7 +19,7 @@ namespace {
 bool gpu_can(const NmodPowmod& c)
 {
     const slong m = c.lenf - 1;
-    if (m < 2 || c.e < 2 || c.mod.n < 2 || (c.finv && c.lenfinv < m - 1)) return false;
+    if (m < 2 || c.e < 2 || c.mod.n < 2) return false;
     if (transform_length_estimate(std::uint64_t(m), std::uint64_t(m)) > gpu::kMaxPolyTransform) return false;
     ulong inverse = 0;
     return n_gcdinv(&inverse, c.f[c.lenf - 1], c.mod.n) == 1;
@@ -31,7 +31,7 @@ std::vector<ulong> inverse_of_reversed(const NmodPowmod& c)
     const slong m = c.lenf - 1;
     std::vector<ulong> reversed(std::size_t(c.lenf)), inverse(std::size_t(m - 1));
     _nmod_poly_reverse(reversed.data(), c.f, c.lenf, c.lenf);
-    _nmod_poly_inv_series(inverse.data(), reversed.data(), std::min(c.lenf, m - 1), m - 1, c.mod);
+    _nmod_poly_inv_series(inverse.data(), reversed.data(), m - 1, m - 1, c.mod);
     return inverse;
 }
 
@@ -61,16 +61,18 @@ Backend run_mod_f(Backend backend, const char* what, const std::function<void()>
 Backend nmod_poly_powmod(const NmodPowmod& c, const std::function<void()>& on_cpu)
 {
     const bool possible = requested_backend() != Backend::cpu && gpu_can(c);
-    const std::uint64_t steps = std::uint64_t(std::bit_width(c.e) - 1 + std::popcount(c.e) - 1);
-    const Backend backend =
-        possible ? choose(gpu_pays_for_nmod_powmod(std::uint64_t(c.lenf - 1), steps, c.mod.n, host_threads())) : Backend::cpu;
+    const std::uint64_t steps = powering_steps(c.e), flint_steps = c.base ? steps : powering_squarings(c.e);
+    const Backend backend = possible ? choose(gpu_pays_for_nmod_powmod(std::uint64_t(c.lenf - 1), steps, flint_steps, c.mod.n,
+                                                                       host_threads()))
+                                     : Backend::cpu;
     return run_mod_f(
         backend, "a power mod f",
         [&] {
             std::vector<ulong> inverse;
             if (!c.finv) inverse = inverse_of_reversed(c);
             const ulong e[1] = {c.e};
-            gpu::nmod_poly_powmod(c.res, c.base, e, c.f, std::size_t(c.lenf), c.finv ? c.finv : inverse.data(), c.mod.n);
+            const std::size_t finv_length = c.finv ? std::size_t(c.lenfinv) : inverse.size();
+            gpu::nmod_poly_powmod(c.res, c.base, e, c.f, std::size_t(c.lenf), c.finv ? c.finv : inverse.data(), finv_length, c.mod.n);
         },
         on_cpu);
 }
@@ -79,9 +81,9 @@ Backend nmod_poly_mulmod(const NmodMulmod& c, const std::function<void()>& on_cp
 {
     const slong m = c.lenf - 1, quotient = c.la + c.lb - 1 - m;
     const bool possible = requested_backend() != Backend::cpu && m >= 2 && c.mod.n >= 2 && c.la >= 1 && c.lb >= 1 && c.la <= m &&
-                          c.lb <= m && quotient >= 1 && quotient <= c.lenfinv &&
+                          c.lb <= m && quotient >= 1 && c.lenfinv >= 1 &&
                           transform_length_estimate(std::uint64_t(m), std::uint64_t(m)) <= gpu::kMaxPolyTransform;
-    const Backend backend = possible ? choose(gpu_pays_for_nmod_powmod(std::uint64_t(m), 1, c.mod.n, host_threads())) : Backend::cpu;
+    const Backend backend = possible ? choose(gpu_pays_for_nmod_powmod(std::uint64_t(m), 1, 1, c.mod.n, host_threads())) : Backend::cpu;
     return run_mod_f(
         backend, "a product mod f",
         [&] {

@@ -15,8 +15,7 @@ namespace zgpu::poly {
 // coefficients below n, reduced mod f, or nullptr for x; f of lenf >= 2 coefficients; finv
 // (lenfinv coefficients, the inverse of f reversed) or nullptr; e >= 1. On the GPU where the
 // cost model picks it and it can: degree 2 or more, e >= 2, f's leading coefficient invertible
-// mod n (f's inverse is then FLINT's _nmod_poly_inv_series where not given) and lenfinv at
-// least lenf - 2. Otherwise, and where the GPU fails (a warning goes to stderr; nothing was
+// mod n (f's inverse is then FLINT's _nmod_poly_inv_series where not given). Otherwise, and where the GPU fails (a warning goes to stderr; nothing was
 // written), on_cpu() computes it: FLINT's function. Returns the backend that ran.
 struct NmodPowmod {
     ulong* res;
@@ -34,7 +33,7 @@ Backend nmod_poly_powmod(const NmodPowmod& call, const std::function<void()>& on
 // b of la and lb coefficients below n, f of lenf >= 2, finv (lenfinv coefficients) the inverse
 // of f reversed. On the GPU where the cost model picks it (as one step of a power) and it can:
 // degree 2 or more, la and lb at most the degree, a quotient (la + lb - lenf coefficients) of
-// at least one coefficient and at most lenfinv. Otherwise, and where the GPU fails (a warning;
+// at least one coefficient. Otherwise, and where the GPU fails (a warning;
 // nothing written), on_cpu() computes it.
 struct NmodMulmod {
     ulong* res;

@@ -247,12 +247,17 @@ bool gpu_pays_for_resultant(std::size_t a_length, std::size_t b_length, std::uin
     return gpu < cpu;
 }
 
-bool gpu_pays_for_nmod_powmod(std::uint64_t m, std::uint64_t steps, std::uint64_t n, unsigned threads)
+std::uint64_t powering_squarings(std::uint64_t e) { return std::uint64_t(std::bit_width(e) - 1); }
+
+std::uint64_t powering_steps(std::uint64_t e) { return powering_squarings(e) + std::uint64_t(std::popcount(e) - 1); }
+
+bool gpu_pays_for_nmod_powmod(std::uint64_t m, std::uint64_t gpu_steps, std::uint64_t flint_steps, std::uint64_t n,
+                              unsigned threads)
 {
-    if (m < 2 || steps == 0) return false;
-    const double flint = double(steps) * flint_call_seconds(powers::flint_step_seconds(m, n), threads);
+    if (m < 2 || gpu_steps == 0 || flint_steps == 0) return false;
+    const double flint = double(flint_steps) * flint_call_seconds(powers::flint_step_seconds(m, n), threads);
     const double transfers = 8.0 * double(4 * m) / kGpuBytesPerSecond;
-    const double gpu = kGpuNmodSecondsPerCall + transfers + double(steps) * powers::gpu_step_seconds(m, n);
+    const double gpu = kGpuNmodSecondsPerCall + transfers + double(gpu_steps) * powers::gpu_step_seconds(m, n);
     return gpu < flint;
 }
 

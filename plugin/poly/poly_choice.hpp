@@ -57,11 +57,17 @@ bool gpu_pays_for_nmod_products(std::span<const PolyShape> products, unsigned th
 // primes, multiplied and reconstructed by one CRT.
 bool gpu_pays_for_fmpz_poly_product(const PolyShape& product, unsigned threads);
 
-// base^e mod f, f of degree m >= 2 modulo n, in `steps` steps (squarings and products by the
-// base): FLINT's powering on its threads (a product and a division by Newton's method a step)
-// against every step on the GPU (three products of transform 2m a step, latency bound below
-// degrees of some thousands).
-bool gpu_pays_for_nmod_powmod(std::uint64_t m, std::uint64_t steps, std::uint64_t n, unsigned threads);
+// The steps of binary powering to the e >= 1: its squarings, and those with its products by
+// the base.
+std::uint64_t powering_squarings(std::uint64_t e);
+std::uint64_t powering_steps(std::uint64_t e);
+
+// base^e mod f, f of degree m >= 2 modulo n: FLINT's powering on its threads in flint_steps
+// steps (a product and a division by Newton's method a step; FLINT's powers of x multiply by x
+// with a shift) against gpu_steps on the GPU (three products of transform 2m a step, latency
+// bound below degrees of some thousands).
+bool gpu_pays_for_nmod_powmod(std::uint64_t m, std::uint64_t gpu_steps, std::uint64_t flint_steps, std::uint64_t n,
+                              unsigned threads);
 
 // Resultants: modulo a prime, FLINT's nmod_poly_resultant against one block of the GPU; over
 // Z, FLINT's fmpz_poly_resultant against a remainder sequence a prime on the GPU.

@@ -19,18 +19,18 @@ bool nmod_product_worth_it(slong la, slong lb, slong out, ulong n)
     return poly::gpu_pays_for_nmod_products({&shape, 1}, host_threads());
 }
 
-bool nmod_powmod_worth_it(slong lenf, ulong e, ulong n)
+bool nmod_powmod_worth_it(slong lenf, ulong e, ulong n, bool of_x)
 {
     if (lenf < 3 || e < 2) return false;
-    const auto steps = std::uint64_t(std::bit_width(e) - 1 + std::popcount(e) - 1);
-    return poly::gpu_pays_for_nmod_powmod(std::uint64_t(lenf - 1), steps, n, host_threads());
+    const std::uint64_t steps = poly::powering_steps(e), flint_steps = of_x ? poly::powering_squarings(e) : steps;
+    return poly::gpu_pays_for_nmod_powmod(std::uint64_t(lenf - 1), steps, flint_steps, n, host_threads());
 }
 
-bool nmod_mulmod_worth_it(slong len1, slong len2, slong lenf, slong lenfinv, ulong n)
+bool nmod_mulmod_worth_it(slong len1, slong len2, slong lenf, ulong n)
 {
-    const slong m = lenf - 1, quotient = len1 + len2 - 1 - m;
-    if (m < kNmodModelFrom / 2 || len1 > m || len2 > m || quotient < 1 || quotient > lenfinv) return false;
-    return poly::gpu_pays_for_nmod_powmod(std::uint64_t(m), 1, n, host_threads());
+    const slong m = lenf - 1;
+    if (m < kNmodModelFrom / 2 || len1 > m || len2 > m || len1 + len2 - 1 <= m) return false;
+    return poly::gpu_pays_for_nmod_powmod(std::uint64_t(m), 1, 1, n, host_threads());
 }
 
 bool fmpz_product_pays(slong la, slong lb, slong out, std::uint64_t a_bits, std::uint64_t b_bits)

@@ -41,10 +41,10 @@ inline bool thick(slong rows, slong inner, slong cols)
 // A product of la x lb coefficients mod x^out, modulo n.
 bool nmod_product_worth_it(slong la, slong lb, slong out, ulong n);
 
-// A power mod f, f of lenf coefficients, to the e, modulo n.
-bool nmod_powmod_worth_it(slong lenf, ulong e, ulong n);
-// A product mod f of len1 x len2 coefficients, f of lenf, its inverse of lenfinv, modulo n.
-bool nmod_mulmod_worth_it(slong len1, slong len2, slong lenf, slong lenfinv, ulong n);
+// A power mod f, f of lenf coefficients, to the e, modulo n; of x where of_x.
+bool nmod_powmod_worth_it(slong lenf, ulong e, ulong n, bool of_x);
+// A product mod f of len1 x len2 coefficients, f of lenf, modulo n.
+bool nmod_mulmod_worth_it(slong len1, slong len2, slong lenf, ulong n);
 
 // A product over Z of la x lb coefficients mod x^out (each at most out), of a_bits and b_bits.
 // Callers read the bits only where out >= kReadSizesFrom.

@@ -27,7 +27,7 @@ void _nmod_poly_mulmod_preinv(ulong* res, const ulong* poly1, slong len1, const 
 {
     static Counts counts("_nmod_poly_mulmod_preinv");
     route(
-        counts, [&] { return nmod_mulmod_worth_it(len1, len2, lenf, lenfinv, mod.n); },
+        counts, [&] { return nmod_mulmod_worth_it(len1, len2, lenf, mod.n); },
         [&] { return _zgpu_nmod_poly_mulmod_preinv(res, poly1, len1, poly2, len2, f, lenf, finv, lenfinv, mod); },
         [&] { next<decltype(&_nmod_poly_mulmod_preinv)>(counts)(res, poly1, len1, poly2, len2, f, lenf, finv, lenfinv, mod); });
 }
@@ -36,7 +36,7 @@ void _nmod_poly_powmod_ui_binexp(ulong* res, const ulong* poly, ulong e, const u
 {
     static Counts counts("_nmod_poly_powmod_ui_binexp");
     route(
-        counts, [&] { return nmod_powmod_worth_it(lenf, e, mod.n); },
+        counts, [&] { return nmod_powmod_worth_it(lenf, e, mod.n, false); },
         [&] { return _zgpu_nmod_poly_powmod_ui_binexp(res, poly, e, f, lenf, mod); },
         [&] { next<decltype(&_nmod_poly_powmod_ui_binexp)>(counts)(res, poly, e, f, lenf, mod); });
 }
@@ -46,7 +46,7 @@ void _nmod_poly_powmod_ui_binexp_preinv(ulong* res, const ulong* poly, ulong e, 
 {
     static Counts counts("_nmod_poly_powmod_ui_binexp_preinv");
     route(
-        counts, [&] { return nmod_powmod_worth_it(lenf, e, mod.n); },
+        counts, [&] { return nmod_powmod_worth_it(lenf, e, mod.n, false); },
         [&] { return _zgpu_nmod_poly_powmod_ui_binexp_preinv(res, poly, e, f, lenf, finv, lenfinv, mod); },
         [&] { next<decltype(&_nmod_poly_powmod_ui_binexp_preinv)>(counts)(res, poly, e, f, lenf, finv, lenfinv, mod); });
 }
@@ -55,7 +55,7 @@ void _nmod_poly_powmod_x_ui_preinv(ulong* res, ulong e, const ulong* f, slong le
 {
     static Counts counts("_nmod_poly_powmod_x_ui_preinv");
     route(
-        counts, [&] { return nmod_powmod_worth_it(lenf, e, mod.n); },
+        counts, [&] { return nmod_powmod_worth_it(lenf, e, mod.n, true); },
         [&] { return _zgpu_nmod_poly_powmod_x_ui_preinv(res, e, f, lenf, finv, lenfinv, mod); },
         [&] { next<decltype(&_nmod_poly_powmod_x_ui_preinv)>(counts)(res, e, f, lenf, finv, lenfinv, mod); });
 }

@@ -4,7 +4,7 @@
 // (Newton division): three products, each through the three 64-bit primes and the CRT to n
 // (crt_to_moduli.hpp), with the reversals and the last subtraction between them. A chain of
 // separate products (FLINT's through the plugin) crosses PCIe at each of them instead.
-// ZGPU_TIMING=1 prints the split to stderr.
+// ZGPU_TIMING=1 prints a power's split to stderr.
 #include <algorithm>
 #include <bit>
 #include <cstdio>
@@ -25,10 +25,10 @@
 namespace zgpu::gpu {
 namespace {
 
-// Where everything lies on the device, for f of degree m modulo n and products of up to
-// `full_length` coefficients before the remainder (at most 2m - 1): the uploaded part first (f,
-// the m - 1 coefficients of its inverse, the operands a and b, the modulus's constants, the
-// CRT's radix and one offset), then the device's own working arrays.
+// Where everything lies on the device, for f of degree m modulo n and products of at most 2m - 1
+// coefficients before the remainder: the uploaded part first (f, the m - 1 coefficients of its
+// inverse, the operands a and b, the modulus's constants, the CRT's radix and one offset), then
+// the device's own working arrays.
 struct ModFLayout {
     ModFLayout(std::size_t m, limb_t n, std::span<const limb_t> primes, std::size_t a_length, std::size_t b_length)
         : modulus{kernels::make_modulus(n)}, radix(garner_radix(primes, n))
@@ -51,6 +51,9 @@ struct ModFLayout {
         low = layout.reserve(m * sizeof(limb_t));
         residues = layout.reserve(primes.size() * (2 * m - 1) * sizeof(limb_t));
     }
+    // The layout points into the object's own arrays.
+    ModFLayout(const ModFLayout&) = delete;
+    ModFLayout& operator=(const ModFLayout&) = delete;
 
     // The uploaded arrays, which the layout points into.
     std::vector<kernels::Modulus> modulus;
@@ -131,7 +134,8 @@ void check_modulus(const char* function, std::size_t lenf)
 }
 
 // The uploaded part into pinned memory: f, the inverse's first coefficients up to m - 1 (the
-// quotient's length: no more are read), the lengths and the layout's own arrays.
+// longest quotient: no more are read) and zeros past finv_length (FLINT reads finv so too),
+// the lengths and the layout's own arrays.
 void stage(std::byte* staging, const ModFLayout& at, const ModF& mod_f, const limb_t* f, const limb_t* finv,
            std::size_t finv_length, std::size_t m)
 {
@@ -147,7 +151,7 @@ void stage(std::byte* staging, const ModFLayout& at, const ModF& mod_f, const li
 }  // namespace
 
 void nmod_poly_powmod(limb_t* res, const limb_t* base, std::span<const limb_t> exponent, const limb_t* f, std::size_t lenf,
-                      const limb_t* finv, limb_t n)
+                      const limb_t* finv, std::size_t finv_length, limb_t n)
 {
     const Clock::time_point start = Clock::now();
     check_modulus("nmod_poly_powmod", lenf);
@@ -163,8 +167,9 @@ void nmod_poly_powmod(limb_t* res, const limb_t* base, std::span<const limb_t> e
     const cudaStream_t stream = runtime.stream();
     const DrainOnExit drain(stream, stream, stream);
     const ModF mod_f(runtime, at, m, n, primes, 2 * m - 1);
-    std::byte* staging = runtime.staging(std::max(at.upload_bytes, m * sizeof(limb_t)));
-    stage(staging, at, mod_f, f, finv, m - 1, m);
+    // The result comes back through the same memory (the upload is longer).
+    std::byte* staging = runtime.staging(at.upload_bytes);
+    stage(staging, at, mod_f, f, finv, finv_length, m);
     limb_t* staged_base = reinterpret_cast<limb_t*>(staging + at.a);
     if (base) std::copy_n(base, m, staged_base);
     else std::fill_n(staged_base, m, limb_t(0)), staged_base[1] = 1;  // x, reduced: f has degree 2 or more
@@ -192,13 +197,14 @@ void nmod_poly_powmod(limb_t* res, const limb_t* base, std::span<const limb_t> e
     check(cudaMemcpyAsync(staging, power, m * sizeof(limb_t), cudaMemcpyDeviceToHost, stream), "downloading a power");
     times.end(kDownload, stream);
     runtime.synchronize("a power mod f");
-    std::copy_n(reinterpret_cast<const limb_t*>(staging), m, res);
+    // Before res is written: reading the events may fail.
     if (times.on())
         std::fprintf(stderr,
                      "zgpu: nmod_poly power mod f of degree %zu, exponent of %d bits: upload %.2f ms, steps %.2f ms, "
                      "download %.2f ms, total %.2f ms\n",
                      m, top_bit + 1, times.milliseconds(kUpload), times.milliseconds(kSteps), times.milliseconds(kDownload),
                      milliseconds(Clock::now() - start));
+    std::copy_n(reinterpret_cast<const limb_t*>(staging), m, res);
 }
 
 void nmod_poly_mulmod(limb_t* res, const limb_t* a, std::size_t a_length, const limb_t* b, std::size_t b_length, const limb_t* f,
@@ -209,7 +215,6 @@ void nmod_poly_mulmod(limb_t* res, const limb_t* a, std::size_t a_length, const 
     if (a_length < 1 || b_length < 1 || a_length > m || b_length > m || a_length + b_length - 1 <= m)
         throw Error("nmod_poly_mulmod: operands of " + std::to_string(a_length) + " and " + std::to_string(b_length) +
                     " coefficients, modulo f of degree " + std::to_string(m) + ": each at most the degree, their product longer");
-    if (finv_length < a_length + b_length - 1 - m) throw Error("nmod_poly_mulmod: f's inverse is shorter than the quotient");
     const std::span<const limb_t> primes = three_product_primes();
     const ModFLayout at(m, n, primes, a_length, b_length);
 
@@ -220,7 +225,7 @@ void nmod_poly_mulmod(limb_t* res, const limb_t* a, std::size_t a_length, const 
     const cudaStream_t stream = runtime.stream();
     const DrainOnExit drain(stream, stream, stream);
     const ModF mod_f(runtime, at, m, n, primes, a_length + b_length - 1);
-    std::byte* staging = runtime.staging(std::max(at.upload_bytes, m * sizeof(limb_t)));
+    std::byte* staging = runtime.staging(at.upload_bytes);
     stage(staging, at, mod_f, f, finv, finv_length, m);
     std::copy_n(a, a_length, reinterpret_cast<limb_t*>(staging + at.a));
     std::copy_n(b, b_length, reinterpret_cast<limb_t*>(staging + at.b));

@@ -1,6 +1,7 @@
 // The cost model of polynomial products: the target cases (timed for FLINT 3.6 on 16 threads)
 // go to the GPU, single small products stay on the host, batches cross over later with more
 // threads, and the estimates it uses.
+#include <bit>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -63,18 +64,32 @@ TEST(PolyChoice, SmallProductsStayOnTheHost)
     EXPECT_FALSE(gpu_pays_for_nmod_products(few, 16));
 }
 
-// Powers mod f modulo a 62-bit prime, the exponent the prime (92 steps): the plugin's row (degree
-// 2^16) and nmod_poly_factor's (degree 3000) on the GPU; degrees of a few coefficients, and a
-// single step of a few hundred, on the host.
+// Powers mod f modulo a 62-bit prime, the exponent the prime (119 steps, 61 of them squarings):
+// the plugin's row (degree 2^16) and nmod_poly_factor's (degree 3000) on the GPU; degrees of a
+// few coefficients, and a single step of a few hundred, on the host. Powers of x cost FLINT its
+// squarings alone, the GPU every step.
 TEST(PolyChoice, PowersModFGoToTheGpuFromSomeHundredCoefficients)
 {
     const std::uint64_t p = (std::uint64_t(1) << 62) - 57;
-    EXPECT_TRUE(gpu_pays_for_nmod_powmod(std::uint64_t(1) << 16, 92, p, 16));
-    EXPECT_TRUE(gpu_pays_for_nmod_powmod(3000, 92, p, 16));
-    EXPECT_FALSE(gpu_pays_for_nmod_powmod(16, 92, p, 16));
-    EXPECT_FALSE(gpu_pays_for_nmod_powmod(300, 1, p, 16));
-    EXPECT_FALSE(gpu_pays_for_nmod_powmod(1, 92, p, 16));
-    EXPECT_FALSE(gpu_pays_for_nmod_powmod(3000, 0, p, 16));
+    EXPECT_EQ(powering_squarings(p), 61u);
+    EXPECT_EQ(powering_steps(p), 61u + std::uint64_t(std::popcount(p)) - 1);
+    EXPECT_EQ(powering_steps(1), 0u);
+    EXPECT_EQ(powering_steps(2), 1u);
+    EXPECT_EQ(powering_steps(3), 2u);
+    const std::uint64_t steps = powering_steps(p);
+    EXPECT_TRUE(gpu_pays_for_nmod_powmod(std::uint64_t(1) << 16, steps, steps, p, 16));
+    EXPECT_TRUE(gpu_pays_for_nmod_powmod(3000, steps, steps, p, 16));
+    EXPECT_TRUE(gpu_pays_for_nmod_powmod(3000, steps, powering_squarings(p), p, 16));
+    EXPECT_FALSE(gpu_pays_for_nmod_powmod(16, steps, steps, p, 16));
+    EXPECT_FALSE(gpu_pays_for_nmod_powmod(300, 1, 1, p, 16));
+    EXPECT_FALSE(gpu_pays_for_nmod_powmod(1, steps, steps, p, 16));
+    EXPECT_FALSE(gpu_pays_for_nmod_powmod(3000, 0, 0, p, 16));
+    // Where FLINT's steps are fewer, a degree the GPU takes for a power of a polynomial can stay.
+    bool somewhere_apart = false;
+    for (std::uint64_t m = 64; m <= 4096; m *= 2)
+        somewhere_apart = somewhere_apart || (gpu_pays_for_nmod_powmod(m, steps, steps, p, 16) &&
+                                              !gpu_pays_for_nmod_powmod(m, steps, powering_squarings(p), p, 16));
+    EXPECT_TRUE(somewhere_apart);
 }
 
 // Where bench_poly's crossover table on an H100 with 16 host threads put the faster backend.
