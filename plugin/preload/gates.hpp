@@ -16,8 +16,9 @@ namespace zgpu::preload {
 inline constexpr slong kReadSizesFrom = 256;
 
 // Below this many coefficients out, no product mod n pays on the GPU by the cost model (the
-// GPU's fixed cost a call exceeds FLINT's whole product, any n and any split of the lengths: a
-// test checks it), so such calls stay with FLINT before the model's arithmetic. FLINT's
+// GPU's fixed cost a call exceeds FLINT's whole product, for any n and operands of at most that
+// many coefficients: a test checks a grid of them), so such calls stay with FLINT before the
+// model's arithmetic. FLINT's
 // algorithms call tens of thousands of them (fmpz_poly_factor: 54 000 _nmod_poly_mul).
 inline constexpr slong kNmodModelFrom = 512;
 

@@ -225,8 +225,9 @@ TEST(PluginGates, SmallProductsOverZPayOnTheGpuOnlyWithLargeCoefficients)
         << "large coefficients do pay: the gate costs them";
 }
 
-// The same for products mod n under kNmodModelFrom coefficients out: none pays on the GPU, for
-// the moduli whose products go through one prime, three or five.
+// The same for products mod n under kNmodModelFrom coefficients out, truncated ones included
+// (operands as long as the output each): none pays on the GPU, for the moduli whose products
+// go through one prime, three or five.
 // A modulus below 2^62 with every transform length here dividing n - 1, which the model takes to
 // be a prime of one transform.
 std::uint64_t one_transform_modulus() { return (std::uint64_t(1) << 62) - (std::uint64_t(1) << 32) + 1; }
@@ -236,13 +237,13 @@ TEST(PluginGates, SmallProductsModNNeverPayOnTheGpu)
     for (unsigned threads : {1u, 2u, 16u})
         for (const std::uint64_t n : {std::uint64_t(3), std::uint64_t(1) << 31, one_transform_modulus(), ~std::uint64_t(0)})
             for (std::uint64_t out = 1; out < std::uint64_t(kNmodModelFrom); out += 7)
-                for (std::uint64_t a_length = (out + 1) / 2; a_length <= out; a_length += 5) {
-                    const std::uint64_t b_length = out + 1 - a_length;
-                    const poly::PolyShape shape =
-                        poly::nmod_product_shape(a_length, b_length, out, n, poly::transform_length_estimate(a_length, b_length));
-                    ASSERT_FALSE(poly::gpu_pays_for_nmod_products({&shape, 1}, threads))
-                        << a_length << " x " << b_length << " mod " << n << ", " << threads << " threads";
-                }
+                for (std::uint64_t a_length = 1; a_length <= out; a_length += 9)
+                    for (std::uint64_t b_length = std::max<std::uint64_t>(1, out + 1 - a_length); b_length <= out; b_length += 11) {
+                        const poly::PolyShape shape =
+                            poly::nmod_product_shape(a_length, b_length, out, n, poly::transform_length_estimate(a_length, b_length));
+                        ASSERT_FALSE(poly::gpu_pays_for_nmod_products({&shape, 1}, threads))
+                            << a_length << " x " << b_length << " to " << out << " mod " << n << ", " << threads << " threads";
+                    }
 }
 
 }  // namespace
