@@ -1,7 +1,6 @@
 #include "plugin/poly/nmod_powmod.hpp"
 
 #include <bit>
-#include <cstdio>
 #include <vector>
 
 #include <flint/ulong_extras.h>
@@ -9,6 +8,7 @@
 #include "base/parallel.hpp"
 #include "plugin/gpu/poly_backend.hpp"
 #include "plugin/host_ops/dispatch.hpp"
+#include "plugin/host_ops/gpu_or_host.hpp"
 #include "plugin/poly/poly_choice.hpp"
 #include "zgpu/error.hpp"
 
@@ -35,27 +35,6 @@ std::vector<ulong> inverse_of_reversed(const NmodPowmod& c)
     return inverse;
 }
 
-// Runs on `backend`: on the GPU gpu_work(), which writes nothing where it fails (the host then
-// computes it, with a warning naming `what`).
-Backend run_mod_f(Backend backend, const char* what, const std::function<void()>& gpu_work, const std::function<void()>& on_cpu)
-{
-    Backend ran = backend;
-    run_on(
-        backend,
-        [&] {
-            try {
-                gpu_work();
-            } catch (const Error& e) {
-                std::fprintf(stderr, "zgpu: the GPU failed during %s (%s); the host computes it\n", what, e.what());
-                on_cpu();
-                ran = Backend::cpu;
-            }
-            return ran;
-        },
-        on_cpu);
-    return ran;
-}
-
 }  // namespace
 
 Backend nmod_poly_powmod(const NmodPowmod& c, const std::function<void()>& on_cpu)
@@ -65,16 +44,16 @@ Backend nmod_poly_powmod(const NmodPowmod& c, const std::function<void()>& on_cp
     const Backend backend = possible ? choose(gpu_pays_for_nmod_powmod(std::uint64_t(c.lenf - 1), steps, flint_steps, c.mod.n,
                                                                        host_threads()))
                                      : Backend::cpu;
-    return run_mod_f(
-        backend, "a power mod f",
-        [&] {
-            std::vector<ulong> inverse;
-            if (!c.finv) inverse = inverse_of_reversed(c);
-            const ulong e[1] = {c.e};
-            const std::size_t finv_length = c.finv ? std::size_t(c.lenfinv) : inverse.size();
-            gpu::nmod_poly_powmod(c.res, c.base, e, c.f, std::size_t(c.lenf), c.finv ? c.finv : inverse.data(), finv_length, c.mod.n);
-        },
-        on_cpu);
+    Backend ran = backend;
+    const auto on_gpu = [&] {
+        std::vector<ulong> inverse;
+        if (!c.finv) inverse = inverse_of_reversed(c);
+        const ulong e[1] = {c.e};
+        const std::size_t finv_length = c.finv ? std::size_t(c.lenfinv) : inverse.size();
+        gpu::nmod_poly_powmod(c.res, c.base, e, c.f, std::size_t(c.lenf), c.finv ? c.finv : inverse.data(), finv_length, c.mod.n);
+    };
+    run_on(backend, [&] { return ran = gpu_or_host(on_gpu, on_cpu, "a power mod f"); }, on_cpu);
+    return ran;
 }
 
 Backend nmod_poly_mulmod(const NmodMulmod& c, const std::function<void()>& on_cpu)
@@ -84,13 +63,13 @@ Backend nmod_poly_mulmod(const NmodMulmod& c, const std::function<void()>& on_cp
                           c.lb <= m && quotient >= 1 && c.lenfinv >= 1 &&
                           transform_length_estimate(std::uint64_t(m), std::uint64_t(m)) <= gpu::kMaxPolyTransform;
     const Backend backend = possible ? choose(gpu_pays_for_nmod_powmod(std::uint64_t(m), 1, 1, c.mod.n, host_threads())) : Backend::cpu;
-    return run_mod_f(
-        backend, "a product mod f",
-        [&] {
-            gpu::nmod_poly_mulmod(c.res, c.a, std::size_t(c.la), c.b, std::size_t(c.lb), c.f, std::size_t(c.lenf), c.finv,
-                                  std::size_t(c.lenfinv), c.mod.n);
-        },
-        on_cpu);
+    Backend ran = backend;
+    const auto on_gpu = [&] {
+        gpu::nmod_poly_mulmod(c.res, c.a, std::size_t(c.la), c.b, std::size_t(c.lb), c.f, std::size_t(c.lenf), c.finv,
+                              std::size_t(c.lenfinv), c.mod.n);
+    };
+    run_on(backend, [&] { return ran = gpu_or_host(on_gpu, on_cpu, "a product mod f"); }, on_cpu);
+    return ran;
 }
 
 }  // namespace zgpu::poly

@@ -15,8 +15,9 @@ namespace zgpu::poly {
 // coefficients below n, reduced mod f, or nullptr for x; f of lenf >= 2 coefficients; finv
 // (lenfinv coefficients, the inverse of f reversed) or nullptr; e >= 1. On the GPU where the
 // cost model picks it and it can: degree 2 or more, e >= 2, f's leading coefficient invertible
-// mod n (f's inverse is then FLINT's _nmod_poly_inv_series where not given). Otherwise, and where the GPU fails (a warning goes to stderr; nothing was
-// written), on_cpu() computes it: FLINT's function. Returns the backend that ran.
+// mod n (f's inverse is then FLINT's _nmod_poly_inv_series where not given). Otherwise
+// on_cpu() computes it: FLINT's function; a GPU that fails, having written nothing, follows
+// gpu_or_host's rule. Returns the backend that ran.
 struct NmodPowmod {
     ulong* res;
     const ulong* base;
@@ -33,8 +34,7 @@ Backend nmod_poly_powmod(const NmodPowmod& call, const std::function<void()>& on
 // b of la and lb coefficients below n, f of lenf >= 2, finv (lenfinv coefficients) the inverse
 // of f reversed. On the GPU where the cost model picks it (as one step of a power) and it can:
 // degree 2 or more, la and lb at most the degree, a quotient (la + lb - lenf coefficients) of
-// at least one coefficient. Otherwise, and where the GPU fails (a warning;
-// nothing written), on_cpu() computes it.
+// at least one coefficient. Otherwise on_cpu() computes it; a failing GPU as above.
 struct NmodMulmod {
     ulong* res;
     const ulong* a;

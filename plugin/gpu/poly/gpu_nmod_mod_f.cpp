@@ -133,12 +133,24 @@ void check_modulus(const char* function, std::size_t lenf)
         throw Error(std::string(function) + ": a modulus of degree " + std::to_string(lenf - 1) + " needs a transform longer than the GPU takes");
 }
 
-// The uploaded part into pinned memory: f, the inverse's first coefficients up to m - 1 (the
-// longest quotient: no more are read) and zeros past finv_length (FLINT reads finv so too),
-// the lengths and the layout's own arrays.
-void stage(std::byte* staging, const ModFLayout& at, const ModF& mod_f, const limb_t* f, const limb_t* finv,
-           std::size_t finv_length, std::size_t m)
+// Runs work(mod_f, staging, runtime) on the first device in use, its lease held, once f, the
+// inverse's first coefficients up to m - 1 (the longest quotient: no more are read; zeros past
+// finv_length, as FLINT reads finv), the products' lengths and the layout's own arrays are in
+// pinned memory, for products of full_length coefficients before the remainder. The streams
+// are drained on every exit. The caller stages its operands and uploads.
+template <class Work>
+void on_first_device(const ModFLayout& at, std::size_t m, limb_t n, std::size_t full_length, const limb_t* f, const limb_t* finv,
+                     std::size_t finv_length, const Work& work)
 {
+    const std::vector<Runtime*> in_use = Runtime::in_use();
+    Runtime& runtime = *in_use[0];
+    const Runtime::Leases leases(std::span<Runtime* const>(in_use.data(), 1));
+    runtime.make_current();
+    const cudaStream_t stream = runtime.stream();
+    const DrainOnExit drain(stream, stream, stream);
+    const ModF mod_f(runtime, at, m, n, three_product_primes(), full_length);
+    // Results come back through the same memory (the upload is longer).
+    std::byte* staging = runtime.staging(at.upload_bytes);
     at.layout.gather_into(staging);
     std::copy_n(f, m + 1, reinterpret_cast<limb_t*>(staging + at.f));
     limb_t* staged_finv = reinterpret_cast<limb_t*>(staging + at.finv);
@@ -146,6 +158,7 @@ void stage(std::byte* staging, const ModFLayout& at, const ModF& mod_f, const li
     std::copy_n(finv, read, staged_finv);
     std::fill(staged_finv + read, staged_finv + (m - 1), limb_t(0));
     std::copy_n(mod_f.lengths(), 3, reinterpret_cast<std::uint32_t*>(staging + at.lengths_at));
+    work(mod_f, staging, runtime);
 }
 
 }  // namespace
@@ -157,54 +170,45 @@ void nmod_poly_powmod(limb_t* res, const limb_t* base, std::span<const limb_t> e
     check_modulus("nmod_poly_powmod", lenf);
     if (exponent.empty() || exponent.back() == 0) throw Error("nmod_poly_powmod: needs a nonzero exponent");
     const std::size_t m = lenf - 1;
-    const std::span<const limb_t> primes = three_product_primes();
-    const ModFLayout at(m, n, primes, m, 0);
+    const ModFLayout at(m, n, three_product_primes(), m, 0);
+    on_first_device(at, m, n, 2 * m - 1, f, finv, finv_length, [&](const ModF& mod_f, std::byte* staging, Runtime& runtime) {
+        const cudaStream_t stream = runtime.stream();
+        limb_t* staged_base = reinterpret_cast<limb_t*>(staging + at.a);
+        if (base) std::copy_n(base, m, staged_base);
+        else std::fill_n(staged_base, m, limb_t(0)), staged_base[1] = 1;  // x, reduced: f has degree 2 or more
 
-    const std::vector<Runtime*> in_use = Runtime::in_use();
-    Runtime& runtime = *in_use[0];
-    const Runtime::Leases leases(std::span<Runtime* const>(in_use.data(), 1));
-    runtime.make_current();
-    const cudaStream_t stream = runtime.stream();
-    const DrainOnExit drain(stream, stream, stream);
-    const ModF mod_f(runtime, at, m, n, primes, 2 * m - 1);
-    // The result comes back through the same memory (the upload is longer).
-    std::byte* staging = runtime.staging(at.upload_bytes);
-    stage(staging, at, mod_f, f, finv, finv_length, m);
-    limb_t* staged_base = reinterpret_cast<limb_t*>(staging + at.a);
-    if (base) std::copy_n(base, m, staged_base);
-    else std::fill_n(staged_base, m, limb_t(0)), staged_base[1] = 1;  // x, reduced: f has degree 2 or more
-
-    enum Phase { kUpload, kSteps, kDownload };
-    PhaseTimes times(3);
-    times.begin(kUpload, stream);
-    check(cudaMemcpyAsync(mod_f.device(), staging, at.upload_bytes, cudaMemcpyHostToDevice, stream), "uploading a power's operands");
-    times.end(kUpload, stream);
-    times.begin(kSteps, stream);
-    const limb_t* power = mod_f.words(at.a);
-    int next = 0;
-    const int top_bit = 64 * int(exponent.size() - 1) + std::bit_width(exponent.back()) - 1;
-    const auto step = [&](const limb_t* by) {
-        mod_f.mulmod(power, m, by, m, mod_f.words(at.power[next]));
-        power = mod_f.words(at.power[next]);
-        next ^= 1;
-    };
-    for (int bit = top_bit - 1; bit >= 0; --bit) {
-        step(power);
-        if ((exponent[std::size_t(bit) / 64] >> (bit % 64)) & 1) step(mod_f.words(at.a));
-    }
-    times.end(kSteps, stream);
-    times.begin(kDownload, stream);
-    check(cudaMemcpyAsync(staging, power, m * sizeof(limb_t), cudaMemcpyDeviceToHost, stream), "downloading a power");
-    times.end(kDownload, stream);
-    runtime.synchronize("a power mod f");
-    // Before res is written: reading the events may fail.
-    if (times.on())
-        std::fprintf(stderr,
-                     "zgpu: nmod_poly power mod f of degree %zu, exponent of %d bits: upload %.2f ms, steps %.2f ms, "
-                     "download %.2f ms, total %.2f ms\n",
-                     m, top_bit + 1, times.milliseconds(kUpload), times.milliseconds(kSteps), times.milliseconds(kDownload),
-                     milliseconds(Clock::now() - start));
-    std::copy_n(reinterpret_cast<const limb_t*>(staging), m, res);
+        enum Phase { kUpload, kSteps, kDownload };
+        PhaseTimes times(3);
+        times.begin(kUpload, stream);
+        check(cudaMemcpyAsync(mod_f.device(), staging, at.upload_bytes, cudaMemcpyHostToDevice, stream), "uploading a power's operands");
+        times.end(kUpload, stream);
+        times.begin(kSteps, stream);
+        const limb_t* power = mod_f.words(at.a);
+        int next = 0;
+        const int top_bit = 64 * int(exponent.size() - 1) + std::bit_width(exponent.back()) - 1;
+        const auto step = [&](const limb_t* by) {
+            mod_f.mulmod(power, m, by, m, mod_f.words(at.power[next]));
+            power = mod_f.words(at.power[next]);
+            next ^= 1;
+        };
+        for (int bit = top_bit - 1; bit >= 0; --bit) {
+            step(power);
+            if ((exponent[std::size_t(bit) / 64] >> (bit % 64)) & 1) step(mod_f.words(at.a));
+        }
+        times.end(kSteps, stream);
+        times.begin(kDownload, stream);
+        check(cudaMemcpyAsync(staging, power, m * sizeof(limb_t), cudaMemcpyDeviceToHost, stream), "downloading a power");
+        times.end(kDownload, stream);
+        runtime.synchronize("a power mod f");
+        // Before res is written: reading the events may fail.
+        if (times.on())
+            std::fprintf(stderr,
+                         "zgpu: nmod_poly power mod f of degree %zu, exponent of %d bits: upload %.2f ms, steps %.2f ms, "
+                         "download %.2f ms, total %.2f ms\n",
+                         m, top_bit + 1, times.milliseconds(kUpload), times.milliseconds(kSteps), times.milliseconds(kDownload),
+                         milliseconds(Clock::now() - start));
+        std::copy_n(reinterpret_cast<const limb_t*>(staging), m, res);
+    });
 }
 
 void nmod_poly_mulmod(limb_t* res, const limb_t* a, std::size_t a_length, const limb_t* b, std::size_t b_length, const limb_t* f,
@@ -215,27 +219,20 @@ void nmod_poly_mulmod(limb_t* res, const limb_t* a, std::size_t a_length, const 
     if (a_length < 1 || b_length < 1 || a_length > m || b_length > m || a_length + b_length - 1 <= m)
         throw Error("nmod_poly_mulmod: operands of " + std::to_string(a_length) + " and " + std::to_string(b_length) +
                     " coefficients, modulo f of degree " + std::to_string(m) + ": each at most the degree, their product longer");
-    const std::span<const limb_t> primes = three_product_primes();
-    const ModFLayout at(m, n, primes, a_length, b_length);
-
-    const std::vector<Runtime*> in_use = Runtime::in_use();
-    Runtime& runtime = *in_use[0];
-    const Runtime::Leases leases(std::span<Runtime* const>(in_use.data(), 1));
-    runtime.make_current();
-    const cudaStream_t stream = runtime.stream();
-    const DrainOnExit drain(stream, stream, stream);
-    const ModF mod_f(runtime, at, m, n, primes, a_length + b_length - 1);
-    std::byte* staging = runtime.staging(at.upload_bytes);
-    stage(staging, at, mod_f, f, finv, finv_length, m);
-    std::copy_n(a, a_length, reinterpret_cast<limb_t*>(staging + at.a));
-    std::copy_n(b, b_length, reinterpret_cast<limb_t*>(staging + at.b));
-    check(cudaMemcpyAsync(mod_f.device(), staging, at.upload_bytes, cudaMemcpyHostToDevice, stream), "uploading a product's operands");
-    const bool square = a == b && a_length == b_length;
-    mod_f.mulmod(mod_f.words(at.a), a_length, square ? mod_f.words(at.a) : mod_f.words(at.b), b_length, mod_f.words(at.power[0]));
-    check(cudaMemcpyAsync(staging, mod_f.words(at.power[0]), m * sizeof(limb_t), cudaMemcpyDeviceToHost, stream),
-          "downloading a product mod f");
-    runtime.synchronize("a product mod f");
-    std::copy_n(reinterpret_cast<const limb_t*>(staging), m, res);
+    const ModFLayout at(m, n, three_product_primes(), a_length, b_length);
+    on_first_device(at, m, n, a_length + b_length - 1, f, finv, finv_length, [&](const ModF& mod_f, std::byte* staging, Runtime& runtime) {
+        const cudaStream_t stream = runtime.stream();
+        std::copy_n(a, a_length, reinterpret_cast<limb_t*>(staging + at.a));
+        std::copy_n(b, b_length, reinterpret_cast<limb_t*>(staging + at.b));
+        check(cudaMemcpyAsync(mod_f.device(), staging, at.upload_bytes, cudaMemcpyHostToDevice, stream),
+              "uploading a product's operands");
+        const bool square = a == b && a_length == b_length;
+        limb_t* product = mod_f.words(at.power[0]);
+        mod_f.mulmod(mod_f.words(at.a), a_length, square ? mod_f.words(at.a) : mod_f.words(at.b), b_length, product);
+        check(cudaMemcpyAsync(staging, product, m * sizeof(limb_t), cudaMemcpyDeviceToHost, stream), "downloading a product mod f");
+        runtime.synchronize("a product mod f");
+        std::copy_n(reinterpret_cast<const limb_t*>(staging), m, res);
+    });
 }
 
 }  // namespace zgpu::gpu
