@@ -376,6 +376,8 @@ void determinants(double imad_peak, bool flint_300)
     det_row(100, 64, true);
     det_row(200, 64, true);
     det_row(400, 64, true);
+    det_row(600, 64, true);
+    det_row(1000, 64, false);
     det_row(100, 1024, true);
     det_row(300, 1024, flint_300);
 }

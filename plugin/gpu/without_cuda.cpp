@@ -134,8 +134,13 @@ void fmpz_mat_product(const HostOperand&, const HostOperand&, std::size_t, std::
 {
     unavailable();
 }
-std::vector<limb_t> fmpz_mat_det_residues(const HostOperand&, std::size_t, const ModularTables&,
+std::vector<limb_t> fmpz_mat_det_residues(const HostOperand&, std::size_t, const ModularTables&, bool,
                                           const std::function<void(std::uint64_t)>&)
+{
+    unavailable();
+}
+DixonDigits fmpz_mat_dixon_digits(const HostOperand&, const HostOperand&, std::size_t, std::size_t, const ModularTables&,
+                                  std::size_t, std::size_t, const InverseModP&, const std::function<void(std::uint64_t)>&)
 {
     unavailable();
 }

@@ -2,18 +2,81 @@
 
 #include <string>
 
+#include <flint/fmpq.h>
+#include <flint/ulong_extras.h>
+
+#include "base/parallel.hpp"
 #include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/host_ops/dispatch.hpp"
+#include "plugin/host_ops/flint_threads.hpp"
+#include "plugin/host_ops/gpu_or_host.hpp"
+#include "plugin/host_ops/progress.hpp"
+#include "plugin/matrix/fmpz_mat_dixon.hpp"
 #include "plugin/matrix/mat_choice.hpp"
+#include "plugin/modular/cpu_modular.hpp"
+#include "plugin/modular/fmpz_temp.hpp"
 #include "plugin/modular/prime_set_state.hpp"
+#include "plugin/modular/product_primes.hpp"
 #include "plugin/modular/value_by_primes.hpp"
+#include "zgpu/fmpz_adapter.hpp"
 
 namespace zgpu::matrix {
 namespace {
 
+// The solution's entries whose denominators the divisor takes at most: each after the first
+// is taken only while the one before added a factor.
+constexpr std::size_t kDivisorEntries = 4;
+
 std::vector<limb_t> gpu_residues(const ZMatrix& a, const PrimeSet& set, const std::function<void(std::uint64_t)>& primes_done)
 {
-    return gpu::fmpz_mat_det_residues(a.entries, a.rows, set.state().gpu_reduction_tables(), primes_done);
+    return gpu::fmpz_mat_det_residues(a.entries, a.rows, set.state().gpu_reduction_tables(), det_one_prime_at_a_time(a.rows, set.size()),
+                                      primes_done);
+}
+
+// b = (-1, 1, -1, ...), as FLINT's fmpz_mat_det_divisor takes it.
+struct AlternatingColumn {
+    explicit AlternatingColumn(std::size_t n) : values(n)
+    {
+        for (std::size_t i = 0; i < n; ++i) values[i] = i % 2 ? 1 : -1;
+    }
+    std::vector<fmpz> values;  // small: no clearing needed
+    ZMatrix matrix() const { return {host_operand(adapters::FmpzReader(values.data()), values.size(), "b"), values.size(), 1, 1}; }
+};
+
+// d = the lcm of the denominators of the solution's first entries (a divisor of det(a), >= 1):
+// each entry reconstructed from its value mod p^steps with |numerator| < 2^numerator_bits and
+// 0 < denominator < 2^denominator_bits. False where a reconstruction fails (it cannot, with
+// the modulus above 2^(numerator_bits + denominator_bits + 1)).
+bool divisor_from(fmpz_t d, const DixonSolution& x, std::uint64_t numerator_bits, std::uint64_t denominator_bits)
+{
+    FmpzTemp m, value, numerator, denominator, n_bound, d_bound, before;
+    x.modulus(m.get());
+    fmpz_one(n_bound.get());
+    fmpz_mul_2exp(n_bound.get(), n_bound.get(), numerator_bits);
+    fmpz_one(d_bound.get());
+    fmpz_mul_2exp(d_bound.get(), d_bound.get(), denominator_bits);
+    fmpz_one(d);
+    for (std::size_t i = 0; i < std::min(x.n, kDivisorEntries); ++i) {
+        x.entry(value.get(), i, 0);
+        if (!_fmpq_reconstruct_fmpz_2(numerator.get(), denominator.get(), value.get(), m.get(), n_bound.get(), d_bound.get()))
+            return false;
+        fmpz_set(before.get(), d);
+        fmpz_lcm(d, d, denominator.get());
+        if (i > 0 && fmpz_equal(before.get(), d)) break;
+    }
+    return true;
+}
+
+// The set's residues of det(a) / d, from det(a)'s; false where a prime divides d.
+bool divide_residues(std::vector<limb_t>& residues, const PrimeSet& set, const fmpz_t d)
+{
+    const std::span<const limb_t> primes = set.moduli();
+    for (std::size_t i = 0; i < primes.size(); ++i) {
+        const limb_t d_mod = fmpz_fdiv_ui(d, primes[i]);
+        if (d_mod == 0) return false;
+        residues[i] = n_mulmod2_preinv(residues[i], n_invmod(d_mod, primes[i]), primes[i], n_preinvert_limb(primes[i]));
+    }
+    return true;
 }
 
 }  // namespace
@@ -28,10 +91,52 @@ std::uint64_t hadamard_bits(std::span<const std::uint64_t> squared_norm_bits)
     return bits;
 }
 
+bool fmpz_mat_det_by_divisor(fmpz_t det, const ZMatrix& a, std::uint64_t bound_bits, const std::function<void(std::uint64_t)>& steps_done)
+{
+    const std::size_t n = a.rows;
+    // Cramer: x_i = det(a_i) / det(a), a_i being a with column i replaced by b. Each row of a_i
+    // has a squared norm at most a's row's plus 1 <= twice a's row's (no row of a is zero).
+    const std::uint64_t numerator_bits = bound_bits + (n + 1) / 2;
+    const AlternatingColumn b(n);
+    const std::optional<DixonSolution> x = dixon_solve(a, b.matrix(), dixon_steps(numerator_bits + bound_bits + 1), steps_done);
+    FmpzTemp d, quotient;
+    if (!x || !divisor_from(d.get(), *x, numerator_bits, bound_bits)) return false;
+    // |det / d| < 2^bound_bits / 2^(bits(d) - 1).
+    const PrimeSet set = product_primes(bound_bits - std::min<std::uint64_t>(bound_bits, fmpz_bits(d.get()) - 1));
+    std::vector<limb_t> residues = gpu_residues(a, set, {});
+    if (!divide_residues(residues, set, d.get())) return false;
+    crt_one(quotient.get(), residues, set.state());
+    fmpz_mul(det, quotient.get(), d.get());
+    return true;
+}
+
 Backend fmpz_mat_determinant(fmpz_t det, const ZMatrix& a, std::uint64_t bound_bits, const std::function<void()>& on_cpu)
 {
-    const bool gpu_pays = a.entries.too_large.empty() && gpu_pays_for_fmpz_mat_det(a.rows, bound_bits);
-    return fmpz_mat_determinant_on(choose(gpu_pays), det, a, bound_bits, on_cpu, gpu_residues);
+    const bool packable = a.entries.too_large.empty();
+    const bool gpu_pays = packable && gpu_pays_for_fmpz_mat_det(a.rows, bound_bits);
+    const Backend backend = choose(gpu_pays);
+    if (backend == Backend::gpu && packable && divisor_pays_for_fmpz_mat_det(a.rows, a.bits, bound_bits)) {
+        const std::string n = std::to_string(a.rows);
+        Progress progress("fmpz_mat_det, " + n + " x " + n + ", a bound of " + std::to_string(bound_bits) + " bits, by a divisor",
+                          flint_det_seconds(a.rows, bound_bits), 0);
+        std::function<void(std::uint64_t)> steps_done;
+        if (progress.on()) steps_done = [&](std::uint64_t steps) { progress.advance(steps); };
+        progress.set_total(dixon_steps(2 * bound_bits + (a.rows + 1) / 2 + 1));
+        bool done = false;
+        Backend ran = Backend::gpu;
+        const auto on_gpu = [&] { done = fmpz_mat_det_by_divisor(det, a, bound_bits, steps_done); };
+        const auto on_host = [&] {
+            const FlintThreads threads(host_threads());
+            on_cpu();
+            done = true;
+        };
+        run_on(Backend::gpu, [&] { return ran = gpu_or_host(on_gpu, on_host, "a determinant"); }, [] {});
+        if (done) {
+            progress.ran_on(ran);
+            return ran;
+        }
+    }
+    return fmpz_mat_determinant_on(backend, det, a, bound_bits, on_cpu, gpu_residues);
 }
 
 Backend fmpz_mat_determinant_on(Backend backend, fmpz_t det, const ZMatrix& a, std::uint64_t bound_bits,

@@ -1,5 +1,7 @@
-// The determinant of a matrix over Z on the chosen backend: modulo as many primes as
-// Hadamard's bound needs, each by elimination on the GPU, then one CRT; or FLINT's own function.
+// The determinant of a matrix over Z on the chosen backend: on the GPU modulo as many primes as
+// Hadamard's bound needs, each by elimination, then one CRT, or, for large matrices, by a divisor
+// that Dixon's lifting finds and the primes of the quotient's smaller bound; or FLINT's own
+// function.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +30,19 @@ using DetResiduesOnGpu = std::function<std::vector<limb_t>(const ZMatrix& a, con
 // CRT; on_cpu computes it otherwise (FLINT's fmpz_mat_det). A GPU that fails leaves it to the
 // host with a warning, unless ZGPU_BACKEND=gpu forced it: then the error stands, det untouched.
 // Progress lines, where asked for, count the primes done. Returns the backend that ran.
+// det = det(a) by a divisor, on the GPU, for a ZMatrix as above whose Hadamard bound has
+// bound_bits bits: d, the lcm of the denominators of the first entries of x = a^-1 b for b =
+// (-1, 1, -1, ...), as FLINT's fmpz_mat_det_divisor takes it (Dixon's lifting,
+// fmpz_mat_dixon.hpp), then det / d modulo the primes of its bound, 2^bound_bits / d, and one
+// CRT. Every denominator divides det(a), and the lifting's modulus exceeds 2 N D for the
+// bounds N, D of Cramer's rule, so the reconstruction is exact. Returns false, det untouched,
+// where the way does not serve: a singular modulo both primes the lifting tries, entries too
+// long for its residual, or a prime of the quotient's set dividing d; the caller then takes the
+// primes of the whole bound. GPU failures throw. steps_done as dixon_solve's.
+bool fmpz_mat_det_by_divisor(fmpz_t det, const ZMatrix& a, std::uint64_t bound_bits, const std::function<void(std::uint64_t)>& steps_done);
+
+// The determinant on the chosen backend; on the GPU by a divisor where that pays
+// (divisor_pays_for_fmpz_mat_det) and serves, else by the primes of the whole bound.
 Backend fmpz_mat_determinant(fmpz_t det, const ZMatrix& a, std::uint64_t bound_bits, const std::function<void()>& on_cpu);
 Backend fmpz_mat_determinant_on(Backend backend, fmpz_t det, const ZMatrix& a, std::uint64_t bound_bits,
                                 const std::function<void()>& on_cpu, const DetResiduesOnGpu& residues);

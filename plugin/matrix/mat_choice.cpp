@@ -45,6 +45,17 @@ constexpr double kGpuMatricesAtOnce = 4 * 132;
 constexpr double kGpuSecondsPerStepPrime = 2.1e-12;
 constexpr double kPrimeBits = 62;
 
+// The determinant by a divisor (estimates, before a measurement of the path): FLINT's
+// nmod_mat_inv on the host's 16 threads at 1.0e-10 s an n^3 (0.67 s at n = 1000 on 2 threads
+// of the development machine); a lifting step 12 microseconds of two launches and the inverse
+// and a's residues read from memory at 3e12 bytes a second; reconstruction 2 entries of 8e-8 s
+// a bit of the modulus; the quotient's primes about 0.72 n + 64 bits (Hadamard's bound exceeds
+// a random determinant by about (n / 2) log2(e) bits), each a blocked LU as `lu` models it.
+constexpr double kHostInverseSecondsPerCube = 1.0e-10;
+constexpr double kLiftSecondsPerStep = 12e-6, kLiftBytesPerSecond = 3e12;
+constexpr double kReconstructSecondsPerBit = 2 * 8e-8;
+constexpr double kQuotientBitsPerRow = 0.72, kQuotientExtraBits = 64;
+
 }  // namespace determinants
 
 // The LU's model (nmod_mat_det, nmod_mat_rank).
@@ -144,6 +155,50 @@ bool gpu_pays_for_fmpz_mat_det(std::size_t n, std::uint64_t bound_bits)
 }
 
 
+namespace {
+
+// The GPU's blocked LU of a rows x cols matrix already on the device, by lu's model.
+double gpu_lu_seconds(std::size_t rows, std::size_t cols, bool rank_mode)
+{
+    const double panels = double((cols + gpu::kLuPanelColumns - 1) / gpu::kLuPanelColumns);
+    const double per_panel = (rank_mode ? lu::kGpuSecondsPerRankPanel : lu::kGpuSecondsPerPanel) +
+                             double(rows) / 2 * lu::kGpuSecondsPerPanelRow;
+    return panels * per_panel + lu::terms(rows, cols) / 3 * machine::kGpuSecondsPerTermMod;
+}
+
+double blocked_det_seconds(std::size_t n) { return gpu_lu_seconds(n, n, false); }
+
+// The same modulo `primes` primes, a block a matrix (det_mod): waves of kGpuMatricesAtOnce.
+double batched_det_seconds(std::size_t n, double primes)
+{
+    namespace d = determinants;
+    const double size = double(n), waves = std::ceil(primes / d::kGpuMatricesAtOnce);
+    return size * d::kGpuSecondsPerColumn * waves + size * size * size / 3 * waves * d::kGpuMatricesAtOnce * d::kGpuSecondsPerStepPrime;
+}
+
+}  // namespace
+
+bool det_one_prime_at_a_time(std::size_t n, std::size_t primes)
+{
+    return double(primes) * blocked_det_seconds(n) < batched_det_seconds(n, double(primes));
+}
+
+bool divisor_pays_for_fmpz_mat_det(std::size_t n, std::uint64_t entry_bits, std::uint64_t bound_bits)
+{
+    namespace d = determinants;
+    const double size = double(n), bound = double(bound_bits);
+    const double primes = (bound + 1) / d::kPrimeBits + 1;
+    const double whole_bound = d::kGpuSecondsPerCall + std::min(batched_det_seconds(n, primes), primes * blocked_det_seconds(n));
+    const double lift_bits = 2 * bound + size / 2 + 1, steps = lift_bits / 61 + 1;
+    const double residual_moduli = std::ceil(double(entry_bits + 64) / d::kPrimeBits) + 1;
+    const double step = d::kLiftSecondsPerStep + 8 * size * size * residual_moduli / d::kLiftBytesPerSecond;
+    const double quotient_primes =
+        std::min(primes, (d::kQuotientBitsPerRow * size + d::kQuotientExtraBits) / d::kPrimeBits + 1);
+    const double divisor = d::kGpuSecondsPerCall + d::kHostInverseSecondsPerCube * size * size * size + steps * step +
+                           lift_bits * d::kReconstructSecondsPerBit + quotient_primes * blocked_det_seconds(n);
+    return divisor < whole_bound;
+}
+
 double flint_nmod_mat_lu_seconds(std::size_t rows, std::size_t cols) { return lu::terms(rows, cols) * lu::kFlintSecondsPerTerm; }
 
 bool nmod_mat_lu_uses_threads(std::size_t rows, std::size_t cols)
@@ -156,11 +211,8 @@ bool gpu_pays_for_nmod_mat_lu(std::size_t rows, std::size_t cols, bool rank_mode
     const double one = flint_nmod_mat_lu_seconds(rows, cols);
     const double speedup = 1 + std::log2(std::max(1.0, one / lu::kFlintThreadsPayFromSeconds)) / 3;
     const double cpu = one / std::clamp(speedup, 1.0, std::max(1.0, double(threads) / 4));
-    const double panels = double((cols + gpu::kLuPanelColumns - 1) / gpu::kLuPanelColumns);
-    const double per_panel = (rank_mode ? lu::kGpuSecondsPerRankPanel : lu::kGpuSecondsPerPanel) +
-                             double(rows) / 2 * lu::kGpuSecondsPerPanelRow;
-    const double gpu = lu::kGpuSecondsPerCall + 8.0 * double(rows) * double(cols) / lu::kGpuBytesPerSecond + panels * per_panel +
-                       lu::terms(rows, cols) / 3 * machine::kGpuSecondsPerTermMod;
+    const double gpu = lu::kGpuSecondsPerCall + 8.0 * double(rows) * double(cols) / lu::kGpuBytesPerSecond +
+                       gpu_lu_seconds(rows, cols, rank_mode);
     return gpu < cpu;
 }
 

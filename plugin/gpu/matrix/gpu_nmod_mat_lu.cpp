@@ -16,7 +16,9 @@
 #include <cstdio>
 #include <vector>
 
+#include "kernels/common/temporary.hpp"
 #include "kernels/matrix/lu_panel_mod.hpp"
+#include "plugin/gpu/matrix/blocked_lu.hpp"
 #include "plugin/gpu/matrix/host_rows.hpp"
 #include "plugin/gpu/matrix/product_mod.hpp"
 #include "plugin/gpu/matrix_backend.hpp"
@@ -150,6 +152,9 @@ private:
     bool stopped_ = false;
 };
 
+constexpr std::size_t kStateBytes = sizeof(kernels::LuState) + sizeof(kernels::LuPanelTop);
+static_assert(sizeof(kernels::LuState) % alignof(kernels::LuPanelTop) == 0 && kStateBytes % sizeof(limb_t) == 0);
+
 // The elimination's final state: rows in [0, p), p prime. columns_done, where not empty, is told
 // of the columns eliminated.
 kernels::LuState eliminate(std::span<const limb_t* const> rows, std::size_t cols, limb_t p, Goal goal,
@@ -162,8 +167,6 @@ kernels::LuState eliminate(std::span<const limb_t* const> rows, std::size_t cols
     const cudaStream_t stream = runtime.stream();
     const DrainOnExit drain{stream, stream, stream};  // before the staging is used again
     limb_t* host = reinterpret_cast<limb_t*>(runtime.staging(words * sizeof(limb_t)));
-    constexpr std::size_t kStateBytes = sizeof(kernels::LuState) + sizeof(kernels::LuPanelTop);
-    static_assert(sizeof(kernels::LuState) % alignof(kernels::LuPanelTop) == 0 && kStateBytes % sizeof(limb_t) == 0);
     std::byte* device = runtime.scratch(kStateBytes + words * sizeof(limb_t));
     auto* state = reinterpret_cast<kernels::LuState*>(device);
     auto* top = reinterpret_cast<kernels::LuPanelTop*>(device + sizeof(kernels::LuState));
@@ -197,6 +200,32 @@ kernels::LuState eliminate(std::span<const limb_t* const> rows, std::size_t cols
 }
 
 }  // namespace
+
+std::vector<limb_t> dets_by_blocked_lu(Runtime& runtime, kernels::MatricesView a, std::span<const limb_t> moduli,
+                                       const std::function<void()>& matrix_done)
+{
+    const cudaStream_t stream = runtime.stream();
+    const kernels::StreamMemory memory(kStateBytes, stream);
+    auto* state = static_cast<kernels::LuState*>(memory.data());
+    auto* top = reinterpret_cast<kernels::LuPanelTop*>(static_cast<std::byte*>(memory.data()) + sizeof(kernels::LuState));
+    kernels::LuState* readback = runtime.readback<kernels::LuState>();
+    std::vector<limb_t> dets;
+    for (std::size_t b = 0; b < moduli.size(); ++b) {
+        // The last read_state waited for the stream: the readback is free.
+        *readback = kernels::LuState{};
+        readback->p = kernels::make_modulus(moduli[b]);
+        check(cudaMemcpyAsync(state, readback, sizeof *readback, cudaMemcpyHostToDevice, stream), "uploading the elimination's state");
+        kernels::MatricesView one = a;
+        one.data = a.matrix(b);
+        one.count = 1;
+        BlockedLu lu(runtime, one, state, top, readback, moduli[b], Goal::determinant);
+        lu.run({});
+        const kernels::LuState s = lu.read_state("a determinant mod p");
+        dets.push_back(s.stopped ? 0 : s.det);
+        if (matrix_done) matrix_done();
+    }
+    return dets;
+}
 
 limb_t nmod_mat_det(std::span<const limb_t* const> rows, limb_t p, const std::function<void(std::uint64_t)>& columns_done)
 {

@@ -1,0 +1,122 @@
+// Dixon's p-adic lifting on the GPU (matrix_backend.hpp): a and b reduced modulo the set's
+// primes (reduced_operands.hpp), a mod p brought down for the host's inverse, which goes up
+// once; then two kernels a step (kernels/matrix/dixon_step.hpp), the digits kept on the device
+// and brought down together at the end. ZGPU_TIMING=1 prints the split.
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "kernels/matrix/dixon_step.hpp"
+#include "plugin/gpu/matrix_backend.hpp"
+#include "plugin/gpu/modular/reduced_operands.hpp"
+#include "plugin/gpu/parts_counter.hpp"
+#include "plugin/gpu/runtime.hpp"
+#include "plugin/gpu/stream_events.hpp"
+
+namespace zgpu::gpu {
+namespace {
+
+static_assert(kDixonMaxResidueModuli == kernels::kDixonMaxModuli);
+
+// The constants of p = moduli[p_index] and the other moduli as the q_j.
+kernels::DixonModuli moduli_around(std::span<const limb_t> moduli, std::size_t p_index)
+{
+    std::vector<limb_t> q;
+    std::vector<std::uint32_t> matrix;
+    for (std::size_t i = 0; i < moduli.size(); ++i)
+        if (i != p_index) {
+            q.push_back(moduli[i]);
+            matrix.push_back(std::uint32_t(i));
+        }
+    return kernels::dixon_moduli(moduli[p_index], q, matrix);
+}
+
+}  // namespace
+
+DixonDigits fmpz_mat_dixon_digits(const HostOperand& a, const HostOperand& b, std::size_t n, std::size_t cols,
+                                  const ModularTables& tables, std::size_t candidates, std::size_t steps, const InverseModP& invert,
+                                  const std::function<void(std::uint64_t)>& steps_done)
+{
+    const Clock::time_point start = Clock::now();
+    const std::span<const limb_t> moduli = tables.moduli();
+    const std::size_t k = moduli.size(), square = n * n, entries = n * cols;
+    if (k < 2 || k - 1 > kernels::kDixonMaxModuli || candidates == 0 || candidates > k || steps == 0)
+        throw Error("fmpz_mat_dixon_digits: " + std::to_string(k) + " primes, " + std::to_string(candidates) + " candidates, " +
+                    std::to_string(steps) + " steps");
+    UploadLayout layout;
+    const ReducedOperands reduced(layout, {{a, square}, {b, entries}}, k);
+    const std::size_t inverse_at = layout.reserve(square * sizeof(limb_t));
+    const std::size_t r_at = layout.reserve(entries * sizeof(limb_t));
+    const std::size_t d_at = layout.reserve((k - 1) * entries * sizeof(limb_t));
+    const std::size_t digits_at = layout.reserve(steps * entries * sizeof(limb_t));
+
+    Runtime& runtime = Runtime::get();
+    const Runtime::Lease lease(runtime);
+    const cudaStream_t stream = runtime.stream();
+    std::byte* staging = runtime.staging(std::max({reduced.upload_bytes(), square * sizeof(limb_t), steps * entries * sizeof(limb_t)}));
+    reduced.pack(staging);
+    const Clock::time_point packed = Clock::now();
+    std::byte* device = runtime.scratch(layout.bytes());
+    const PartsCounter finished(steps_done);
+    const DrainOnExit drain{stream, stream, stream};  // before the staging is used again
+    enum Phase { kUpload, kReduction, kLifting, kDownload };
+    PhaseTimes times(4);
+    reduced.upload_and_reduce(device, staging, tables.view(runtime), stream, times, kUpload, kReduction);
+    const kernels::ResidueView a_residues = reduced.residues(device, 0), b_residues = reduced.residues(device, 1);
+
+    // The first candidate for p modulo which a is invertible; its inverse goes up.
+    DixonDigits out;
+    std::vector<limb_t> a_mod_p(square), inverse(square);
+    std::size_t p_index = 0;
+    for (; p_index < candidates; ++p_index) {
+        check(cudaMemcpyAsync(staging, a_residues.prime(p_index), square * sizeof(limb_t), cudaMemcpyDeviceToHost, stream),
+              "downloading a mod p");
+        runtime.synchronize("reducing a matrix mod p");
+        std::memcpy(a_mod_p.data(), staging, square * sizeof(limb_t));
+        if (invert(moduli[p_index], a_mod_p, inverse)) break;
+    }
+    if (p_index == candidates) return out;
+    const Clock::time_point inverted = Clock::now();
+    out.p = moduli[p_index];
+    std::memcpy(staging, inverse.data(), square * sizeof(limb_t));
+    limb_t* inverse_device = reinterpret_cast<limb_t*>(device + inverse_at);
+    check(cudaMemcpyAsync(inverse_device, staging, square * sizeof(limb_t), cudaMemcpyHostToDevice, stream), "uploading a^-1 mod p");
+
+    // d = b, as residues modulo the q_j, and r = b mod p.
+    const kernels::DixonModuli constants = moduli_around(moduli, p_index);
+    limb_t* r = reinterpret_cast<limb_t*>(device + r_at);
+    const kernels::MatricesView d{reinterpret_cast<limb_t*>(device + d_at), n, cols, cols, entries, k - 1};
+    for (std::size_t j = 0; j + 1 < k; ++j)
+        check(cudaMemcpyAsync(d.matrix(j), b_residues.prime(constants.matrix[j]), entries * sizeof(limb_t), cudaMemcpyDeviceToDevice,
+                              stream),
+              "copying b's residues");
+    check(cudaMemcpyAsync(r, b_residues.prime(p_index), entries * sizeof(limb_t), cudaMemcpyDeviceToDevice, stream),
+          "copying b mod p");
+
+    const kernels::ConstMatricesView a_view{a_residues.data, n, n, n, a_residues.prime_stride, k};
+    limb_t* digits = reinterpret_cast<limb_t*>(device + digits_at);
+    times.begin(kLifting, stream);
+    for (std::size_t s = 0; s < steps; ++s) {
+        limb_t* y = digits + s * entries;
+        kernels::dixon_digit(inverse_device, r, n, cols, constants.p, y, stream);
+        if (s + 1 < steps) kernels::dixon_residual(a_view, y, d, constants, r, finished.device_count(), stream);
+    }
+    times.end(kLifting, stream);
+    times.begin(kDownload, stream);
+    check(cudaMemcpyAsync(staging, digits, steps * entries * sizeof(limb_t), cudaMemcpyDeviceToHost, stream), "downloading digits");
+    times.end(kDownload, stream);
+    finished.wait(stream, "Dixon's lifting");
+    const limb_t* words = reinterpret_cast<const limb_t*>(staging);
+    out.digits.assign(words, words + steps * entries);
+    if (times.on())
+        std::fprintf(stderr,
+                     "zgpu: Dixon's lifting, %zu x %zu by %zu columns, %zu steps mod %llu: packing %.2f ms, upload %.2f ms, "
+                     "reduction %.2f ms, inverse on the host %.2f ms, lifting %.2f ms, download %.2f ms, total %.2f ms\n",
+                     n, n, cols, steps, static_cast<unsigned long long>(out.p), milliseconds(packed - start), times.milliseconds(kUpload),
+                     times.milliseconds(kReduction), milliseconds(inverted - packed), times.milliseconds(kLifting),
+                     times.milliseconds(kDownload), milliseconds(Clock::now() - start));
+    return out;
+}
+
+}  // namespace zgpu::gpu

@@ -1,0 +1,40 @@
+// Solutions of a x = b over Z as p-adic numbers, by Dixon's lifting: a^-1 mod p from FLINT on
+// the host threads, then the lifting on the GPU (gpu::fmpz_mat_dixon_digits). The determinant's
+// divisor uses it; each answer is exact once rational reconstruction has its bounds.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include <flint/fmpz.h>
+
+#include "plugin/matrix/fmpz_mat_mul.hpp"
+
+namespace zgpu::matrix {
+
+// x = a^-1 b modulo p^steps, digit by digit: digits[s n cols + i cols + c] is digit s of x(i, c).
+struct DixonSolution {
+    limb_t p = 0;
+    std::size_t steps = 0, n = 0, cols = 0;
+    std::vector<limb_t> digits;
+
+    // m = p^steps.
+    void modulus(fmpz_t m) const;
+    // x = x(i, c) mod p^steps, in [0, p^steps).
+    void entry(fmpz_t x, std::size_t i, std::size_t c) const;
+};
+
+// The fewest steps whose modulus p^steps exceeds 2^bits for any prime p > 2^61 (the GPU's primes).
+std::size_t dixon_steps(std::uint64_t bits);
+
+// x = a^-1 b modulo p^steps for a square a (n >= 1) and b of n rows, packable, of at most the
+// bits their ZMatrix says; p one of two primes tried in turn. Empty where a is singular modulo
+// both or its entries are too long for the residual's moduli (kernels/matrix/dixon_step.hpp).
+// GPU failures throw. steps_done, where not empty, is told of the steps done.
+std::optional<DixonSolution> dixon_solve(const ZMatrix& a, const ZMatrix& b, std::size_t steps,
+                                         const std::function<void(std::uint64_t)>& steps_done);
+
+}  // namespace zgpu::matrix

@@ -1,0 +1,173 @@
+// The determinant by a divisor (Dixon's lifting, then the quotient's primes) against FLINT's
+// fmpz_mat_det on the GPU: random matrices of 1 to 960 bits, Hadamard matrices (the bound at its
+// tightest), determinants +-1, singular matrices and determinants that the lifting's primes
+// divide (left to the caller, det untouched), entries too long for the residual's moduli; the
+// two ways of the residues modulo a few primes; and the choices, without a GPU.
+#include <bit>
+#include <string>
+#include <vector>
+
+#include <flint/fmpz_mat.h>
+#include <gtest/gtest.h>
+
+#include "backend_param.hpp"
+#include "flint_random.hpp"
+#include "flint_values.hpp"
+#include "plugin/gpu/matrix_backend.hpp"
+#include "plugin/matrix/fmpz_mat_det.hpp"
+#include "plugin/matrix/mat_choice.hpp"
+#include "plugin/modular/prime_set_state.hpp"
+#include "plugin/modular/product_primes.hpp"
+#include "zgpu/fmpz_adapter.hpp"
+
+namespace zgpu::testing {
+namespace {
+
+matrix::ZMatrix operand(const fmpz_mat_t a)
+{
+    const std::size_t n = std::size_t(a->r), count = n * std::size_t(a->c);
+    const slong bits = fmpz_mat_max_bits(a);
+    return {host_operand(adapters::FmpzReader(fmpz_mat_entry(a, 0, 0)), count, "a"), n, std::size_t(a->c),
+            std::uint64_t(bits < 0 ? -bits : bits)};
+}
+
+std::uint64_t bound_bits(const fmpz_mat_t a)
+{
+    std::vector<std::uint64_t> bits;
+    FmpzValue norm;
+    for (slong i = 0; i < a->r; ++i) {
+        fmpz_zero(norm.v);
+        for (slong j = 0; j < a->c; ++j) fmpz_addmul(norm.v, fmpz_mat_entry(a, i, j), fmpz_mat_entry(a, i, j));
+        bits.push_back(fmpz_bits(norm.v));
+    }
+    return matrix::hadamard_bits(bits);
+}
+
+// Sylvester's Hadamard matrix of order n (a power of two), entries +-c: |det| = (c^2 n)^(n / 2),
+// Hadamard's bound itself.
+void hadamard(fmpz_mat_t m, const fmpz_t c)
+{
+    for (slong i = 0; i < m->r; ++i)
+        for (slong j = 0; j < m->c; ++j) {
+            fmpz_set(fmpz_mat_entry(m, i, j), c);
+            if (std::popcount(std::uint64_t(i & j)) % 2) fmpz_neg(fmpz_mat_entry(m, i, j), fmpz_mat_entry(m, i, j));
+        }
+}
+
+class FmpzMatDetByDivisor : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        random_init(state_);
+        ZGPU_SKIP_WITHOUT(Backend::gpu);
+    }
+    void TearDown() override { random_clear(state_); }
+
+    // Whether the divisor's way served; where it did, det(a) must be FLINT's, else det untouched.
+    bool matches_flint(const fmpz_mat_t a, const std::string& what)
+    {
+        FmpzValue ours, theirs;
+        fmpz_set_si(ours.v, 12345);
+        ::fmpz_mat_det(theirs.v, a);
+        const bool served = matrix::fmpz_mat_det_by_divisor(ours.v, operand(a), bound_bits(a), {});
+        if (served)
+            EXPECT_TRUE(fmpz_equal(ours.v, theirs.v)) << what << ", n = " << a->r;
+        else
+            EXPECT_EQ(fmpz_get_si(ours.v), 12345) << what << ", n = " << a->r;
+        return served;
+    }
+
+    flint_rand_t state_;
+};
+
+TEST_F(FmpzMatDetByDivisor, RandomMatricesMatchFlint)
+{
+    for (const slong n : {1, 2, 3, 17, 64, 130})
+        for (const flint_bitcnt_t bits : {1, 10, 64, 65, 200, 960}) {
+            FmpzMat a(n, n);
+            fmpz_mat_randtest(a.m, state_, bits);
+            FmpzValue det;
+            ::fmpz_mat_det(det.v, a.m);
+            const std::string what = std::to_string(bits) + " bits";
+            // Singular matrices are left to the caller; a random one is invertible modulo its primes.
+            EXPECT_EQ(matches_flint(a.m, what), !fmpz_is_zero(det.v)) << what << ", n = " << n;
+        }
+}
+
+TEST_F(FmpzMatDetByDivisor, HadamardMatricesAndGivenDeterminants)
+{
+    for (const slong n : {4, 16, 64})
+        for (const flint_bitcnt_t bits : {1, 64, 200}) {
+            FmpzMat a(n, n);
+            FmpzValue c;
+            fmpz_one(c.v);
+            fmpz_mul_2exp(c.v, c.v, bits);
+            fmpz_sub_ui(c.v, c.v, 1);
+            hadamard(a.m, c.v);
+            EXPECT_TRUE(matches_flint(a.m, "Hadamard, entries +-(2^" + std::to_string(bits) + " - 1)"));
+        }
+    for (const slong given : {slong(1), slong(-1), slong(1000003) * 999983}) {
+        FmpzMat a(40, 40);
+        FmpzValue det;
+        fmpz_set_si(det.v, given);
+        fmpz_mat_randdet(a.m, state_, det.v);
+        EXPECT_TRUE(matches_flint(a.m, "det " + std::to_string(given)));
+    }
+}
+
+// The lifting tries the first two primes of its set, which are the first of every set (the
+// largest NTT primes); the quotient's set starts with them too.
+TEST_F(FmpzMatDetByDivisor, SingularMatricesAndDeterminantsThePrimesDivideAreLeftToTheCaller)
+{
+    const std::span<const limb_t> primes = product_primes(200).moduli();
+    FmpzMat a(30, 30);
+    fmpz_mat_randrank(a.m, state_, 29, 100);
+    EXPECT_FALSE(matches_flint(a.m, "rank n - 1"));
+    FmpzValue det;
+    fmpz_set_ui(det.v, primes[0]);
+    fmpz_mat_randdet(a.m, state_, det.v);
+    EXPECT_FALSE(matches_flint(a.m, "det the first prime (the second lifts; the quotient's set holds the first)"));
+    fmpz_mul_ui(det.v, det.v, primes[1]);
+    fmpz_mat_randdet(a.m, state_, det.v);
+    EXPECT_FALSE(matches_flint(a.m, "det the first two primes (neither lifts)"));
+}
+
+// The residual's moduli hold entries up to about 985 bits at n = 8 (kDixonMaxModuli).
+TEST_F(FmpzMatDetByDivisor, EntriesTooLongForTheResidualAreLeftToTheCaller)
+{
+    FmpzMat a(8, 8);
+    fmpz_mat_randtest(a.m, state_, 960);
+    fmpz_set_si(fmpz_mat_entry(a.m, 0, 0), 1);
+    fmpz_mul_2exp(fmpz_mat_entry(a.m, 0, 0), fmpz_mat_entry(a.m, 0, 0), 959);  // 960 bits exactly
+    FmpzValue det;
+    ::fmpz_mat_det(det.v, a.m);
+    ASSERT_FALSE(fmpz_is_zero(det.v));
+    EXPECT_TRUE(matches_flint(a.m, "960 bits"));
+    fmpz_mul_2exp(fmpz_mat_entry(a.m, 0, 0), fmpz_mat_entry(a.m, 0, 0), 40);  // 1000 bits
+    EXPECT_FALSE(matches_flint(a.m, "1000 bits"));
+}
+
+TEST_F(FmpzMatDetByDivisor, BothWaysOfTheResiduesAgree)
+{
+    FmpzMat a(70, 70);
+    fmpz_mat_randtest(a.m, state_, 64);
+    const PrimeSet set = product_primes(300);
+    const gpu::ModularTables& tables = set.state().gpu_reduction_tables();
+    const matrix::ZMatrix za = operand(a.m);
+    EXPECT_EQ(gpu::fmpz_mat_det_residues(za.entries, 70, tables, true, {}),
+              gpu::fmpz_mat_det_residues(za.entries, 70, tables, false, {}));
+}
+
+// The cost models, on the H200's numbers: the divisor from a few hundred rows of 64-bit entries,
+// one prime at a time for a few primes of large matrices.
+TEST(FmpzMatDetDivisorRules, TheChoices)
+{
+    EXPECT_TRUE(matrix::divisor_pays_for_fmpz_mat_det(1000, 64, 69000));
+    EXPECT_FALSE(matrix::divisor_pays_for_fmpz_mat_det(100, 64, 6900));
+    EXPECT_TRUE(matrix::det_one_prime_at_a_time(1000, 13));
+    EXPECT_FALSE(matrix::det_one_prime_at_a_time(400, 441));
+    EXPECT_FALSE(matrix::det_one_prime_at_a_time(200, 13));
+}
+
+}  // namespace
+}  // namespace zgpu::testing
