@@ -23,7 +23,10 @@
 #include "kernels/matrix/mat_mul_tensor.hpp"
 #include "kernels/matrix/tensor_moduli.hpp"
 #include "kernels/modular/ntt_primes.hpp"
+#include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/gpu/runtime.hpp"
+#include "plugin/modular/prime_set_state.hpp"
+#include "zgpu/fmpz_adapter.hpp"
 #include "zgpu/zgpu.h"
 #include "zgpu/zgpu_matrix.h"
 
@@ -296,6 +299,29 @@ void det_row(slong n, unsigned bits, bool flint)
     fmpz_mat_clear(a);
 }
 
+// The determinant's residues modulo the first `primes` primes both ways: a block a prime
+// (det_mod) and all at once by block recursion (block_inverse), end to end from the host
+// matrix (packing, upload, reduction), checked equal.
+void det_ways_row(slong n, std::size_t primes)
+{
+    fmpz_mat_t a;
+    fmpz_mat_init(a, n, n);
+    fill_fmpz(fmpz_mat_entry(a, 0, 0), n * n, 1, 43);
+    const std::size_t count = std::size_t(n) * std::size_t(n);
+    const zgpu::HostOperand entries = zgpu::host_operand(zgpu::adapters::FmpzReader(fmpz_mat_entry(a, 0, 0)), count, "a");
+    const zgpu::PrimeSet set = zgpu::PrimeSet::generated(primes);
+    const zgpu::gpu::ModularTables& tables = set.state().gpu_reduction_tables();
+    std::vector<limb_t> by_block, by_blocks;
+    const double block = median_seconds(5, [&] { by_block = zgpu::gpu::fmpz_mat_det_residues(entries, std::size_t(n), tables, false, {}); }, [] {});
+    const double blocks = median_seconds(5, [&] { by_blocks = zgpu::gpu::fmpz_mat_det_residues(entries, std::size_t(n), tables, true, {}); }, [] {});
+    if (by_block != by_blocks) {
+        std::fprintf(stderr, "det residues %ld x %ld mod %zu primes: the two ways differ\n", long(n), long(n), primes);
+        std::exit(1);
+    }
+    std::printf("| %ld | %zu | %.3f | %.3f |\n", long(n), primes, 1e3 * block, 1e3 * blocks);
+    fmpz_mat_clear(a);
+}
+
 void products(unsigned threads, double imad_peak)
 {
     std::printf("### Device-resident: n x n times n x n, modulo `count` NTT primes (one product a prime), on the integer units "
@@ -367,6 +393,12 @@ void determinants(double imad_peak, bool flint_300)
     det_device_row(64, 441, imad_peak);
     det_device_row(400, 441, imad_peak);
     det_device_row(300, 4975, imad_peak);
+    std::printf("\n### The determinant's residues both ways, 64-bit entries from the host\n\n"
+                "ms, median of 5 after two calls: a block a prime (det_mod), all primes at once by block recursion.\n\n"
+                "| n | primes | a block a prime | block recursion |\n|---:|---:|---:|---:|\n");
+    for (const auto& [n, primes] : std::vector<std::pair<slong, std::size_t>>{
+             {50, 55}, {64, 13}, {100, 109}, {200, 13}, {200, 220}, {400, 13}, {400, 441}, {600, 15}, {1000, 19}, {1000, 60}})
+        det_ways_row(n, primes);
     std::printf("\n### End to end: zgpu_fmpz_mat_det, n x n entries of `bits` bits with random signs\n\n"
                 "gpu / auto: ZGPU_BACKEND, median of 5 after two calls; FLINT: fmpz_mat_det, one call (it uses one thread). "
                 "det bits: of the determinant. ms. The determinants are checked against FLINT's where FLINT ran.\n\n"

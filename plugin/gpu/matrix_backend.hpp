@@ -53,30 +53,30 @@ void fmpz_mat_product(const HostOperand& a, const HostOperand& b, std::size_t ro
 // det(a) modulo each prime of the set (all primes), a of n x n entries, row-major, signed values
 // of at most kMaxLimbs limbs that the operand packs: the entries reduced modulo every prime
 // (multi_mod), eliminated modulo each, on the first device: a block a prime
-// (kernels/matrix/det_mod.hpp), or, where one_at_a_time, one prime after another by the blocked
-// LU over the whole device (for a few primes and large matrices). One residue a prime, in the
-// set's order. primes_done, where given, is told of the primes finished as they are (for
-// progress lines).
-std::vector<limb_t> fmpz_mat_det_residues(const HostOperand& a, std::size_t n, const ModularTables& tables, bool one_at_a_time,
+// (kernels/matrix/det_mod.hpp), or, where by_blocks, all at once by block recursion
+// (gpu/matrix/block_inverse.hpp), the blocked LU checking the zeros it finds (for a few primes
+// and large matrices). One residue a prime, in the set's order. primes_done, where given, is
+// told of the primes finished as they are (for progress lines).
+std::vector<limb_t> fmpz_mat_det_residues(const HostOperand& a, std::size_t n, const ModularTables& tables, bool by_blocks,
                                           const std::function<void(std::uint64_t)>& primes_done);
 
 // Dixon's p-adic lifting for a x = b over Z, a n x n and b n x cols (n, cols >= 1), row-major
 // signed values of at most kMaxLimbs limbs that the operands pack: the first `steps` p-adic
 // digits of x = a^-1 b, on the first device (kernels/matrix/dixon_step.hpp). Both are reduced
 // modulo every prime of the set whose device tables `tables` are (2 to kDixonMaxResidueModuli + 1
-// primes); its first `candidates` primes are tried in turn as p, invert(p, a mod p, inverse)
-// writing a^-1 mod p on the host (row-major) or returning false where a is singular mod p. The
-// set's other primes hold the lifting's residual: their product must exceed 2 max(|b|, n |a|)
-// whichever prime is p. digits[s n cols + i cols + c] is digit s of x(i, c), in [0, p); p = 0
-// where no candidate served. steps_done, where not empty, is told of the steps done.
+// primes); a is inverted modulo the set's first `candidates` primes (gpu/matrix/block_inverse.hpp)
+// and p is the first of them modulo which a is invertible. The set's other primes hold the
+// lifting's residual: their product must exceed 2 max(|b|, n |a|) whichever prime is p.
+// digits[s n cols + i cols + c] is digit s of x(i, c), in [0, p); p = 0 where a is singular
+// modulo every candidate (or, with a probability below about n^2 / 2^61, where the preconditioned
+// recursion failed). steps_done, where not empty, is told of the steps done.
 inline constexpr std::size_t kDixonMaxResidueModuli = 16;  // kernels/matrix/dixon_step.hpp's kDixonMaxModuli
 struct DixonDigits {
     limb_t p = 0;
     std::vector<limb_t> digits;
 };
-using InverseModP = std::function<bool(limb_t p, std::span<const limb_t> a_mod_p, std::span<limb_t> inverse)>;
 DixonDigits fmpz_mat_dixon_digits(const HostOperand& a, const HostOperand& b, std::size_t n, std::size_t cols,
-                                  const ModularTables& tables, std::size_t candidates, std::size_t steps, const InverseModP& invert,
+                                  const ModularTables& tables, std::size_t candidates, std::size_t steps,
                                   const std::function<void(std::uint64_t)>& steps_done);
 
 // Device-resident: r = a b modulo each modulus of the set whose device tables `tables` are (the

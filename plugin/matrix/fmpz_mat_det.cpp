@@ -29,7 +29,7 @@ constexpr std::size_t kDivisorEntries = 4;
 
 std::vector<limb_t> gpu_residues(const ZMatrix& a, const PrimeSet& set, const std::function<void(std::uint64_t)>& primes_done)
 {
-    return gpu::fmpz_mat_det_residues(a.entries, a.rows, set.state().gpu_reduction_tables(), det_one_prime_at_a_time(a.rows, set.size()),
+    return gpu::fmpz_mat_det_residues(a.entries, a.rows, set.state().gpu_reduction_tables(), det_by_blocks(a.rows, set.size()),
                                       primes_done);
 }
 

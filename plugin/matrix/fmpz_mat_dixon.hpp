@@ -1,6 +1,6 @@
-// Solutions of a x = b over Z as p-adic numbers, by Dixon's lifting: a^-1 mod p from FLINT on
-// the host threads, then the lifting on the GPU (gpu::fmpz_mat_dixon_digits). The determinant's
-// divisor uses it; each answer is exact once rational reconstruction has its bounds.
+// Solutions of a x = b over Z as p-adic numbers, by Dixon's lifting on the GPU
+// (gpu::fmpz_mat_dixon_digits). The determinant's divisor uses it; each answer is exact once
+// rational reconstruction has its bounds.
 #pragma once
 
 #include <cstddef>

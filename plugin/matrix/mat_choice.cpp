@@ -45,16 +45,17 @@ constexpr double kGpuMatricesAtOnce = 4 * 132;
 constexpr double kGpuSecondsPerStepPrime = 2.1e-12;
 constexpr double kPrimeBits = 62;
 
-// The determinant by a divisor (estimates, before a measurement of the path): FLINT's
-// nmod_mat_inv on the host's 16 threads at 1.0e-10 s an n^3 (0.67 s at n = 1000 on 2 threads
-// of the development machine); a lifting step 12 microseconds of two launches and the inverse
-// and a's residues read from memory at 3e12 bytes a second; reconstruction 2 entries of 8e-8 s
+// The determinant by a divisor (bench_matrix, 600 and 1000 rows of 64-bit entries): a lifting
+// step 8.4 microseconds of two launches, and the inverse and a's residues read at 3e12 bytes a
+// second (11.3 and 16.5 microseconds measured); reconstruction (an estimate) 2 entries of 8e-8 s
 // a bit of the modulus; the quotient's primes about 0.72 n + 64 bits (Hadamard's bound exceeds
-// a random determinant by about (n / 2) log2(e) bits), each a blocked LU as `lu` models it.
-constexpr double kHostInverseSecondsPerCube = 1.0e-10;
-constexpr double kLiftSecondsPerStep = 12e-6, kLiftBytesPerSecond = 3e12;
+// a random determinant by about (n / 2) log2(e) bits).
+constexpr double kLiftSecondsPerStep = 8.4e-6, kLiftBytesPerSecond = 3e12;
 constexpr double kReconstructSecondsPerBit = 2 * 8e-8;
 constexpr double kQuotientBitsPerRow = 0.72, kQuotientExtraBits = 64;
+// Block recursion (an estimate): about ten launches of 5 microseconds for every 32 rows, and
+// the products' multiply-adds, about n^3 a matrix.
+constexpr double kRecursionSecondsPerSmallBlock = 50e-6;
 
 }  // namespace determinants
 
@@ -166,36 +167,38 @@ double gpu_lu_seconds(std::size_t rows, std::size_t cols, bool rank_mode)
     return panels * per_panel + lu::terms(rows, cols) / 3 * machine::kGpuSecondsPerTermMod;
 }
 
-double blocked_det_seconds(std::size_t n) { return gpu_lu_seconds(n, n, false); }
-
-// The same modulo `primes` primes, a block a matrix (det_mod): waves of kGpuMatricesAtOnce.
-double batched_det_seconds(std::size_t n, double primes)
+// Determinants of n x n matrices modulo `primes` primes on the device, a block a matrix
+// (det_mod): waves of kGpuMatricesAtOnce, each at one block's pace.
+double det_mod_seconds(std::size_t n, double primes)
 {
     namespace d = determinants;
     const double size = double(n), waves = std::ceil(primes / d::kGpuMatricesAtOnce);
     return size * d::kGpuSecondsPerColumn * waves + size * size * size / 3 * waves * d::kGpuMatricesAtOnce * d::kGpuSecondsPerStepPrime;
 }
 
+// The same by block recursion, all primes at once (also the inverses).
+double recursion_seconds(std::size_t n, double primes)
+{
+    const double size = double(n);
+    return std::ceil(size / 32) * determinants::kRecursionSecondsPerSmallBlock + primes * size * size * size * machine::kGpuSecondsPerTermMod;
+}
+
 }  // namespace
 
-bool det_one_prime_at_a_time(std::size_t n, std::size_t primes)
-{
-    return double(primes) * blocked_det_seconds(n) < batched_det_seconds(n, double(primes));
-}
+bool det_by_blocks(std::size_t n, std::size_t primes) { return recursion_seconds(n, double(primes)) < det_mod_seconds(n, double(primes)); }
 
 bool divisor_pays_for_fmpz_mat_det(std::size_t n, std::uint64_t entry_bits, std::uint64_t bound_bits)
 {
     namespace d = determinants;
     const double size = double(n), bound = double(bound_bits);
     const double primes = (bound + 1) / d::kPrimeBits + 1;
-    const double whole_bound = d::kGpuSecondsPerCall + std::min(batched_det_seconds(n, primes), primes * blocked_det_seconds(n));
+    const double whole_bound = std::min(det_mod_seconds(n, primes), recursion_seconds(n, primes));
     const double lift_bits = 2 * bound + size / 2 + 1, steps = lift_bits / 61 + 1;
-    const double residual_moduli = std::ceil(double(entry_bits + 64) / d::kPrimeBits) + 1;
-    const double step = d::kLiftSecondsPerStep + 8 * size * size * residual_moduli / d::kLiftBytesPerSecond;
-    const double quotient_primes =
-        std::min(primes, (d::kQuotientBitsPerRow * size + d::kQuotientExtraBits) / d::kPrimeBits + 1);
-    const double divisor = d::kGpuSecondsPerCall + d::kHostInverseSecondsPerCube * size * size * size + steps * step +
-                           lift_bits * d::kReconstructSecondsPerBit + quotient_primes * blocked_det_seconds(n);
+    const double matrices_read = std::ceil(double(entry_bits + 64) / d::kPrimeBits) + 1;
+    const double step = d::kLiftSecondsPerStep + 8 * size * size * matrices_read / d::kLiftBytesPerSecond;
+    const double quotient_primes = std::min(primes, (d::kQuotientBitsPerRow * size + d::kQuotientExtraBits) / d::kPrimeBits + 1);
+    const double divisor = recursion_seconds(n, 2) + steps * step + lift_bits * d::kReconstructSecondsPerBit +
+                           std::min(det_mod_seconds(n, quotient_primes), recursion_seconds(n, quotient_primes));
     return divisor < whole_bound;
 }
 

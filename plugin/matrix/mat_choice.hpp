@@ -37,9 +37,9 @@ bool gpu_pays_for_fmpz_mat_det(std::size_t n, std::uint64_t bound_bits);
 // Whether, on the GPU, a divisor of the determinant found by Dixon's lifting (fmpz_mat_det.hpp)
 // costs less than the primes of the whole bound, for entries of `entry_bits` bits.
 bool divisor_pays_for_fmpz_mat_det(std::size_t n, std::uint64_t entry_bits, std::uint64_t bound_bits);
-// Whether the determinants of n x n matrices modulo `primes` primes run one matrix at a time
-// over the whole GPU (the blocked LU) rather than a block a matrix (det_mod).
-bool det_one_prime_at_a_time(std::size_t n, std::size_t primes);
+// Whether the determinants of n x n matrices modulo `primes` primes run all at once by block
+// recursion rather than a block a matrix (det_mod).
+bool det_by_blocks(std::size_t n, std::size_t primes);
 
 // The LU by blocks of nmod_mat_det and nmod_mat_rank, of a rows x cols matrix mod a prime:
 // FLINT's time on one thread by the model; whether the CPU backend gives FLINT its threads;

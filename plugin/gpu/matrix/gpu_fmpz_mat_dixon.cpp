@@ -1,13 +1,15 @@
 // Dixon's p-adic lifting on the GPU (matrix_backend.hpp): a and b reduced modulo the set's
-// primes (reduced_operands.hpp), a mod p brought down for the host's inverse, which goes up
-// once; then two kernels a step (kernels/matrix/dixon_step.hpp), the digits kept on the device
-// and brought down together at the end. ZGPU_TIMING=1 prints the split.
+// primes (reduced_operands.hpp); a^-1 modulo the candidates for p by block recursion
+// (block_inverse.hpp); then two kernels a step (kernels/matrix/dixon_step.hpp), the digits kept
+// on the device and brought down together at the end. ZGPU_TIMING=1 prints the split.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
 
 #include "kernels/matrix/dixon_step.hpp"
+#include "plugin/gpu/matrix/block_inverse.hpp"
+#include "plugin/gpu/matrix/product_mod.hpp"
 #include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/gpu/modular/reduced_operands.hpp"
 #include "plugin/gpu/parts_counter.hpp"
@@ -35,7 +37,7 @@ kernels::DixonModuli moduli_around(std::span<const limb_t> moduli, std::size_t p
 }  // namespace
 
 DixonDigits fmpz_mat_dixon_digits(const HostOperand& a, const HostOperand& b, std::size_t n, std::size_t cols,
-                                  const ModularTables& tables, std::size_t candidates, std::size_t steps, const InverseModP& invert,
+                                  const ModularTables& tables, std::size_t candidates, std::size_t steps,
                                   const std::function<void(std::uint64_t)>& steps_done)
 {
     const Clock::time_point start = Clock::now();
@@ -46,7 +48,8 @@ DixonDigits fmpz_mat_dixon_digits(const HostOperand& a, const HostOperand& b, st
                     std::to_string(steps) + " steps");
     UploadLayout layout;
     const ReducedOperands reduced(layout, {{a, square}, {b, entries}}, k);
-    const std::size_t inverse_at = layout.reserve(square * sizeof(limb_t));
+    const std::size_t inverse_at = layout.reserve(candidates * square * sizeof(limb_t));
+    const std::size_t dets_at = layout.reserve(candidates * sizeof(limb_t));
     const std::size_t r_at = layout.reserve(entries * sizeof(limb_t));
     const std::size_t d_at = layout.reserve((k - 1) * entries * sizeof(limb_t));
     const std::size_t digits_at = layout.reserve(steps * entries * sizeof(limb_t));
@@ -54,34 +57,42 @@ DixonDigits fmpz_mat_dixon_digits(const HostOperand& a, const HostOperand& b, st
     Runtime& runtime = Runtime::get();
     const Runtime::Lease lease(runtime);
     const cudaStream_t stream = runtime.stream();
-    std::byte* staging = runtime.staging(std::max({reduced.upload_bytes(), square * sizeof(limb_t), steps * entries * sizeof(limb_t)}));
+    std::byte* staging = runtime.staging(std::max(reduced.upload_bytes(), steps * entries * sizeof(limb_t)));
     reduced.pack(staging);
     const Clock::time_point packed = Clock::now();
     std::byte* device = runtime.scratch(layout.bytes());
     const PartsCounter finished(steps_done);
     const DrainOnExit drain{stream, stream, stream};  // before the staging is used again
-    enum Phase { kUpload, kReduction, kLifting, kDownload };
-    PhaseTimes times(4);
-    reduced.upload_and_reduce(device, staging, tables.view(runtime), stream, times, kUpload, kReduction);
+    enum Phase { kUpload, kReduction, kInverse, kLifting, kDownload };
+    PhaseTimes times(5);
+    const kernels::ModularTablesView& view = tables.view(runtime);
+    reduced.upload_and_reduce(device, staging, view, stream, times, kUpload, kReduction);
     const kernels::ResidueView a_residues = reduced.residues(device, 0), b_residues = reduced.residues(device, 1);
 
-    // The first candidate for p modulo which a is invertible; its inverse goes up.
-    DixonDigits out;
-    std::vector<limb_t> a_mod_p(square), inverse(square);
-    std::size_t p_index = 0;
-    for (; p_index < candidates; ++p_index) {
-        check(cudaMemcpyAsync(staging, a_residues.prime(p_index), square * sizeof(limb_t), cudaMemcpyDeviceToHost, stream),
-              "downloading a mod p");
-        runtime.synchronize("reducing a matrix mod p");
-        std::memcpy(a_mod_p.data(), staging, square * sizeof(limb_t));
-        if (invert(moduli[p_index], a_mod_p, inverse)) break;
+    // a^-1 modulo the candidates together; p is the first modulo which a is invertible. Where
+    // the plain recursion finds none, the preconditioned one tells singular matrices apart.
+    const kernels::ConstMatricesView candidate_matrices{a_residues.data, n, n, n, a_residues.prime_stride, candidates};
+    const kernels::MatricesView inverses{reinterpret_cast<limb_t*>(device + inverse_at), n, n, n, square, candidates};
+    limb_t* dets = reinterpret_cast<limb_t*>(device + dets_at);
+    const unsigned bits = modulus_bits(moduli);
+    const auto first_invertible = [&] {
+        check(cudaMemcpyAsync(staging, dets, candidates * sizeof(limb_t), cudaMemcpyDeviceToHost, stream), "reading determinants mod p");
+        runtime.synchronize("inverses mod p");
+        const limb_t* det = reinterpret_cast<const limb_t*>(staging);
+        return std::size_t(std::find_if(det, det + candidates, [](limb_t x) { return x != 0; }) - det);
+    };
+    times.begin(kInverse, stream);
+    invert_by_blocks(runtime, candidate_matrices, inverses, view.moduli, bits, dets);
+    std::size_t p_index = first_invertible();
+    if (p_index == candidates) {
+        invert_by_blocks_preconditioned(runtime, candidate_matrices, inverses, view.moduli, bits, dets);
+        p_index = first_invertible();
     }
+    times.end(kInverse, stream);
+    DixonDigits out;
     if (p_index == candidates) return out;
-    const Clock::time_point inverted = Clock::now();
     out.p = moduli[p_index];
-    std::memcpy(staging, inverse.data(), square * sizeof(limb_t));
-    limb_t* inverse_device = reinterpret_cast<limb_t*>(device + inverse_at);
-    check(cudaMemcpyAsync(inverse_device, staging, square * sizeof(limb_t), cudaMemcpyHostToDevice, stream), "uploading a^-1 mod p");
+    const limb_t* inverse = inverses.matrix(p_index);
 
     // d = b, as residues modulo the q_j, and r = b mod p.
     const kernels::DixonModuli constants = moduli_around(moduli, p_index);
@@ -99,7 +110,7 @@ DixonDigits fmpz_mat_dixon_digits(const HostOperand& a, const HostOperand& b, st
     times.begin(kLifting, stream);
     for (std::size_t s = 0; s < steps; ++s) {
         limb_t* y = digits + s * entries;
-        kernels::dixon_digit(inverse_device, r, n, cols, constants.p, y, stream);
+        kernels::dixon_digit(inverse, r, n, cols, constants.p, y, stream);
         if (s + 1 < steps) kernels::dixon_residual(a_view, y, d, constants, r, finished.device_count(), stream);
     }
     times.end(kLifting, stream);
@@ -112,9 +123,9 @@ DixonDigits fmpz_mat_dixon_digits(const HostOperand& a, const HostOperand& b, st
     if (times.on())
         std::fprintf(stderr,
                      "zgpu: Dixon's lifting, %zu x %zu by %zu columns, %zu steps mod %llu: packing %.2f ms, upload %.2f ms, "
-                     "reduction %.2f ms, inverse on the host %.2f ms, lifting %.2f ms, download %.2f ms, total %.2f ms\n",
+                     "reduction %.2f ms, inverses %.2f ms, lifting %.2f ms, download %.2f ms, total %.2f ms\n",
                      n, n, cols, steps, static_cast<unsigned long long>(out.p), milliseconds(packed - start), times.milliseconds(kUpload),
-                     times.milliseconds(kReduction), milliseconds(inverted - packed), times.milliseconds(kLifting),
+                     times.milliseconds(kReduction), times.milliseconds(kInverse), times.milliseconds(kLifting),
                      times.milliseconds(kDownload), milliseconds(Clock::now() - start));
     return out;
 }

@@ -123,13 +123,22 @@ TEST_F(FmpzMatDetByDivisor, SingularMatricesAndDeterminantsThePrimesDivideAreLef
     FmpzMat a(30, 30);
     fmpz_mat_randrank(a.m, state_, 29, 100);
     EXPECT_FALSE(matches_flint(a.m, "rank n - 1"));
+    // diag(p0, 1, ..., 1) is singular modulo p0, so p1 lifts; x_0 = -1 / p0 puts p0 into d, and
+    // the quotient's set holds p0.
+    fmpz_mat_one(a.m);
+    fmpz_set_ui(fmpz_mat_entry(a.m, 0, 0), primes[0]);
+    EXPECT_FALSE(matches_flint(a.m, "diag(p0, 1, ...)"));
+    // diag(p0, p1, 1, ...) is singular modulo both.
+    fmpz_set_ui(fmpz_mat_entry(a.m, 1, 1), primes[1]);
+    EXPECT_FALSE(matches_flint(a.m, "diag(p0, p1, 1, ...)"));
+    // A random matrix of determinant p0 or p0 p1: exact whether the divisor's way serves or not.
     FmpzValue det;
     fmpz_set_ui(det.v, primes[0]);
     fmpz_mat_randdet(a.m, state_, det.v);
-    EXPECT_FALSE(matches_flint(a.m, "det the first prime (the second lifts; the quotient's set holds the first)"));
+    matches_flint(a.m, "det p0");
     fmpz_mul_ui(det.v, det.v, primes[1]);
     fmpz_mat_randdet(a.m, state_, det.v);
-    EXPECT_FALSE(matches_flint(a.m, "det the first two primes (neither lifts)"));
+    matches_flint(a.m, "det p0 p1");
 }
 
 // The residual's moduli hold entries up to about 985 bits at n = 8 (kDixonMaxModuli).
@@ -159,14 +168,13 @@ TEST_F(FmpzMatDetByDivisor, BothWaysOfTheResiduesAgree)
 }
 
 // The cost models, on the H200's numbers: the divisor from a few hundred rows of 64-bit entries,
-// one prime at a time for a few primes of large matrices.
+// block recursion for a few primes of large matrices.
 TEST(FmpzMatDetDivisorRules, TheChoices)
 {
     EXPECT_TRUE(matrix::divisor_pays_for_fmpz_mat_det(1000, 64, 69000));
     EXPECT_FALSE(matrix::divisor_pays_for_fmpz_mat_det(100, 64, 6900));
-    EXPECT_TRUE(matrix::det_one_prime_at_a_time(1000, 13));
-    EXPECT_FALSE(matrix::det_one_prime_at_a_time(400, 441));
-    EXPECT_FALSE(matrix::det_one_prime_at_a_time(200, 13));
+    EXPECT_TRUE(matrix::det_by_blocks(1000, 13));
+    EXPECT_FALSE(matrix::det_by_blocks(400, 441));
 }
 
 }  // namespace
