@@ -23,9 +23,9 @@
 namespace zgpu::matrix {
 namespace {
 
-// The solution's entries whose denominators the divisor takes at most: each after the first
-// is taken only while the one before added a factor.
-constexpr std::size_t kDivisorEntries = 4;
+// The solution's entries whose denominators the divisor takes, reconstructed on host threads
+// at once: for random matrices the first alone is nearly always the largest invariant factor.
+constexpr std::size_t kDivisorEntries = 2;
 
 std::vector<limb_t> gpu_residues(const ZMatrix& a, const PrimeSet& set, const std::function<void(std::uint64_t)>& primes_done)
 {
@@ -49,20 +49,27 @@ struct AlternatingColumn {
 // the modulus above 2^(numerator_bits + denominator_bits + 1)).
 bool divisor_from(fmpz_t d, const DixonSolution& x, std::uint64_t numerator_bits, std::uint64_t denominator_bits)
 {
-    FmpzTemp m, value, numerator, denominator, n_bound, d_bound, before;
+    FmpzTemp m, n_bound, d_bound;
     x.modulus(m.get());
     fmpz_one(n_bound.get());
     fmpz_mul_2exp(n_bound.get(), n_bound.get(), numerator_bits);
     fmpz_one(d_bound.get());
     fmpz_mul_2exp(d_bound.get(), d_bound.get(), denominator_bits);
+    const std::size_t count = std::min(x.n, kDivisorEntries);
+    std::vector<FmpzTemp> denominators(count);
+    std::vector<char> reconstructed(count);
+    parallel_for(count, 2, [&](std::size_t begin, std::size_t end) {
+        FmpzTemp value, numerator;
+        for (std::size_t i = begin; i < end; ++i) {
+            x.entry(value.get(), i, 0);
+            reconstructed[i] = _fmpq_reconstruct_fmpz_2(numerator.get(), denominators[i].get(), value.get(), m.get(), n_bound.get(),
+                                                        d_bound.get());
+        }
+    });
     fmpz_one(d);
-    for (std::size_t i = 0; i < std::min(x.n, kDivisorEntries); ++i) {
-        x.entry(value.get(), i, 0);
-        if (!_fmpq_reconstruct_fmpz_2(numerator.get(), denominator.get(), value.get(), m.get(), n_bound.get(), d_bound.get()))
-            return false;
-        fmpz_set(before.get(), d);
-        fmpz_lcm(d, d, denominator.get());
-        if (i > 0 && fmpz_equal(before.get(), d)) break;
+    for (std::size_t i = 0; i < count; ++i) {
+        if (!reconstructed[i]) return false;
+        fmpz_lcm(d, d, denominators[i].get());
     }
     return true;
 }

@@ -41,21 +41,31 @@ constexpr double kFlintSizeExponent = 2.4, kFlintBitsExponent = 1.6;
 // step n^3 / 3 a prime (400 x 400 modulo 439 primes: 19.9 ms; 300 x 300 modulo 4975: 91 ms).
 constexpr double kGpuSecondsPerCall = 0.45e-3;
 constexpr double kGpuSecondsPerColumn = 9e-6;
-constexpr double kGpuMatricesAtOnce = 4 * 132;
+constexpr double kSms = 132;
+constexpr double kGpuMatricesAtOnce = 4 * kSms;
 constexpr double kGpuSecondsPerStepPrime = 2.1e-12;
 constexpr double kPrimeBits = 62;
 
-// The determinant by a divisor (bench_matrix, 600 and 1000 rows of 64-bit entries): a lifting
+// det_mod with fewer primes than the SMs: a block alone on an SM took 2.9e9 steps a second
+// (1000 x 1000 modulo 19 primes: 114 ms; 600 modulo 15: 28.7 ms); four blocks an SM together
+// 3.6e9 (the rate above).
+constexpr double kStepsPerSecondAlone = 2.9e9, kStepsPerSecondFour = 3.6e9;
+
+// Block recursion, all primes at once (bench_matrix's "both ways" rows): 0.55 ms for every 32
+// rows (launches, temporaries, the small blocks' eliminations), and about n^3 multiply-adds a
+// matrix, at 4.2e-13 s from 600 rows (the products on the tensor cores) and 1.5e-12 below.
+constexpr double kRecursionSecondsPer32Rows = 0.55e-3;
+constexpr double kRecursionSecondsPerTermLarge = 4.2e-13, kRecursionSecondsPerTermSmall = 1.5e-12;
+constexpr std::size_t kRecursionLargeFrom = 600;
+
+// The determinant by a divisor (bench_matrix, 400 to 1000 rows of 64-bit entries): a lifting
 // step 8.4 microseconds of two launches, and the inverse and a's residues read at 3e12 bytes a
-// second (11.3 and 16.5 microseconds measured); reconstruction (an estimate) 2 entries of 8e-8 s
-// a bit of the modulus; the quotient's primes about 0.72 n + 64 bits (Hadamard's bound exceeds
-// a random determinant by about (n / 2) log2(e) bits).
+// second (11.1 and 16.8 microseconds measured at 400 and 1000 rows); the host's reconstruction
+// of two entries 2.2e-7 s a bit of the modulus (31 ms at 1000 rows); the quotient's primes about
+// 0.72 n + 64 bits (Hadamard's bound exceeds a random determinant by about (n / 2) log2(e) bits).
 constexpr double kLiftSecondsPerStep = 8.4e-6, kLiftBytesPerSecond = 3e12;
-constexpr double kReconstructSecondsPerBit = 2 * 8e-8;
+constexpr double kReconstructSecondsPerBit = 2.2e-7;
 constexpr double kQuotientBitsPerRow = 0.72, kQuotientExtraBits = 64;
-// Block recursion (an estimate): about ten launches of 5 microseconds for every 32 rows, and
-// the products' multiply-adds, about n^3 a matrix.
-constexpr double kRecursionSecondsPerSmallBlock = 50e-6;
 
 }  // namespace determinants
 
@@ -168,19 +178,23 @@ double gpu_lu_seconds(std::size_t rows, std::size_t cols, bool rank_mode)
 }
 
 // Determinants of n x n matrices modulo `primes` primes on the device, a block a matrix
-// (det_mod): waves of kGpuMatricesAtOnce, each at one block's pace.
+// (det_mod): waves of kGpuMatricesAtOnce, each with up to four blocks an SM.
 double det_mod_seconds(std::size_t n, double primes)
 {
     namespace d = determinants;
     const double size = double(n), waves = std::ceil(primes / d::kGpuMatricesAtOnce);
-    return size * d::kGpuSecondsPerColumn * waves + size * size * size / 3 * waves * d::kGpuMatricesAtOnce * d::kGpuSecondsPerStepPrime;
+    const double per_sm = std::clamp(std::ceil(std::min(primes, d::kGpuMatricesAtOnce) / d::kSms), 1.0, 4.0);
+    const double rate = d::kStepsPerSecondAlone + (per_sm - 1) / 3 * (d::kStepsPerSecondFour - d::kStepsPerSecondAlone);
+    return waves * (size * d::kGpuSecondsPerColumn + size * size * size / 3 * per_sm / rate);
 }
 
 // The same by block recursion, all primes at once (also the inverses).
 double recursion_seconds(std::size_t n, double primes)
 {
+    namespace d = determinants;
     const double size = double(n);
-    return std::ceil(size / 32) * determinants::kRecursionSecondsPerSmallBlock + primes * size * size * size * machine::kGpuSecondsPerTermMod;
+    const double per_term = n >= d::kRecursionLargeFrom ? d::kRecursionSecondsPerTermLarge : d::kRecursionSecondsPerTermSmall;
+    return std::ceil(size / 32) * d::kRecursionSecondsPer32Rows + primes * size * size * size * per_term;
 }
 
 }  // namespace

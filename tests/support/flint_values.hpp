@@ -2,6 +2,8 @@
 // nmod matrices.
 #pragma once
 
+#include <cstdint>
+
 #include <flint/fmpz.h>
 #include <flint/fmpz_mat.h>
 #include <flint/fmpz_poly.h>
@@ -67,6 +69,24 @@ inline void set_extreme(fmpz_poly_t p, slong len, flint_bitcnt_t bits, Signs sig
         fmpz_poly_set_coeff_fmpz(p, i, c);
         if (negative) fmpz_neg(c, c);
     }
+    fmpz_clear(c);
+}
+
+// Sylvester's Hadamard matrix of m's order (a power of two), entries +-(2^bits - 1): rows
+// orthogonal, of equal norms, so |det| = ((2^bits - 1)^2 n)^(n / 2) is exactly the product of the
+// rows' norms, Hadamard's bound at its tightest.
+inline void hadamard_matrix(fmpz_mat_t m, flint_bitcnt_t bits)
+{
+    fmpz_t c;
+    fmpz_init(c);
+    fmpz_one(c);
+    fmpz_mul_2exp(c, c, bits);
+    fmpz_sub_ui(c, c, 1);
+    for (slong i = 0; i < m->r; ++i)
+        for (slong j = 0; j < m->c; ++j) {
+            fmpz_set(fmpz_mat_entry(m, i, j), c);
+            if (__builtin_popcountll(std::uint64_t(i & j)) % 2) fmpz_neg(fmpz_mat_entry(m, i, j), fmpz_mat_entry(m, i, j));
+        }
     fmpz_clear(c);
 }
 

@@ -3,7 +3,6 @@
 // tightest), determinants +-1, singular matrices and determinants that the lifting's primes
 // divide (left to the caller, det untouched), entries too long for the residual's moduli; the
 // two ways of the residues modulo a few primes; and the choices, without a GPU.
-#include <bit>
 #include <string>
 #include <vector>
 
@@ -41,17 +40,6 @@ std::uint64_t bound_bits(const fmpz_mat_t a)
         bits.push_back(fmpz_bits(norm.v));
     }
     return matrix::hadamard_bits(bits);
-}
-
-// Sylvester's Hadamard matrix of order n (a power of two), entries +-c: |det| = (c^2 n)^(n / 2),
-// Hadamard's bound itself.
-void hadamard(fmpz_mat_t m, const fmpz_t c)
-{
-    for (slong i = 0; i < m->r; ++i)
-        for (slong j = 0; j < m->c; ++j) {
-            fmpz_set(fmpz_mat_entry(m, i, j), c);
-            if (std::popcount(std::uint64_t(i & j)) % 2) fmpz_neg(fmpz_mat_entry(m, i, j), fmpz_mat_entry(m, i, j));
-        }
 }
 
 class FmpzMatDetByDivisor : public ::testing::Test {
@@ -96,14 +84,10 @@ TEST_F(FmpzMatDetByDivisor, RandomMatricesMatchFlint)
 
 TEST_F(FmpzMatDetByDivisor, HadamardMatricesAndGivenDeterminants)
 {
-    for (const slong n : {4, 16, 64})
+    for (const slong n : {4, 16, 64, 128})
         for (const flint_bitcnt_t bits : {1, 64, 200}) {
             FmpzMat a(n, n);
-            FmpzValue c;
-            fmpz_one(c.v);
-            fmpz_mul_2exp(c.v, c.v, bits);
-            fmpz_sub_ui(c.v, c.v, 1);
-            hadamard(a.m, c.v);
+            hadamard_matrix(a.m, bits);
             EXPECT_TRUE(matches_flint(a.m, "Hadamard, entries +-(2^" + std::to_string(bits) + " - 1)"));
         }
     for (const slong given : {slong(1), slong(-1), slong(1000003) * 999983}) {
@@ -119,7 +103,8 @@ TEST_F(FmpzMatDetByDivisor, HadamardMatricesAndGivenDeterminants)
 // largest NTT primes); the quotient's set starts with them too.
 TEST_F(FmpzMatDetByDivisor, SingularMatricesAndDeterminantsThePrimesDivideAreLeftToTheCaller)
 {
-    const std::span<const limb_t> primes = product_primes(200).moduli();
+    const PrimeSet set = product_primes(200);
+    const std::span<const limb_t> primes = set.moduli();
     FmpzMat a(30, 30);
     fmpz_mat_randrank(a.m, state_, 29, 100);
     EXPECT_FALSE(matches_flint(a.m, "rank n - 1"));
@@ -167,14 +152,22 @@ TEST_F(FmpzMatDetByDivisor, BothWaysOfTheResiduesAgree)
               gpu::fmpz_mat_det_residues(za.entries, 70, tables, false, {}));
 }
 
-// The cost models, on the H200's numbers: the divisor from a few hundred rows of 64-bit entries,
-// block recursion for a few primes of large matrices.
+// The cost models, on the H200's numbers (bench_matrix): the divisor from 600 rows of 64-bit
+// entries (at 400 the whole bound's primes measured 21.9 ms, the divisor 29.2); block recursion
+// for a few primes of large matrices, det_mod's block a prime for small ones or many primes.
 TEST(FmpzMatDetDivisorRules, TheChoices)
 {
     EXPECT_TRUE(matrix::divisor_pays_for_fmpz_mat_det(1000, 64, 69000));
+    EXPECT_TRUE(matrix::divisor_pays_for_fmpz_mat_det(600, 64, 41400));
+    EXPECT_FALSE(matrix::divisor_pays_for_fmpz_mat_det(400, 64, 27600));
     EXPECT_FALSE(matrix::divisor_pays_for_fmpz_mat_det(100, 64, 6900));
-    EXPECT_TRUE(matrix::det_by_blocks(1000, 13));
+    EXPECT_TRUE(matrix::det_by_blocks(1000, 19));
+    EXPECT_TRUE(matrix::det_by_blocks(600, 15));
+    EXPECT_TRUE(matrix::det_by_blocks(400, 13));
     EXPECT_FALSE(matrix::det_by_blocks(400, 441));
+    EXPECT_FALSE(matrix::det_by_blocks(200, 220));
+    EXPECT_FALSE(matrix::det_by_blocks(200, 13));
+    EXPECT_FALSE(matrix::det_by_blocks(64, 13));
 }
 
 }  // namespace

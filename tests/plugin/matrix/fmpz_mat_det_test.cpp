@@ -25,18 +25,6 @@
 namespace zgpu::testing {
 namespace {
 
-// Sylvester's Hadamard matrix of order n (a power of two), times c: rows orthogonal, of equal
-// norms, so |det| = (c^2 n)^(n / 2) is exactly the product of the rows' norms.
-void hadamard(fmpz_mat_t m, const fmpz_t c)
-{
-    const slong n = m->r;
-    for (slong i = 0; i < n; ++i)
-        for (slong j = 0; j < n; ++j) {
-            fmpz_set(fmpz_mat_entry(m, i, j), c);
-            if (__builtin_popcountll(std::uint64_t(i & j)) % 2) fmpz_neg(fmpz_mat_entry(m, i, j), fmpz_mat_entry(m, i, j));
-        }
-}
-
 class FmpzMatDet : public OnBackendWithFlint {
 protected:
     void expect_flints(const fmpz_mat_t a, const std::string& what)
@@ -98,11 +86,7 @@ TEST_P(FmpzMatDet, HadamardMatricesMeetTheBound)
     for (const slong n : {4, 16, 64})
         for (const flint_bitcnt_t bits : {1, 64, 200}) {
             FmpzMat a(n, n);
-            FmpzValue c;
-            fmpz_one(c.v);
-            fmpz_mul_2exp(c.v, c.v, bits);
-            fmpz_sub_ui(c.v, c.v, 1);
-            hadamard(a.m, c.v);
+            hadamard_matrix(a.m, bits);
             expect_flints(a.m, "Hadamard, entries +-(2^" + std::to_string(bits) + " - 1)");
         }
 }
