@@ -53,9 +53,10 @@ constexpr double kStepsPerSecondAlone = 2.9e9, kStepsPerSecondFour = 3.6e9;
 
 // Block recursion, all primes at once (bench_matrix's "both ways" rows): 0.55 ms for every 32
 // rows (launches, temporaries, the small blocks' eliminations), and about n^3 multiply-adds a
-// matrix, at 4.2e-13 s from 600 rows (the products on the tensor cores) and 1.5e-12 below.
+// matrix, at 4.2e-13 s from 600 rows (the products on the tensor cores) and 3.5e-12 below (100
+// rows modulo 1657 primes: 7.9 ms, where det_mod took about 5).
 constexpr double kRecursionSecondsPer32Rows = 0.55e-3;
-constexpr double kRecursionSecondsPerTermLarge = 4.2e-13, kRecursionSecondsPerTermSmall = 1.5e-12;
+constexpr double kRecursionSecondsPerTermLarge = 4.2e-13, kRecursionSecondsPerTermSmall = 3.5e-12;
 constexpr std::size_t kRecursionLargeFrom = 600;
 
 // The determinant by a divisor (bench_matrix, 400 to 1000 rows of 64-bit entries): a lifting

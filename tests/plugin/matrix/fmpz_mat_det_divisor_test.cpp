@@ -168,6 +168,7 @@ TEST(FmpzMatDetDivisorRules, TheChoices)
     EXPECT_FALSE(matrix::det_by_blocks(200, 220));
     EXPECT_FALSE(matrix::det_by_blocks(200, 13));
     EXPECT_FALSE(matrix::det_by_blocks(64, 13));
+    EXPECT_FALSE(matrix::det_by_blocks(100, 1657));
 }
 
 }  // namespace
