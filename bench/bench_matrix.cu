@@ -322,6 +322,55 @@ void det_ways_row(slong n, std::size_t primes)
     fmpz_mat_clear(a);
 }
 
+// End to end: zgpu_fmpz_mat_solve of n x n entries and n x cols right-hand sides of `bits`
+// bits (random signs), on the GPU, against FLINT's fmpz_mat_solve on all host threads (one call;
+// none where flint is false), x and den checked equal.
+void solve_row(slong n, slong cols, unsigned bits, unsigned threads, bool flint)
+{
+    fmpz_mat_t a, b, x, theirs;
+    fmpz_mat_init(a, n, n), fmpz_mat_init(b, n, cols), fmpz_mat_init(x, n, cols), fmpz_mat_init(theirs, n, cols);
+    fill_fmpz(fmpz_mat_entry(a, 0, 0), n * n, bits / 64, 47);
+    fill_fmpz(fmpz_mat_entry(b, 0, 0), n * cols, bits / 64, 53);
+    fmpz_t den, their_den;
+    fmpz_init(den), fmpz_init(their_den);
+    double flint_time = 0;
+    if (flint) {
+        flint_set_num_threads(int(threads));
+        const double start = now();
+        fmpz_mat_solve(theirs, their_den, a, b);
+        flint_time = now() - start;
+        flint_set_num_threads(1);
+    }
+    int nonsingular = 0;
+    const double gpu = zgpu_seconds("gpu", [&] { return zgpu_fmpz_mat_solve(&nonsingular, x, den, a, b); });
+    if (flint && !(fmpz_equal(den, their_den) && fmpz_mat_equal(x, theirs))) {
+        std::fprintf(stderr, "fmpz_mat_solve %ld x %ld by %ld: the GPU's solution differs from FLINT's\n", long(n), long(n), long(cols));
+        std::exit(1);
+    }
+    char flint_ms[32] = "-", ratio[32] = "-";
+    if (flint) {
+        std::snprintf(flint_ms, sizeof flint_ms, "%.1f", 1e3 * flint_time);
+        std::snprintf(ratio, sizeof ratio, "%.1f", flint_time / gpu);
+    }
+    std::printf("| %ld | %ld | %u | %ld | %.2f | %s | %s |\n", long(n), long(cols), bits, long(fmpz_bits(den)), 1e3 * gpu, flint_ms, ratio);
+    fmpz_clear(den), fmpz_clear(their_den);
+    fmpz_mat_clear(a), fmpz_mat_clear(b), fmpz_mat_clear(x), fmpz_mat_clear(theirs);
+}
+
+void solutions(unsigned threads)
+{
+    std::printf("\n### End to end: zgpu_fmpz_mat_solve, n x n by n x cols, entries of `bits` bits with random signs\n\n"
+                "gpu: ZGPU_BACKEND=gpu, median of 5 after two calls; FLINT: fmpz_mat_solve on %u threads, one call. den bits: "
+                "of the common denominator. ms. x and den are checked against FLINT's where FLINT ran.\n\n"
+                "| n | cols | bits | den bits | gpu ms | FLINT ms | x FLINT |\n|---:|---:|---:|---:|---:|---:|---:|\n",
+                threads);
+    solve_row(100, 1, 64, threads, true);
+    solve_row(200, 1, 64, threads, true);
+    solve_row(500, 1, 64, threads, true);
+    solve_row(500, 4, 64, threads, false);
+    solve_row(1000, 1, 64, threads, false);
+}
+
 void products(unsigned threads, double imad_peak)
 {
     std::printf("### Device-resident: n x n times n x n, modulo `count` NTT primes (one product a prime), on the integer units "
@@ -417,7 +466,7 @@ void determinants(double imad_peak, bool flint_300)
 }  // namespace
 
 // Arguments pick sections: "mul" (products mod n), "mul-z" (products over Z), "det"
-// (determinants); none runs all. "flint-300"
+// (determinants), "solve" (solutions over Q); none runs all. "flint-300"
 // also runs FLINT on the 300 x 300 determinant of 1024-bit entries (about two minutes).
 int main(int argc, char** argv)
 {
@@ -430,6 +479,7 @@ int main(int argc, char** argv)
     if (args.empty() || args.contains("mul")) products(threads, imad_peak);
     if (args.empty() || args.contains("mul-z")) products_over_z(threads);
     if (args.empty() || args.contains("det")) determinants(imad_peak, args.contains("flint-300"));
+    if (args.empty() || args.contains("solve")) solutions(threads);
     flint_cleanup_master();
     return 0;
 }

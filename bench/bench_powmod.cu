@@ -78,7 +78,7 @@ int main()
                 "in microseconds. Every value is checked against FLINT's.\n\n"
                 "| m | steps | gpu ms | gpu us a step | auto ms | FLINT 1 thr ms | FLINT %u thr ms | x FLINT 1 | x FLINT %u |\n"
                 "|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-                (unsigned long)kPrime, threads, threads, threads, threads);
+                (unsigned long)kPrime, threads, threads, threads);
     for (const slong m : {64, 128, 256, 512, 1024, 3000, 8192, 65536}) row(m, threads);
     flint_cleanup_master();
     return 0;

@@ -38,4 +38,12 @@ int zgpu_fmpz_mat_det(fmpz_t det, const fmpz_mat_t a)
 {
     return report(__func__, [&] { zgpu::fmpz_mat_det(det, a); });
 }
+
+int zgpu_fmpz_mat_solve(int* nonsingular, fmpz_mat_t x, fmpz_t den, const fmpz_mat_t a, const fmpz_mat_t b)
+{
+    return report(__func__, [&] {
+        if (!nonsingular) throw zgpu::Error("fmpz_mat_solve: nonsingular is NULL");
+        *nonsingular = zgpu::fmpz_mat_solve(x, den, a, b);
+    });
+}
 }

@@ -1,4 +1,4 @@
-// FLINT-style products and determinants of fmpz matrices: the argument checks, then
+// FLINT-style products, determinants and solutions of fmpz matrices: the argument checks, then
 // plugin/matrix with FLINT's own functions as the CPU backend. The GPU reads the entries as one
 // row-major array. The product goes straight into c's entries, reusing their memory as FLINT
 // does, where a, b and c are whole, separate matrices; else (c is a or b, or a window) into a
@@ -9,9 +9,13 @@
 
 #include <flint/fmpz_mat.h>
 
+#include "base/parallel.hpp"
 #include "plugin/flint/fmpz_array.hpp"
+#include "plugin/host_ops/dispatch.hpp"
+#include "plugin/host_ops/flint_threads.hpp"
 #include "plugin/matrix/fmpz_mat_det.hpp"
 #include "plugin/matrix/fmpz_mat_mul.hpp"
+#include "plugin/matrix/fmpz_mat_solve.hpp"
 #include "plugin/modular/fmpz_temp.hpp"
 #include "zgpu/backend.hpp"
 #include "zgpu/error.hpp"
@@ -96,7 +100,63 @@ std::vector<std::uint64_t> squared_norm_bits(const fmpz_mat_struct* m)
     return bits;
 }
 
+// Cramer's bounds for a x = b: |det a| < 2^D from a's rows' squared norms s_r (0 where a row
+// is zero: a is singular), and each numerator, a determinant whose row r has squared norm at most
+// s_r + max_j b_rj^2, below 2^N from those.
+matrix::SolveBounds solve_bounds(const fmpz_mat_struct* a, const fmpz_mat_struct* b)
+{
+    std::vector<std::uint64_t> row_bits(std::size_t(a->r)), with_b_bits(std::size_t(a->r));
+    parallel_for(std::size_t(a->r), 16, [&](std::size_t begin, std::size_t end) {
+        FmpzTemp norm, square, largest;
+        for (std::size_t i = begin; i < end; ++i) {
+            fmpz_zero(norm.get());
+            for (slong j = 0; j < a->c; ++j) fmpz_addmul(norm.get(), fmpz_mat_entry(a, slong(i), j), fmpz_mat_entry(a, slong(i), j));
+            row_bits[i] = fmpz_bits(norm.get());
+            fmpz_zero(largest.get());
+            for (slong j = 0; j < b->c; ++j) {
+                fmpz_mul(square.get(), fmpz_mat_entry(b, slong(i), j), fmpz_mat_entry(b, slong(i), j));
+                if (fmpz_cmp(square.get(), largest.get()) > 0) fmpz_swap(square.get(), largest.get());
+            }
+            fmpz_add(norm.get(), norm.get(), largest.get());
+            with_b_bits[i] = fmpz_bits(norm.get());
+        }
+    });
+    return {matrix::hadamard_bits(with_b_bits), matrix::hadamard_bits(row_bits)};
+}
+
 }  // namespace
+
+int fmpz_mat_solve(fmpz_mat_t x, fmpz_t den, const fmpz_mat_t a, const fmpz_mat_t b)
+{
+    const std::string f = "fmpz_mat_solve: ";
+    if (!x || !den || !a || !b) throw Error(f + (!x ? "x" : !den ? "den" : !a ? "a" : "b") + " is NULL");
+    if (a->r != a->c) throw Error(f + "a is " + shape(a) + ", not square");
+    if (b->r != a->r || x->r != b->r || x->c != b->c)
+        throw Error(f + "shapes do not match: a " + shape(a) + ", b " + shape(b) + ", x " + shape(x));
+    int nonsingular = 0;
+    const auto flint = [&] { nonsingular = ::fmpz_mat_solve(x, den, a, b); };
+    // Where FLINT's den is the lcm of the denominators (more than 15 rows), up to the lifting's
+    // columns; a zero row (bound 0) is singular, FLINT's answer.
+    const std::size_t n = std::size_t(a->r), cols = std::size_t(b->c);
+    const matrix::SolveBounds bounds = n > matrix::kSolveAboveRows ? solve_bounds(a, b) : matrix::SolveBounds{};
+    if (n <= matrix::kSolveAboveRows || cols == 0 || cols > matrix::kSolveMaxColumns || bounds.denominator_bits == 0) {
+        run_on(Backend::cpu, {}, [&] {
+            const FlintThreads threads(host_threads());
+            flint();
+        });
+        return nonsingular;
+    }
+    const RowMajor a_entries(a), b_entries(b);
+    const matrix::ZMatrix za = operand(a_entries, a, "a"), zb = operand(b_entries, b, "b");
+    // x and den are written once, at the end (x may be a or b).
+    FmpzMatTemp solution(a->r, b->c);
+    FmpzTemp common;
+    if (!matrix::fmpz_mat_solve(fmpz_mat_entry(solution.get(), 0, 0), common.get(), za, zb, bounds, flint)) return nonsingular;
+    for (slong i = 0; i < x->r; ++i)
+        for (slong j = 0; j < x->c; ++j) fmpz_swap(fmpz_mat_entry(x, i, j), fmpz_mat_entry(solution.get(), i, j));
+    fmpz_swap(den, common.get());
+    return 1;
+}
 
 void fmpz_mat_det(fmpz_t det, const fmpz_mat_t a)
 {

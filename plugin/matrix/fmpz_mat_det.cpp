@@ -2,7 +2,6 @@
 
 #include <string>
 
-#include <flint/fmpq.h>
 #include <flint/ulong_extras.h>
 
 #include "base/parallel.hpp"
@@ -43,34 +42,19 @@ struct AlternatingColumn {
     ZMatrix matrix() const { return {host_operand(adapters::FmpzReader(values.data()), values.size(), "b"), values.size(), 1, 1}; }
 };
 
-// d = the lcm of the denominators of the solution's first entries (a divisor of det(a), >= 1):
-// each entry reconstructed from its value mod p^steps with |numerator| < 2^numerator_bits and
-// 0 < denominator < 2^denominator_bits. False where a reconstruction fails (it cannot, with
-// the modulus above 2^(numerator_bits + denominator_bits + 1)).
+// d = the lcm of the denominators of the solution's first entries (a divisor of det(a), >= 1),
+// each with |numerator| < 2^numerator_bits and 0 < denominator < 2^denominator_bits. False where
+// a reconstruction fails (it cannot, with the modulus above 2^(numerator_bits +
+// denominator_bits + 1)).
 bool divisor_from(fmpz_t d, const DixonSolution& x, std::uint64_t numerator_bits, std::uint64_t denominator_bits)
 {
-    FmpzTemp m, n_bound, d_bound;
-    x.modulus(m.get());
-    fmpz_one(n_bound.get());
-    fmpz_mul_2exp(n_bound.get(), n_bound.get(), numerator_bits);
-    fmpz_one(d_bound.get());
-    fmpz_mul_2exp(d_bound.get(), d_bound.get(), denominator_bits);
     const std::size_t count = std::min(x.n, kDivisorEntries);
-    std::vector<FmpzTemp> denominators(count);
-    std::vector<char> reconstructed(count);
-    parallel_for(count, 2, [&](std::size_t begin, std::size_t end) {
-        FmpzTemp value, numerator;
-        for (std::size_t i = begin; i < end; ++i) {
-            x.entry(value.get(), i, 0);
-            reconstructed[i] = _fmpq_reconstruct_fmpz_2(numerator.get(), denominators[i].get(), value.get(), m.get(), n_bound.get(),
-                                                        d_bound.get());
-        }
-    });
+    std::vector<std::size_t> entries(count);
+    for (std::size_t i = 0; i < count; ++i) entries[i] = i;
+    std::vector<FmpzTemp> numerators(count), denominators(count);
+    if (!x.reconstruct(entries, numerator_bits, denominator_bits, numerators, denominators)) return false;
     fmpz_one(d);
-    for (std::size_t i = 0; i < count; ++i) {
-        if (!reconstructed[i]) return false;
-        fmpz_lcm(d, d, denominators[i].get());
-    }
+    for (const FmpzTemp& denominator : denominators) fmpz_lcm(d, d, denominator.get());
     return true;
 }
 

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <bit>
 
+#include <flint/fmpq.h>
 #include <flint/fmpz_poly.h>
 #include <flint/fmpz_vec.h>
 
+#include "base/parallel.hpp"
 #include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/modular/prime_set_state.hpp"
 #include "plugin/modular/product_primes.hpp"
@@ -25,15 +27,36 @@ void DixonSolution::modulus(fmpz_t m) const
     fmpz_pow_ui(m, m, steps);
 }
 
-void DixonSolution::entry(fmpz_t x, std::size_t i, std::size_t c) const
+void DixonSolution::entry(fmpz_t x, std::size_t e) const
 {
     fmpz* digit = _fmpz_vec_init(slong(steps));
-    for (std::size_t s = 0; s < steps; ++s) fmpz_set_ui(digit + s, digits[(s * n + i) * cols + c]);
+    for (std::size_t s = 0; s < steps; ++s) fmpz_set_ui(digit + s, digits[s * n * cols + e]);
     fmpz_t radix;
     fmpz_init_set_ui(radix, p);
     _fmpz_poly_evaluate_divconquer_fmpz(x, digit, slong(steps), radix);
     fmpz_clear(radix);
     _fmpz_vec_clear(digit, slong(steps));
+}
+
+bool DixonSolution::reconstruct(std::span<const std::size_t> entries, std::uint64_t numerator_bits, std::uint64_t denominator_bits,
+                                std::vector<FmpzTemp>& numerators, std::vector<FmpzTemp>& denominators) const
+{
+    FmpzTemp m, n_bound, d_bound;
+    modulus(m.get());
+    fmpz_one(n_bound.get());
+    fmpz_mul_2exp(n_bound.get(), n_bound.get(), numerator_bits);
+    fmpz_one(d_bound.get());
+    fmpz_mul_2exp(d_bound.get(), d_bound.get(), denominator_bits);
+    std::vector<char> found(entries.size());
+    parallel_for(entries.size(), 2, [&](std::size_t begin, std::size_t end) {
+        FmpzTemp value;
+        for (std::size_t k = begin; k < end; ++k) {
+            entry(value.get(), entries[k]);
+            found[k] = _fmpq_reconstruct_fmpz_2(numerators[k].get(), denominators[k].get(), value.get(), m.get(), n_bound.get(),
+                                                d_bound.get());
+        }
+    });
+    return std::all_of(found.begin(), found.end(), [](char f) { return f != 0; });
 }
 
 std::size_t dixon_steps(std::uint64_t bits) { return std::size_t(bits / 61 + 1); }

@@ -7,11 +7,13 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include <flint/fmpz.h>
 
 #include "plugin/matrix/fmpz_mat_mul.hpp"
+#include "plugin/modular/fmpz_temp.hpp"
 
 namespace zgpu::matrix {
 
@@ -23,8 +25,14 @@ struct DixonSolution {
 
     // m = p^steps.
     void modulus(fmpz_t m) const;
-    // x = x(i, c) mod p^steps, in [0, p^steps).
-    void entry(fmpz_t x, std::size_t i, std::size_t c) const;
+    // x = x(i, c) mod p^steps, in [0, p^steps), for entry e = i cols + c.
+    void entry(fmpz_t x, std::size_t e) const;
+    // numerators[k] / denominators[k] = x's entry entries[k], on the host threads: the fraction
+    // with |numerator| < 2^numerator_bits and 0 < denominator < 2^denominator_bits, exact where
+    // p^steps > 2^(numerator_bits + denominator_bits + 1) and x has such entries. False where an
+    // entry has no such fraction. The vectors hold entries.size() values.
+    bool reconstruct(std::span<const std::size_t> entries, std::uint64_t numerator_bits, std::uint64_t denominator_bits,
+                     std::vector<FmpzTemp>& numerators, std::vector<FmpzTemp>& denominators) const;
 };
 
 // The fewest steps whose modulus p^steps exceeds 2^bits for any prime p > 2^61 (the GPU's primes).

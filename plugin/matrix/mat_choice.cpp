@@ -68,6 +68,14 @@ constexpr double kLiftSecondsPerStep = 8.4e-6, kLiftBytesPerSecond = 3e12;
 constexpr double kReconstructSecondsPerBit = 2.2e-7;
 constexpr double kQuotientBitsPerRow = 0.72, kQuotientExtraBits = 64;
 
+// Solutions (estimates from one measured row and the determinant's terms): FLINT 3.6's
+// fmpz_mat_solve took 4.1 to 5.1 s for 500 x 500 of 64-bit entries and one column on 16 threads
+// (its lifting's steps grow with n times the bits, each step with n^2 cols); the host's part of
+// an entry here about 2.2e-8 s a bit of the lifting's modulus (its digits' value, a product and
+// a remainder: 3.1 ms at 138,500 bits on the development machine).
+constexpr double kFlintSolveSeconds500 = 4.5;
+constexpr double kSolveHostSecondsPerEntryBit = 2.2e-8;
+
 }  // namespace determinants
 
 // The LU's model (nmod_mat_det, nmod_mat_rank).
@@ -215,6 +223,26 @@ bool divisor_pays_for_fmpz_mat_det(std::size_t n, std::uint64_t entry_bits, std:
     const double divisor = recursion_seconds(n, 2) + steps * step + lift_bits * d::kReconstructSecondsPerBit +
                            std::min(det_mod_seconds(n, quotient_primes), recursion_seconds(n, quotient_primes));
     return divisor < whole_bound;
+}
+
+double flint_solve_seconds(std::size_t n, std::size_t cols, std::uint64_t denominator_bits)
+{
+    const double size = double(n) / 500, bits_per_row = double(denominator_bits) / std::max<double>(1, double(n)) / 69;
+    return determinants::kFlintSolveSeconds500 * size * size * size * bits_per_row * double(cols);
+}
+
+bool gpu_pays_for_fmpz_mat_solve(std::size_t n, std::size_t cols, std::uint64_t numerator_bits, std::uint64_t denominator_bits,
+                                 unsigned threads)
+{
+    namespace d = determinants;
+    const double size = double(n), lift_bits = double(numerator_bits + 2 * denominator_bits + 1), steps = lift_bits / 61 + 1;
+    // a's entries have about denominator_bits / n bits: the residual's primes, and the inverse.
+    const double matrices_read = std::ceil((double(denominator_bits) / size + 64) / d::kPrimeBits) + 1;
+    const double step = d::kLiftSecondsPerStep + 8 * size * size * double(cols) * matrices_read / d::kLiftBytesPerSecond;
+    const double host = size * double(cols) * lift_bits * d::kSolveHostSecondsPerEntryBit / std::max(1u, threads) +
+                        lift_bits * d::kReconstructSecondsPerBit;
+    const double gpu = recursion_seconds(n, 2) + steps * step + host;
+    return gpu < flint_solve_seconds(n, cols, denominator_bits);
 }
 
 double flint_nmod_mat_lu_seconds(std::size_t rows, std::size_t cols) { return lu::terms(rows, cols) * lu::kFlintSecondsPerTerm; }

@@ -37,6 +37,13 @@ bool gpu_pays_for_fmpz_mat_det(std::size_t n, std::uint64_t bound_bits);
 // Whether, on the GPU, a divisor of the determinant found by Dixon's lifting (fmpz_mat_det.hpp)
 // costs less than the primes of the whole bound, for entries of `entry_bits` bits.
 bool divisor_pays_for_fmpz_mat_det(std::size_t n, std::uint64_t entry_bits, std::uint64_t bound_bits);
+// Solutions of a x = b over Q (a n x n, b n x cols) whose Cramer bounds have numerator_bits and
+// denominator_bits: FLINT's fmpz_mat_solve's time by the model, and whether the GPU's lifting
+// (with the host's reconstruction on `threads` threads) beats it.
+double flint_solve_seconds(std::size_t n, std::size_t cols, std::uint64_t denominator_bits);
+bool gpu_pays_for_fmpz_mat_solve(std::size_t n, std::size_t cols, std::uint64_t numerator_bits, std::uint64_t denominator_bits,
+                                 unsigned threads);
+
 // Whether the determinants of n x n matrices modulo `primes` primes run all at once by block
 // recursion rather than a block a matrix (det_mod).
 bool det_by_blocks(std::size_t n, std::size_t primes);

@@ -31,6 +31,9 @@ inline constexpr slong kMinDimension = 128;
 // Below this dimension a determinant over Z stays with FLINT without computing its bound.
 inline constexpr slong kDetBoundFrom = 32;
 
+// Below this dimension a solution over Q stays with FLINT without computing its bounds.
+inline constexpr slong kSolveBoundsFrom = 32;
+
 // Below this length a resultant over Z stays with FLINT without computing its bound.
 inline constexpr slong kResultantBoundFrom = 32;
 

@@ -1,10 +1,11 @@
-// FLINT's matrix products, determinants and ranks, defined in FLINT's name: zgpu where its cost
+// FLINT's matrix products, determinants, ranks and solutions, defined in FLINT's name: zgpu where its cost
 // model picks the GPU, else FLINT's own function. FLINT's checks stay FLINT's: a call zgpu
 // refuses (shapes that do not match, a non-square determinant) goes to FLINT, which aborts.
 #include <flint/fmpz_mat.h>
 #include <flint/nmod_mat.h>
 
 #include "base/parallel.hpp"
+#include "plugin/matrix/fmpz_mat_solve.hpp"
 #include "plugin/matrix/nmod_mat_lu.hpp"
 #include "plugin/matrix/nmod_mat_mul.hpp"
 #include "plugin/preload/gates.hpp"
@@ -59,6 +60,20 @@ void fmpz_mat_det(fmpz_t det, const fmpz_mat_t A)
     route(
         counts, [&] { return A->r >= kDetBoundFrom && A->r == A->c; }, [&] { return zgpu_fmpz_mat_det(det, A); },
         [&] { next<decltype(&fmpz_mat_det)>(counts)(det, A); });
+}
+
+int fmpz_mat_solve(fmpz_mat_t X, fmpz_t den, const fmpz_mat_t A, const fmpz_mat_t B)
+{
+    static Counts counts("fmpz_mat_solve");
+    int nonsingular = 0;
+    return route(
+        counts,
+        [&] {
+            return A->r >= zgpu::preload::kSolveBoundsFrom && A->r == A->c && B->r == A->r && X->r == B->r && X->c == B->c &&
+                   B->c >= 1 && std::size_t(B->c) <= zgpu::matrix::kSolveMaxColumns;
+        },
+        [&] { return zgpu_fmpz_mat_solve(&nonsingular, X, den, A, B); }, [&] { return nonsingular; },
+        [&] { return next<decltype(&fmpz_mat_solve)>(counts)(X, den, A, B); });
 }
 
 ulong nmod_mat_det(const nmod_mat_t A)

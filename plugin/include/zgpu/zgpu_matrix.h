@@ -1,4 +1,4 @@
-/* Matrix products, determinants and ranks with FLINT's semantics, modulo a word-size n
+/* Matrix products, determinants, ranks and solutions with FLINT's semantics, modulo a word-size n
    (2 <= n < 2^64, prime or not) and over Z. c may be a or b; empty shapes allowed. On the GPU a
    tiled product whose inner sums are exact before one reduction an entry; over Z the entries
    reduced modulo as many 62-bit primes as the product's bound needs (bits of a + bits of b +
@@ -33,6 +33,12 @@ int zgpu_fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b);
    many primes as Hadamard's bound on |det| needs, a block a prime, and one CRT: exact on every
    input, singular matrices included. */
 int zgpu_fmpz_mat_det(fmpz_t det, const fmpz_mat_t a);
+
+/* *nonsingular = fmpz_mat_solve(x, den, a, b): a x = den b, as FLINT: 1 where a is nonsingular,
+   else 0 (FLINT's function answers). a is n x n, b and x n x m; x may be a or b. For n > 15 and
+   m <= 32, on the GPU by Dixon's p-adic lifting and rational reconstruction: den > 0 the lcm of
+   the solution's denominators, as FLINT returns it there. */
+int zgpu_fmpz_mat_solve(int * nonsingular, fmpz_mat_t x, fmpz_t den, const fmpz_mat_t a, const fmpz_mat_t b);
 
 #ifdef __cplusplus
 }

@@ -128,6 +128,14 @@ static void matrices(flint_rand_t state, slong dim, flint_bitcnt_t bits, ulong n
     fmpz_mat_randtest(a, state, bits), fmpz_mat_randtest(b, state, bits);
     fmpz_mat_mul(c, a, b), say("fmpz_mat_mul", check_fmpz_vec(c->entries, dim * (dim + 3)));
     fmpz_mat_det(det, a), say("fmpz_mat_det", check_fmpz_vec(det, 1));
+    {
+        /* a x = den b for the first three columns of b, the solution into b itself. */
+        fmpz_mat_t window;
+        fmpz_mat_window_init(window, b, 0, 0, dim, 3);
+        say("fmpz_mat_solve", (ulong) fmpz_mat_solve(window, det, a, window));
+        say("fmpz_mat_solve's solution", check_fmpz_vec(det, 1) ^ check_fmpz_vec(b->entries, dim * (dim + 3)));
+        fmpz_mat_window_clear(window);
+    }
     nmod_mat_init(x, dim, dim, n), nmod_mat_init(y, dim, dim, n), nmod_mat_init(z, dim, dim, n);
     nmod_mat_randtest(x, state), nmod_mat_randtest(y, state);
     nmod_mat_mul(z, x, y), say("nmod_mat_mul", nmod_mat_det(z));
