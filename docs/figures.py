@@ -33,7 +33,10 @@ RESULTANT = f"{RESULTS}/2026-11-26-h200-last-check-c6b3e02.md"
 PRODUCTS = f"{RESULTS}/2026-11-24-h200-mul-0d65022.md"
 # The plugin's rows: FLINT's since powers and products mod f stay on the device and the heap is
 # padded, NTL's from the round before.
-PLUGIN_FLINT = f"{RESULTS}/2026-11-29-h200-plugin-powmod/run5-bench-flint.md"
+# FLINT's rows: every row of the first file, each replaced by a later file's run of the same row.
+PLUGIN_FLINT = [f"{RESULTS}/2026-11-29-h200-plugin-powmod/run5-bench-flint.md",
+                f"{RESULTS}/2026-11-29-h200-det-divisor/run25-bench-flint-det.md",
+                f"{RESULTS}/2026-11-29-h200-solve/run27-plugin-rows.md"]
 PLUGIN_NTL = f"{RESULTS}/2026-11-28-h200-plugin-ntl-pow-f12bc9c/bench-ntl.md"
 # Multi-modular reduction and CRT: an H100 with 16 host threads.
 MODULAR = f"{RESULTS}/2026-11-25-h100-modular-crt-tensor-a81b131.md"
@@ -299,13 +302,14 @@ def figure_products(out_dir):
 
 
 def figure_plugin(out_dir):
-    rows = []
-    for name in (PLUGIN_FLINT, PLUGIN_NTL):
+    by_row = {}
+    for name in PLUGIN_FLINT + [PLUGIN_NTL]:
+        library = "NTL" if name == PLUGIN_NTL else "FLINT"
         for r in table(name, "| row |"):
             without = r["without the plugin s (first, second)"].split(",")[1].strip()
             with_ = r["with the plugin s (first, second)"].split(",")[1].strip()
-            rows.append((r["row"], without, with_, r["speed-up (second)"], r["same result"],
-                         "NTL" if name == PLUGIN_NTL else "FLINT"))
+            by_row[(library, r["row"])] = (r["row"], without, with_, r["speed-up (second)"], r["same result"], library)
+    rows = list(by_row.values())
     fig, ax = plt.subplots(figsize=(7, 0.3 * len(rows) + 1.4))
     y = range(len(rows))[::-1]
     x = [number(r[3]) for r in rows]
@@ -322,7 +326,7 @@ def figure_plugin(out_dir):
 
     header = ["library", "row", "without s", "with the plugin s", "speed-up", "same result"]
     body = [[r[5], r[0], r[1], r[2], r[3], r[4]] for r in rows]
-    write(out_dir, "plugin.inc", rst_table(header, body, [PLUGIN_FLINT, PLUGIN_NTL]))
+    write(out_dir, "plugin.inc", rst_table(header, body, PLUGIN_FLINT + [PLUGIN_NTL]))
 
 
 def modular_tables(out_dir):
