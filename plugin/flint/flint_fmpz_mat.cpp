@@ -100,30 +100,6 @@ std::vector<std::uint64_t> squared_norm_bits(const fmpz_mat_struct* m)
     return bits;
 }
 
-// Cramer's bounds for a x = b: |det a| < 2^D from a's rows' squared norms s_r (0 where a row
-// is zero: a is singular), and each numerator, a determinant whose row r has squared norm at most
-// s_r + max_j b_rj^2, below 2^N from those.
-matrix::SolveBounds solve_bounds(const fmpz_mat_struct* a, const fmpz_mat_struct* b)
-{
-    std::vector<std::uint64_t> row_bits(std::size_t(a->r)), with_b_bits(std::size_t(a->r));
-    parallel_for(std::size_t(a->r), 16, [&](std::size_t begin, std::size_t end) {
-        FmpzTemp norm, square, largest;
-        for (std::size_t i = begin; i < end; ++i) {
-            fmpz_zero(norm.get());
-            for (slong j = 0; j < a->c; ++j) fmpz_addmul(norm.get(), fmpz_mat_entry(a, slong(i), j), fmpz_mat_entry(a, slong(i), j));
-            row_bits[i] = fmpz_bits(norm.get());
-            fmpz_zero(largest.get());
-            for (slong j = 0; j < b->c; ++j) {
-                fmpz_mul(square.get(), fmpz_mat_entry(b, slong(i), j), fmpz_mat_entry(b, slong(i), j));
-                if (fmpz_cmp(square.get(), largest.get()) > 0) fmpz_swap(square.get(), largest.get());
-            }
-            fmpz_add(norm.get(), norm.get(), largest.get());
-            with_b_bits[i] = fmpz_bits(norm.get());
-        }
-    });
-    return {matrix::hadamard_bits(with_b_bits), matrix::hadamard_bits(row_bits)};
-}
-
 }  // namespace
 
 int fmpz_mat_solve(fmpz_mat_t x, fmpz_t den, const fmpz_mat_t a, const fmpz_mat_t b)
@@ -138,7 +114,7 @@ int fmpz_mat_solve(fmpz_mat_t x, fmpz_t den, const fmpz_mat_t a, const fmpz_mat_
     // Where FLINT's den is the lcm of the denominators (more than 15 rows), up to the lifting's
     // columns; a zero row (bound 0) is singular, FLINT's answer.
     const std::size_t n = std::size_t(a->r), cols = std::size_t(b->c);
-    const matrix::SolveBounds bounds = n > matrix::kSolveAboveRows ? solve_bounds(a, b) : matrix::SolveBounds{};
+    const matrix::SolveBounds bounds = n > matrix::kSolveAboveRows ? matrix::solve_bounds(a, b) : matrix::SolveBounds{};
     if (n <= matrix::kSolveAboveRows || cols == 0 || cols > matrix::kSolveMaxColumns || bounds.denominator_bits == 0) {
         run_on(Backend::cpu, {}, [&] {
             const FlintThreads threads(host_threads());

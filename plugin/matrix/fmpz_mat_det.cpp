@@ -42,22 +42,6 @@ struct AlternatingColumn {
     ZMatrix matrix() const { return {host_operand(adapters::FmpzReader(values.data()), values.size(), "b"), values.size(), 1, 1}; }
 };
 
-// d = the lcm of the denominators of the solution's first entries (a divisor of det(a), >= 1),
-// each with |numerator| < 2^numerator_bits and 0 < denominator < 2^denominator_bits. False where
-// a reconstruction fails (it cannot, with the modulus above 2^(numerator_bits +
-// denominator_bits + 1)).
-bool divisor_from(fmpz_t d, const DixonSolution& x, std::uint64_t numerator_bits, std::uint64_t denominator_bits)
-{
-    const std::size_t count = std::min(x.n, kDivisorEntries);
-    std::vector<std::size_t> entries(count);
-    for (std::size_t i = 0; i < count; ++i) entries[i] = i;
-    std::vector<FmpzTemp> numerators(count), denominators(count);
-    if (!x.reconstruct(entries, numerator_bits, denominator_bits, numerators, denominators)) return false;
-    fmpz_one(d);
-    for (const FmpzTemp& denominator : denominators) fmpz_lcm(d, d, denominator.get());
-    return true;
-}
-
 // The set's residues of det(a) / d, from det(a)'s; false where a prime divides d.
 bool divide_residues(std::vector<limb_t>& residues, const PrimeSet& set, const fmpz_t d)
 {
@@ -91,7 +75,9 @@ bool fmpz_mat_det_by_divisor(fmpz_t det, const ZMatrix& a, std::uint64_t bound_b
     const AlternatingColumn b(n);
     const std::optional<DixonSolution> x = dixon_solve(a, b.matrix(), dixon_steps(numerator_bits + bound_bits + 1), steps_done);
     FmpzTemp d, quotient;
-    if (!x || !divisor_from(d.get(), *x, numerator_bits, bound_bits)) return false;
+    // Every denominator divides det(a); the reconstruction is exact, the modulus being above
+    // 2^(numerator_bits + bound_bits + 1).
+    if (!x || !x->first_denominators_lcm(d.get(), kDivisorEntries, numerator_bits, bound_bits)) return false;
     // |det / d| < 2^bound_bits / 2^(bits(d) - 1).
     const PrimeSet set = product_primes(bound_bits - std::min<std::uint64_t>(bound_bits, fmpz_bits(d.get()) - 1));
     std::vector<limb_t> residues = gpu_residues(a, set, {});

@@ -59,6 +59,19 @@ bool DixonSolution::reconstruct(std::span<const std::size_t> entries, std::uint6
     return std::all_of(found.begin(), found.end(), [](char f) { return f != 0; });
 }
 
+bool DixonSolution::first_denominators_lcm(fmpz_t d, std::size_t count, std::uint64_t numerator_bits,
+                                           std::uint64_t denominator_bits) const
+{
+    count = std::min(count, n * cols);
+    std::vector<std::size_t> entries(count);
+    for (std::size_t e = 0; e < count; ++e) entries[e] = e;
+    std::vector<FmpzTemp> numerators(count), denominators(count);
+    if (!reconstruct(entries, numerator_bits, denominator_bits, numerators, denominators)) return false;
+    fmpz_one(d);
+    for (const FmpzTemp& denominator : denominators) fmpz_lcm(d, d, denominator.get());
+    return true;
+}
+
 std::size_t dixon_steps(std::uint64_t bits) { return std::size_t(bits / 61 + 1); }
 
 std::optional<DixonSolution> dixon_solve(const ZMatrix& a, const ZMatrix& b, std::size_t steps,

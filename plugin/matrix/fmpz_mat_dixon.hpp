@@ -33,6 +33,9 @@ struct DixonSolution {
     // entry has no such fraction. The vectors hold entries.size() values.
     bool reconstruct(std::span<const std::size_t> entries, std::uint64_t numerator_bits, std::uint64_t denominator_bits,
                      std::vector<FmpzTemp>& numerators, std::vector<FmpzTemp>& denominators) const;
+    // d = the lcm of the denominators of the first `count` entries (at most all), reconstructed
+    // so. False where one has no such fraction.
+    bool first_denominators_lcm(fmpz_t d, std::size_t count, std::uint64_t numerator_bits, std::uint64_t denominator_bits) const;
 };
 
 // The fewest steps whose modulus p^steps exceeds 2^bits for any prime p > 2^61 (the GPU's primes).

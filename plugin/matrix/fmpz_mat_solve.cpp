@@ -11,8 +11,10 @@
 #include "plugin/host_ops/flint_threads.hpp"
 #include "plugin/host_ops/gpu_or_host.hpp"
 #include "plugin/host_ops/progress.hpp"
+#include "plugin/matrix/fmpz_mat_det.hpp"
 #include "plugin/matrix/fmpz_mat_dixon.hpp"
 #include "plugin/matrix/mat_choice.hpp"
+#include "plugin/modular/fmpz_temp.hpp"
 
 namespace zgpu::matrix {
 namespace {
@@ -25,34 +27,45 @@ double milliseconds(std::chrono::steady_clock::duration d) { return std::chrono:
 
 }  // namespace
 
-bool fmpz_mat_solve_by_lifting(fmpz* x, fmpz_t den, const ZMatrix& a, const ZMatrix& b, const SolveBounds& bounds,
-                               const std::function<void(std::uint64_t)>& steps_done)
+SolveBounds solve_bounds(const fmpz_mat_struct* a, const fmpz_mat_struct* b)
+{
+    std::vector<std::uint64_t> row_bits(std::size_t(a->r)), with_b_bits(std::size_t(a->r));
+    parallel_for(std::size_t(a->r), 16, [&](std::size_t begin, std::size_t end) {
+        FmpzTemp norm, square, largest;
+        for (std::size_t i = begin; i < end; ++i) {
+            fmpz_zero(norm.get());
+            for (slong j = 0; j < a->c; ++j) fmpz_addmul(norm.get(), fmpz_mat_entry(a, slong(i), j), fmpz_mat_entry(a, slong(i), j));
+            row_bits[i] = fmpz_bits(norm.get());
+            fmpz_zero(largest.get());
+            for (slong j = 0; j < b->c; ++j) {
+                fmpz_mul(square.get(), fmpz_mat_entry(b, slong(i), j), fmpz_mat_entry(b, slong(i), j));
+                if (fmpz_cmp(square.get(), largest.get()) > 0) fmpz_swap(square.get(), largest.get());
+            }
+            fmpz_add(norm.get(), norm.get(), largest.get());
+            with_b_bits[i] = fmpz_bits(norm.get());
+        }
+    });
+    return {hadamard_bits(with_b_bits), hadamard_bits(row_bits)};
+}
+
+bool solution_from_digits(const DixonSolution& solution, const SolveBounds& bounds, fmpz* x, fmpz_t den)
 {
     const std::uint64_t n_bits = bounds.numerator_bits, d_bits = bounds.denominator_bits;
-    const std::optional<DixonSolution> solution = dixon_solve(a, b, dixon_steps(n_bits + 2 * d_bits + 1), steps_done);
-    if (!solution) return false;
-    const auto lifted = std::chrono::steady_clock::now();
-    const std::size_t count = a.rows * b.cols, first = std::min(count, kFirstEntries);
-    std::vector<FmpzTemp> numerators(count), denominators(count);
-    std::vector<std::size_t> firsts(first);
-    for (std::size_t e = 0; e < first; ++e) firsts[e] = e;
-    std::vector<FmpzTemp> first_numerators(first), first_denominators(first);
-    if (!solution->reconstruct(firsts, n_bits, d_bits, first_numerators, first_denominators)) return false;
+    const std::size_t count = solution.n * solution.cols;
     FmpzTemp d, m, half, limit;
-    fmpz_one(d.get());
-    for (const FmpzTemp& denominator : first_denominators) fmpz_lcm(d.get(), d.get(), denominator.get());
+    if (!solution.first_denominators_lcm(d.get(), kFirstEntries, n_bits, d_bits)) return false;
+    std::vector<FmpzTemp> numerators(count), denominators(count);
     // d divides det(a), so d <= D. An entry a_e / b_e (|a_e| <= N, b_e <= D) with t = d x_e mod M
     // in the symmetric range and |t| <= N d is t / d: t b_e = a_e d mod M, and |t b_e - a_e d| <=
     // N d (D + 1) < M, so t b_e = a_e d and b_e divides d.
-    solution->modulus(m.get());
+    solution.modulus(m.get());
     fmpz_fdiv_q_2exp(half.get(), m.get(), 1);
     fmpz_mul_2exp(limit.get(), d.get(), n_bits);
-    std::vector<std::size_t> others;
     std::vector<char> checked(count);
     parallel_for(count, 2, [&](std::size_t begin, std::size_t end) {
         FmpzTemp value;
         for (std::size_t e = begin; e < end; ++e) {
-            solution->entry(value.get(), e);
+            solution.entry(value.get(), e);
             fmpz_mul(value.get(), value.get(), d.get());
             fmpz_mod(value.get(), value.get(), m.get());
             if (fmpz_cmp(value.get(), half.get()) > 0) fmpz_sub(value.get(), value.get(), m.get());
@@ -62,11 +75,12 @@ bool fmpz_mat_solve_by_lifting(fmpz* x, fmpz_t den, const ZMatrix& a, const ZMat
             checked[e] = 1;
         }
     });
+    std::vector<std::size_t> others;
     for (std::size_t e = 0; e < count; ++e)
         if (!checked[e]) others.push_back(e);
     if (!others.empty()) {
         std::vector<FmpzTemp> other_numerators(others.size()), other_denominators(others.size());
-        if (!solution->reconstruct(others, n_bits, d_bits, other_numerators, other_denominators)) return false;
+        if (!solution.reconstruct(others, n_bits, d_bits, other_numerators, other_denominators)) return false;
         for (std::size_t k = 0; k < others.size(); ++k) {
             fmpz_swap(numerators[others[k]].get(), other_numerators[k].get());
             fmpz_swap(denominators[others[k]].get(), other_denominators[k].get());
@@ -83,9 +97,23 @@ bool fmpz_mat_solve_by_lifting(fmpz* x, fmpz_t den, const ZMatrix& a, const ZMat
     });
     fmpz_set(den, d.get());
     if (settings::timing())
-        std::fprintf(stderr, "zgpu: fmpz_mat_solve %zu x %zu by %zu columns: reconstruction on the host %.2f ms (%zu of %zu entries in full)\n",
-                     a.rows, a.rows, b.cols, milliseconds(std::chrono::steady_clock::now() - lifted), first + others.size(), count);
+        std::fprintf(stderr, "zgpu: fmpz_mat_solve %zu x %zu by %zu columns: %zu of %zu entries reconstructed in full\n", solution.n,
+                     solution.n, solution.cols, std::min(count, kFirstEntries) + others.size(), count);
     return true;
+}
+
+bool fmpz_mat_solve_by_lifting(fmpz* x, fmpz_t den, const ZMatrix& a, const ZMatrix& b, const SolveBounds& bounds,
+                               const std::function<void(std::uint64_t)>& steps_done)
+{
+    const std::optional<DixonSolution> solution =
+        dixon_solve(a, b, dixon_steps(bounds.numerator_bits + 2 * bounds.denominator_bits + 1), steps_done);
+    if (!solution) return false;
+    const auto lifted = std::chrono::steady_clock::now();
+    const bool solved = solution_from_digits(*solution, bounds, x, den);
+    if (settings::timing())
+        std::fprintf(stderr, "zgpu: fmpz_mat_solve %zu x %zu by %zu columns: reconstruction on the host %.2f ms\n", a.rows, a.rows,
+                     b.cols, milliseconds(std::chrono::steady_clock::now() - lifted));
+    return solved;
 }
 
 bool fmpz_mat_solve(fmpz* x, fmpz_t den, const ZMatrix& a, const ZMatrix& b, const SolveBounds& bounds,
