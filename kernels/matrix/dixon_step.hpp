@@ -48,7 +48,7 @@ void dixon_digit(const limb_t* inverse, const limb_t* r, std::size_t n, std::siz
 
 // For each j < m: d_j = (d_j - a_j y) / p mod q_j, where a_j is matrix moduli.matrix[j] of `a`
 // (n x n) and d_j matrix j of `d` (n x cols); then r = d mod p (n x cols, row stride cols).
-// `finished`, where not null, is raised by one once the step is done.
+// `finished`, where not null, is raised by one as block 0 finishes (a count for progress lines).
 void dixon_residual(ConstMatricesView a, const limb_t* y, MatricesView d, const DixonModuli& moduli, limb_t* r,
                     unsigned long long* finished, cudaStream_t stream);
 

@@ -69,7 +69,8 @@ std::vector<limb_t> fmpz_mat_det_residues(const HostOperand& a, std::size_t n, c
 // lifting's residual: their product must exceed 2 max(|b|, n |a|) whichever prime is p.
 // digits[s n cols + i cols + c] is digit s of x(i, c), in [0, p); p = 0 where a is singular
 // modulo every candidate (or, with a probability below about n^2 / 2^61, where the preconditioned
-// recursion failed). steps_done, where not empty, is told of the steps done.
+// recursion failed). steps_done, where not empty, is told of the steps done but the last (the
+// residual's kernel counts them).
 inline constexpr std::size_t kDixonMaxResidueModuli = 16;  // kernels/matrix/dixon_step.hpp's kDixonMaxModuli
 struct DixonDigits {
     limb_t p = 0;

@@ -23,7 +23,8 @@ public:
     PartsCounter& operator=(const PartsCounter&) = delete;
 
     // What the kernel raises: pinned host memory, which the device reaches through unified
-    // addressing (its atomics are atomic among the device's threads; the host only reads).
+    // addressing (its atomics are atomic among the device's threads; the host reads it, and may
+    // raise it itself once the stream has drained).
     unsigned long long* device_count() const { return count_; }
     // Waits for `stream` (errors named by `what`), telling `done` of each rise of the count: polls
     // every 0.1 ms at first, doubling up to every 20 ms.

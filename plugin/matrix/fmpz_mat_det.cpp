@@ -66,14 +66,25 @@ std::uint64_t hadamard_bits(std::span<const std::uint64_t> squared_norm_bits)
     return bits;
 }
 
+namespace {
+
+// Cramer: x_i = det(a_i) / det(a), a_i being a with column i replaced by b. Each row of a_i has
+// a squared norm at most a's row's plus 1 <= twice a's row's (no row of a is zero).
+std::uint64_t divisor_numerator_bits(std::size_t n, std::uint64_t bound_bits) { return bound_bits + (n + 1) / 2; }
+
+}  // namespace
+
+std::size_t divisor_lift_steps(std::size_t n, std::uint64_t bound_bits)
+{
+    return dixon_steps(divisor_numerator_bits(n, bound_bits) + bound_bits + 1);
+}
+
 bool fmpz_mat_det_by_divisor(fmpz_t det, const ZMatrix& a, std::uint64_t bound_bits, const std::function<void(std::uint64_t)>& steps_done)
 {
     const std::size_t n = a.rows;
-    // Cramer: x_i = det(a_i) / det(a), a_i being a with column i replaced by b. Each row of a_i
-    // has a squared norm at most a's row's plus 1 <= twice a's row's (no row of a is zero).
-    const std::uint64_t numerator_bits = bound_bits + (n + 1) / 2;
+    const std::uint64_t numerator_bits = divisor_numerator_bits(n, bound_bits);
     const AlternatingColumn b(n);
-    const std::optional<DixonSolution> x = dixon_solve(a, b.matrix(), dixon_steps(numerator_bits + bound_bits + 1), steps_done);
+    const std::optional<DixonSolution> x = dixon_solve(a, b.matrix(), divisor_lift_steps(n, bound_bits), steps_done);
     FmpzTemp d, quotient;
     // Every denominator divides det(a); the reconstruction is exact, the modulus being above
     // 2^(numerator_bits + bound_bits + 1).
@@ -98,7 +109,8 @@ Backend fmpz_mat_determinant(fmpz_t det, const ZMatrix& a, std::uint64_t bound_b
                           flint_det_seconds(a.rows, bound_bits), 0);
         std::function<void(std::uint64_t)> steps_done;
         if (progress.on()) steps_done = [&](std::uint64_t steps) { progress.advance(steps); };
-        progress.set_total(dixon_steps(2 * bound_bits + (a.rows + 1) / 2 + 1));
+        // The residual's kernel counts the steps: all but the last.
+        progress.set_total(divisor_lift_steps(a.rows, bound_bits) - 1);
         bool done = false;
         Backend ran = Backend::gpu;
         const auto on_gpu = [&] { done = fmpz_mat_det_by_divisor(det, a, bound_bits, steps_done); };

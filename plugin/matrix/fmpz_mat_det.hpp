@@ -25,14 +25,9 @@ std::uint64_t hadamard_bits(std::span<const std::uint64_t> squared_norm_bits);
 using DetResiduesOnGpu = std::function<std::vector<limb_t>(const ZMatrix& a, const PrimeSet& set,
                                                            const std::function<void(std::uint64_t)>& primes_done)>;
 
-// det = det(a) for a square ZMatrix of n >= 1 rows whose rows' squared norms are given: on the
-// GPU where it pays, modulo the primes of PrimeSet::for_bits(hadamard_bits, signed), and one
-// CRT; on_cpu computes it otherwise (FLINT's fmpz_mat_det). A GPU that fails leaves it to the
-// host with a warning, unless ZGPU_BACKEND=gpu forced it: then the error stands, det untouched.
-// Progress lines, where asked for, count the primes done. Returns the backend that ran.
-// det = det(a) by a divisor, on the GPU, for a ZMatrix as above whose Hadamard bound has
-// bound_bits bits: d, the lcm of the denominators of the first entries of x = a^-1 b for b =
-// (-1, 1, -1, ...), as FLINT's fmpz_mat_det_divisor takes it (Dixon's lifting,
+// det = det(a) by a divisor, on the GPU, for a square ZMatrix of n >= 1 rows whose Hadamard
+// bound has bound_bits bits: d, the lcm of the denominators of the first entries of x = a^-1 b
+// for b = (-1, 1, -1, ...), as FLINT's fmpz_mat_det_divisor takes it (Dixon's lifting,
 // fmpz_mat_dixon.hpp), then det / d modulo the primes of its bound, 2^bound_bits / d, and one
 // CRT. Every denominator divides det(a), and the lifting's modulus exceeds 2 N D for the
 // bounds N, D of Cramer's rule, so the reconstruction is exact. Returns false, det untouched,
@@ -41,8 +36,16 @@ using DetResiduesOnGpu = std::function<std::vector<limb_t>(const ZMatrix& a, con
 // primes of the whole bound. GPU failures throw. steps_done as dixon_solve's.
 bool fmpz_mat_det_by_divisor(fmpz_t det, const ZMatrix& a, std::uint64_t bound_bits, const std::function<void(std::uint64_t)>& steps_done);
 
-// The determinant on the chosen backend; on the GPU by a divisor where that pays
-// (divisor_pays_for_fmpz_mat_det) and serves, else by the primes of the whole bound.
+// The lifting steps fmpz_mat_det_by_divisor takes for an n x n matrix (for progress lines).
+std::size_t divisor_lift_steps(std::size_t n, std::uint64_t bound_bits);
+
+// det = det(a) for a ZMatrix as above: on the GPU where it pays, by a divisor where that pays
+// too (divisor_pays_for_fmpz_mat_det) and serves, else modulo the primes of
+// PrimeSet::for_bits(bound_bits, signed) and one CRT; on_cpu computes it otherwise (FLINT's
+// fmpz_mat_det). A GPU that fails leaves it to the host with a warning, unless ZGPU_BACKEND=gpu
+// forced it: then the error stands, det untouched. Progress lines, where asked for, count the
+// lifting's steps or the primes done. Returns the backend that ran. fmpz_mat_determinant_on
+// takes the whole bound's primes on the given backend, the residues from `residues`.
 Backend fmpz_mat_determinant(fmpz_t det, const ZMatrix& a, std::uint64_t bound_bits, const std::function<void()>& on_cpu);
 Backend fmpz_mat_determinant_on(Backend backend, fmpz_t det, const ZMatrix& a, std::uint64_t bound_bits,
                                 const std::function<void()>& on_cpu, const DetResiduesOnGpu& residues);

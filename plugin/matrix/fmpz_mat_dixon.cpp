@@ -78,8 +78,8 @@ std::optional<DixonSolution> dixon_solve(const ZMatrix& a, const ZMatrix& b, std
                                          const std::function<void(std::uint64_t)>& steps_done)
 {
     const std::size_t n = a.rows;
-    // The residual stays below M = max(|b|, n |a|) < 2^residual_bits; the set's product exceeds
-    // 2^(residual_bits + 63), so its primes other than p (each below 2^62) exceed 2 M.
+    // The residual stays below M = max(|b|, n |a|) < 2^residual_bits; the set's product is at
+    // least 2^(residual_bits + 63) - 1, so its primes other than p (each below 2^62) exceed 2 M.
     const std::uint64_t residual_bits = std::max<std::uint64_t>(b.bits, a.bits + std::bit_width(n));
     const PrimeSet set = product_primes(residual_bits + 62);
     if (set.size() - 1 > gpu::kDixonMaxResidueModuli) return std::nullopt;

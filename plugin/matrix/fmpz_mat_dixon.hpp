@@ -38,13 +38,14 @@ struct DixonSolution {
     bool first_denominators_lcm(fmpz_t d, std::size_t count, std::uint64_t numerator_bits, std::uint64_t denominator_bits) const;
 };
 
-// The fewest steps whose modulus p^steps exceeds 2^bits for any prime p > 2^61 (the GPU's primes).
+// Steps whose modulus p^steps exceeds 2^bits for any prime p > 2^61 (the GPU's primes): the
+// fewest k with 61 k > bits.
 std::size_t dixon_steps(std::uint64_t bits);
 
 // x = a^-1 b modulo p^steps for a square a (n >= 1) and b of n rows, packable, of at most the
 // bits their ZMatrix says; p one of two primes tried in turn. Empty where a is singular modulo
 // both or its entries are too long for the residual's moduli (kernels/matrix/dixon_step.hpp).
-// GPU failures throw. steps_done, where not empty, is told of the steps done.
+// GPU failures throw. steps_done, where not empty, is told of the steps done but the last.
 std::optional<DixonSolution> dixon_solve(const ZMatrix& a, const ZMatrix& b, std::size_t steps,
                                          const std::function<void(std::uint64_t)>& steps_done);
 

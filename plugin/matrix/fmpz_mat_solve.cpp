@@ -48,6 +48,11 @@ SolveBounds solve_bounds(const fmpz_mat_struct* a, const fmpz_mat_struct* b)
     return {hadamard_bits(with_b_bits), hadamard_bits(row_bits)};
 }
 
+std::size_t solve_lift_steps(const SolveBounds& bounds)
+{
+    return dixon_steps(bounds.numerator_bits + 2 * bounds.denominator_bits + 1);
+}
+
 bool solution_from_digits(const DixonSolution& solution, const SolveBounds& bounds, fmpz* x, fmpz_t den)
 {
     const std::uint64_t n_bits = bounds.numerator_bits, d_bits = bounds.denominator_bits;
@@ -105,8 +110,7 @@ bool solution_from_digits(const DixonSolution& solution, const SolveBounds& boun
 bool fmpz_mat_solve_by_lifting(fmpz* x, fmpz_t den, const ZMatrix& a, const ZMatrix& b, const SolveBounds& bounds,
                                const std::function<void(std::uint64_t)>& steps_done)
 {
-    const std::optional<DixonSolution> solution =
-        dixon_solve(a, b, dixon_steps(bounds.numerator_bits + 2 * bounds.denominator_bits + 1), steps_done);
+    const std::optional<DixonSolution> solution = dixon_solve(a, b, solve_lift_steps(bounds), steps_done);
     if (!solution) return false;
     const auto lifted = std::chrono::steady_clock::now();
     const bool solved = solution_from_digits(*solution, bounds, x, den);
@@ -133,7 +137,8 @@ bool fmpz_mat_solve(fmpz* x, fmpz_t den, const ZMatrix& a, const ZMatrix& b, con
     const std::string n = std::to_string(a.rows);
     Progress progress("fmpz_mat_solve, " + n + " x " + n + " by " + std::to_string(b.cols) + " columns",
                       flint_solve_seconds(a.rows, b.cols, bounds.denominator_bits), 0);
-    progress.set_total(dixon_steps(bounds.numerator_bits + 2 * bounds.denominator_bits + 1));
+    // The residual's kernel counts the steps: all but the last.
+    progress.set_total(solve_lift_steps(bounds) - 1);
     std::function<void(std::uint64_t)> steps_done;
     if (progress.on()) steps_done = [&](std::uint64_t steps) { progress.advance(steps); };
     bool served = false;

@@ -16,9 +16,10 @@
 
 namespace zgpu::matrix {
 
-// The columns the GPU's lifting takes at most (each step reads a's residues once a column; FLINT
-// 3.6 itself takes many primes beyond 32), and the rows it needs more than (for fewer, FLINT's
-// Cramer's rule or fraction-free elimination return det(a) up to sign as den, not the lcm).
+// The columns the GPU's lifting takes at most (each step reads a's residues once a column;
+// FLINT 3.6 itself takes many primes beyond 32), and the rows it needs more than (for fewer,
+// FLINT's Cramer's rule or fraction-free elimination return det(a) up to sign as den, not the
+// lcm).
 inline constexpr std::size_t kSolveMaxColumns = 32, kSolveAboveRows = 15;
 
 // Bounds of Cramer's rule: |numerator| < 2^numerator_bits for every entry of x, and |det a| <
@@ -42,8 +43,11 @@ SolveBounds solve_bounds(const fmpz_mat_struct* a, const fmpz_mat_struct* b);
 bool fmpz_mat_solve_by_lifting(fmpz* x, fmpz_t den, const ZMatrix& a, const ZMatrix& b, const SolveBounds& bounds,
                                const std::function<void(std::uint64_t)>& steps_done);
 
-// The host's part of the above: x and den from the lifting's digits, which must reach p^steps >
-// 2^(numerator_bits + 2 denominator_bits + 1) for a nonsingular a whose Cramer bounds these are.
+// The steps the lifting takes: the fewest with p^steps > 2^(numerator_bits + 2 denominator_bits + 1).
+std::size_t solve_lift_steps(const SolveBounds& bounds);
+
+// The host's part of the above: x and den from the lifting's digits, solve_lift_steps of them,
+// for a nonsingular a whose Cramer bounds these are.
 // False where an entry has no fraction within the bounds (it cannot, for such digits).
 bool solution_from_digits(const DixonSolution& solution, const SolveBounds& bounds, fmpz* x, fmpz_t den);
 

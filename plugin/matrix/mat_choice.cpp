@@ -76,6 +76,10 @@ constexpr double kQuotientBitsPerRow = 0.72, kQuotientExtraBits = 64;
 constexpr double kFlintSolveSeconds500 = 4.5;
 constexpr double kSolveHostSecondsPerEntryBit = 2.2e-8;
 
+// The lifting keeps every digit on the device and in pinned memory until its end: at most this
+// many bytes of them (1000 x 1000 by 32 columns: 0.87 GB).
+constexpr double kLiftDigitsMaxBytes = double(std::uint64_t(1) << 30);
+
 }  // namespace determinants
 
 // The LU's model (nmod_mat_det, nmod_mat_rank).
@@ -222,7 +226,7 @@ bool divisor_pays_for_fmpz_mat_det(std::size_t n, std::uint64_t entry_bits, std:
     const double quotient_primes = std::min(primes, (d::kQuotientBitsPerRow * size + d::kQuotientExtraBits) / d::kPrimeBits + 1);
     const double divisor = recursion_seconds(n, 2) + steps * step + lift_bits * d::kReconstructSecondsPerBit +
                            std::min(det_mod_seconds(n, quotient_primes), recursion_seconds(n, quotient_primes));
-    return divisor < whole_bound;
+    return 8 * steps * size <= d::kLiftDigitsMaxBytes && divisor < whole_bound;
 }
 
 double flint_solve_seconds(std::size_t n, std::size_t cols, std::uint64_t denominator_bits)
@@ -242,7 +246,7 @@ bool gpu_pays_for_fmpz_mat_solve(std::size_t n, std::size_t cols, std::uint64_t 
     const double host = size * double(cols) * lift_bits * d::kSolveHostSecondsPerEntryBit / std::max(1u, threads) +
                         lift_bits * d::kReconstructSecondsPerBit;
     const double gpu = recursion_seconds(n, 2) + steps * step + host;
-    return gpu < flint_solve_seconds(n, cols, denominator_bits);
+    return 8 * steps * size * double(cols) <= d::kLiftDigitsMaxBytes && gpu < flint_solve_seconds(n, cols, denominator_bits);
 }
 
 double flint_nmod_mat_lu_seconds(std::size_t rows, std::size_t cols) { return lu::terms(rows, cols) * lu::kFlintSecondsPerTerm; }

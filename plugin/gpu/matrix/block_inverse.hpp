@@ -23,8 +23,9 @@ void invert_by_blocks(Runtime& runtime, kernels::ConstMatricesView m, kernels::M
                       unsigned modulus_bits, limb_t* det);
 
 // The same for the matrices U m L, with U and L unit triangular (upper, lower) of random entries
-// below 2^61, the same for every matrix: det(U m L) = det(m), and its leading blocks are
-// invertible with high probability whenever m is, whatever m's structure. out_b = m_b^-1 again.
+// below 2^61, the same for every matrix, so every modulus must be above 2^61 (as the NTT primes
+// are): det(U m L) = det(m), and its leading blocks are invertible with high probability
+// whenever m is, whatever m's structure. out_b = m_b^-1 again.
 void invert_by_blocks_preconditioned(Runtime& runtime, kernels::ConstMatricesView m, kernels::MatricesView out,
                                      const kernels::Modulus* moduli, unsigned modulus_bits, limb_t* det);
 

@@ -4,7 +4,6 @@
 // on the device and brought down together at the end. ZGPU_TIMING=1 prints the split.
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <string>
 
 #include "kernels/matrix/dixon_step.hpp"

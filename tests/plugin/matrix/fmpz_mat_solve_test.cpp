@@ -121,12 +121,15 @@ TEST_P(FmpzMatSolve, BadInputIsReportedAndNothingIsWritten)
 INSTANTIATE_TEST_SUITE_P(Backends, FmpzMatSolve, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
 
 // The choice, on the H200's numbers: FLINT took 4.1 to 5.1 s at 500 x 500 of 64-bit entries and
-// one column; below about 50 rows FLINT's own is faster.
+// one column; below about 50 rows FLINT's own is faster; the lifting's digits stay within 1 GiB.
 TEST(FmpzMatSolveRules, TheChoice)
 {
     EXPECT_TRUE(matrix::gpu_pays_for_fmpz_mat_solve(500, 1, 34500, 34250, 16));
     EXPECT_TRUE(matrix::gpu_pays_for_fmpz_mat_solve(100, 1, 6950, 6900, 16));
     EXPECT_FALSE(matrix::gpu_pays_for_fmpz_mat_solve(20, 1, 1400, 1380, 16));
+    // The digits of 2000 x 2000 by 32 columns would take 3.6 GB: FLINT's.
+    EXPECT_TRUE(matrix::gpu_pays_for_fmpz_mat_solve(1000, 32, 69500, 69000, 16));
+    EXPECT_FALSE(matrix::gpu_pays_for_fmpz_mat_solve(2000, 32, 139000, 138000, 16));
 }
 
 }  // namespace

@@ -130,14 +130,18 @@ TEST_F(BlockInverse, RandomMatricesMatchFlint)
 {
     const PrimeSet big = PrimeSet::generated(2);
     const std::vector<limb_t> primes = {big.moduli()[0], big.moduli()[1], 65537, 3};
-    for (const std::size_t n : {1, 2, 31, 32, 33, 64, 100, 257})
-        for (const bool preconditioned : {false, true})
-            check(n, primes, preconditioned, [&](nmod_mat_t m) { random_entries(m); });
+    const std::vector<limb_t> large = {big.moduli()[0], big.moduli()[1]};
+    for (const std::size_t n : {1, 2, 31, 32, 33, 64, 100, 257}) {
+        check(n, primes, false, [&](nmod_mat_t m) { random_entries(m); });
+        // The preconditioners' entries are below 2^61: moduli above it only.
+        check(n, large, true, [&](nmod_mat_t m) { random_entries(m); });
+    }
 }
 
 TEST_F(BlockInverse, SingularMatricesAndSingularLeadingBlocks)
 {
-    const std::vector<limb_t> primes = {PrimeSet::generated(1).moduli()[0], 1000003};
+    const PrimeSet big = PrimeSet::generated(2);
+    const std::vector<limb_t> primes = {big.moduli()[0], big.moduli()[1]};
     const auto anti_identity = [](nmod_mat_t m) {
         nmod_mat_zero(m);
         for (slong i = 0; i < m->r; ++i) nmod_mat_entry(m, i, m->r - 1 - i) = 1;
