@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <exception>
 
+#include "plugin/host_ops/dispatch.hpp"
+
 namespace zgpu {
 
 Backend gpu_or_host(const std::function<void()>& gpu, const std::function<void()>& host, const char* what,
@@ -17,6 +19,26 @@ Backend gpu_or_host(const std::function<void()>& gpu, const std::function<void()
     }
     host();
     return Backend::cpu;
+}
+
+std::optional<Backend> gpu_unless_it_stands_aside(const std::function<bool()>& gpu, const std::function<void()>& host,
+                                                  const char* what)
+{
+    bool computed = false;
+    Backend ran = Backend::gpu;
+    run_on(
+        Backend::gpu,
+        [&] {
+            return ran = gpu_or_host([&] { computed = gpu(); },
+                                     [&] {
+                                         host();
+                                         computed = true;
+                                     },
+                                     what);
+        },
+        {});
+    if (!computed) return std::nullopt;
+    return ran;
 }
 
 }  // namespace zgpu

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 
 #include "zgpu/backend.hpp"
 
@@ -16,5 +17,12 @@ namespace zgpu {
 // that finished.
 Backend gpu_or_host(const std::function<void()>& gpu, const std::function<void()>& host, const char* what,
                     const std::function<bool()>& written = [] { return false; });
+
+// A GPU way that may stand aside: runs served = gpu() as run_on runs the GPU backend (the
+// backend recorded), under gpu_or_host's rule with host() for a GPU that fails. Returns the
+// backend that finished, or nothing where gpu() returned false and so nothing was computed: the
+// caller then takes another way.
+std::optional<Backend> gpu_unless_it_stands_aside(const std::function<bool()>& gpu, const std::function<void()>& host,
+                                                  const char* what);
 
 }  // namespace zgpu

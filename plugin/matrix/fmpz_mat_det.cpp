@@ -111,18 +111,16 @@ Backend fmpz_mat_determinant(fmpz_t det, const ZMatrix& a, std::uint64_t bound_b
         if (progress.on()) steps_done = [&](std::uint64_t steps) { progress.advance(steps); };
         // The residual's kernel counts the steps: all but the last.
         progress.set_total(divisor_lift_steps(a.rows, bound_bits) - 1);
-        bool done = false;
-        Backend ran = Backend::gpu;
-        const auto on_gpu = [&] { done = fmpz_mat_det_by_divisor(det, a, bound_bits, steps_done); };
-        const auto on_host = [&] {
-            const FlintThreads threads(host_threads());
-            on_cpu();
-            done = true;
-        };
-        run_on(Backend::gpu, [&] { return ran = gpu_or_host(on_gpu, on_host, "a determinant"); }, [] {});
-        if (done) {
-            progress.ran_on(ran);
-            return ran;
+        const std::optional<Backend> ran = gpu_unless_it_stands_aside(
+            [&] { return fmpz_mat_det_by_divisor(det, a, bound_bits, steps_done); },
+            [&] {
+                const FlintThreads threads(host_threads());
+                on_cpu();
+            },
+            "a determinant");
+        if (ran) {
+            progress.ran_on(*ran);
+            return *ran;
         }
     }
     return fmpz_mat_determinant_on(backend, det, a, bound_bits, on_cpu, gpu_residues);

@@ -55,6 +55,7 @@ std::size_t solve_lift_steps(const SolveBounds& bounds)
 
 bool solution_from_digits(const DixonSolution& solution, const SolveBounds& bounds, fmpz* x, fmpz_t den)
 {
+    const auto start = std::chrono::steady_clock::now();
     const std::uint64_t n_bits = bounds.numerator_bits, d_bits = bounds.denominator_bits;
     const std::size_t count = solution.n * solution.cols;
     FmpzTemp d, m, half, limit;
@@ -102,8 +103,9 @@ bool solution_from_digits(const DixonSolution& solution, const SolveBounds& boun
     });
     fmpz_set(den, d.get());
     if (settings::timing())
-        std::fprintf(stderr, "zgpu: fmpz_mat_solve %zu x %zu by %zu columns: %zu of %zu entries reconstructed in full\n", solution.n,
-                     solution.n, solution.cols, std::min(count, kFirstEntries) + others.size(), count);
+        std::fprintf(stderr, "zgpu: fmpz_mat_solve %zu x %zu by %zu columns: reconstruction on the host %.2f ms (%zu of %zu entries in full)\n",
+                     solution.n, solution.n, solution.cols, milliseconds(std::chrono::steady_clock::now() - start),
+                     std::min(count, kFirstEntries) + others.size(), count);
     return true;
 }
 
@@ -111,13 +113,7 @@ bool fmpz_mat_solve_by_lifting(fmpz* x, fmpz_t den, const ZMatrix& a, const ZMat
                                const std::function<void(std::uint64_t)>& steps_done)
 {
     const std::optional<DixonSolution> solution = dixon_solve(a, b, solve_lift_steps(bounds), steps_done);
-    if (!solution) return false;
-    const auto lifted = std::chrono::steady_clock::now();
-    const bool solved = solution_from_digits(*solution, bounds, x, den);
-    if (settings::timing())
-        std::fprintf(stderr, "zgpu: fmpz_mat_solve %zu x %zu by %zu columns: reconstruction on the host %.2f ms\n", a.rows, a.rows,
-                     b.cols, milliseconds(std::chrono::steady_clock::now() - lifted));
-    return solved;
+    return solution && solution_from_digits(*solution, bounds, x, den);
 }
 
 bool fmpz_mat_solve(fmpz* x, fmpz_t den, const ZMatrix& a, const ZMatrix& b, const SolveBounds& bounds,
@@ -141,22 +137,12 @@ bool fmpz_mat_solve(fmpz* x, fmpz_t den, const ZMatrix& a, const ZMatrix& b, con
     progress.set_total(solve_lift_steps(bounds) - 1);
     std::function<void(std::uint64_t)> steps_done;
     if (progress.on()) steps_done = [&](std::uint64_t steps) { progress.advance(steps); };
-    bool served = false;
-    Backend ran = Backend::gpu;
-    run_on(
-        Backend::gpu,
-        [&] {
-            ran = gpu_or_host([&] { served = fmpz_mat_solve_by_lifting(x, den, a, b, bounds, steps_done); }, on_host, "a solution");
-            // The lifting stood aside: FLINT answers, singular matrices included.
-            if (ran == Backend::gpu && !served) {
-                on_host();
-                ran = Backend::cpu;
-            }
-            return ran;
-        },
-        {});
-    progress.ran_on(ran);
-    return served;
+    const std::optional<Backend> ran =
+        gpu_unless_it_stands_aside([&] { return fmpz_mat_solve_by_lifting(x, den, a, b, bounds, steps_done); }, on_host, "a solution");
+    // The lifting stood aside: FLINT answers, singular matrices included.
+    if (!ran) run_on(Backend::cpu, {}, on_host);
+    progress.ran_on(ran.value_or(Backend::cpu));
+    return ran == Backend::gpu;
 }
 
 }  // namespace zgpu::matrix

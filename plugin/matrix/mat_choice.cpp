@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "plugin/gpu/matrix_backend.hpp"
+#include "plugin/matrix/fmpz_mat_det.hpp"
+#include "plugin/matrix/fmpz_mat_solve.hpp"
 #include "plugin/host_ops/machine_terms.hpp"
 
 namespace zgpu::matrix {
@@ -214,19 +216,38 @@ double recursion_seconds(std::size_t n, double primes)
 
 bool det_by_blocks(std::size_t n, std::size_t primes) { return recursion_seconds(n, double(primes)) < det_mod_seconds(n, double(primes)); }
 
+namespace {
+
+// Dixon's lifting of `steps` steps for n x n by cols, entries of about entry_bits bits: the
+// inverses modulo its two candidate primes, then the steps, each reading the inverse and a's
+// residues once a column.
+double lift_seconds(std::size_t n, std::size_t cols, double entry_bits, std::size_t steps)
+{
+    namespace d = determinants;
+    const double size = double(n), matrices_read = std::ceil((entry_bits + 64) / d::kPrimeBits) + 1;
+    const double step = d::kLiftSecondsPerStep + 8 * size * size * double(cols) * matrices_read / d::kLiftBytesPerSecond;
+    return recursion_seconds(n, 2) + double(steps) * step;
+}
+
+// Whether its digits, all kept until the end, fit kLiftDigitsMaxBytes.
+bool lift_digits_fit(std::size_t n, std::size_t cols, std::size_t steps)
+{
+    return 8 * double(steps) * double(n) * double(cols) <= determinants::kLiftDigitsMaxBytes;
+}
+
+}  // namespace
+
 bool divisor_pays_for_fmpz_mat_det(std::size_t n, std::uint64_t entry_bits, std::uint64_t bound_bits)
 {
     namespace d = determinants;
     const double size = double(n), bound = double(bound_bits);
     const double primes = (bound + 1) / d::kPrimeBits + 1;
     const double whole_bound = std::min(det_mod_seconds(n, primes), recursion_seconds(n, primes));
-    const double lift_bits = 2 * bound + size / 2 + 1, steps = lift_bits / 61 + 1;
-    const double matrices_read = std::ceil(double(entry_bits + 64) / d::kPrimeBits) + 1;
-    const double step = d::kLiftSecondsPerStep + 8 * size * size * matrices_read / d::kLiftBytesPerSecond;
+    const std::size_t steps = divisor_lift_steps(n, bound_bits);
     const double quotient_primes = std::min(primes, (d::kQuotientBitsPerRow * size + d::kQuotientExtraBits) / d::kPrimeBits + 1);
-    const double divisor = recursion_seconds(n, 2) + steps * step + lift_bits * d::kReconstructSecondsPerBit +
+    const double divisor = lift_seconds(n, 1, double(entry_bits), steps) + 61 * double(steps) * d::kReconstructSecondsPerBit +
                            std::min(det_mod_seconds(n, quotient_primes), recursion_seconds(n, quotient_primes));
-    return 8 * steps * size <= d::kLiftDigitsMaxBytes && divisor < whole_bound;
+    return lift_digits_fit(n, 1, steps) && divisor < whole_bound;
 }
 
 double flint_solve_seconds(std::size_t n, std::size_t cols, std::uint64_t denominator_bits)
@@ -239,14 +260,13 @@ bool gpu_pays_for_fmpz_mat_solve(std::size_t n, std::size_t cols, std::uint64_t 
                                  unsigned threads)
 {
     namespace d = determinants;
-    const double size = double(n), lift_bits = double(numerator_bits + 2 * denominator_bits + 1), steps = lift_bits / 61 + 1;
-    // a's entries have about denominator_bits / n bits: the residual's primes, and the inverse.
-    const double matrices_read = std::ceil((double(denominator_bits) / size + 64) / d::kPrimeBits) + 1;
-    const double step = d::kLiftSecondsPerStep + 8 * size * size * double(cols) * matrices_read / d::kLiftBytesPerSecond;
-    const double host = size * double(cols) * lift_bits * d::kSolveHostSecondsPerEntryBit / std::max(1u, threads) +
+    const std::size_t steps = solve_lift_steps({numerator_bits, denominator_bits});
+    const double lift_bits = 61 * double(steps);
+    const double host = double(n) * double(cols) * lift_bits * d::kSolveHostSecondsPerEntryBit / std::max(1u, threads) +
                         lift_bits * d::kReconstructSecondsPerBit;
-    const double gpu = recursion_seconds(n, 2) + steps * step + host;
-    return 8 * steps * size * double(cols) <= d::kLiftDigitsMaxBytes && gpu < flint_solve_seconds(n, cols, denominator_bits);
+    // a's entries have about denominator_bits / n bits.
+    const double gpu = lift_seconds(n, cols, double(denominator_bits) / double(n), steps) + host;
+    return lift_digits_fit(n, cols, steps) && gpu < flint_solve_seconds(n, cols, denominator_bits);
 }
 
 double flint_nmod_mat_lu_seconds(std::size_t rows, std::size_t cols) { return lu::terms(rows, cols) * lu::kFlintSecondsPerTerm; }

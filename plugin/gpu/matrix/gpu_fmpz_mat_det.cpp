@@ -34,11 +34,8 @@ void dets_by_blocks(kernels::MatricesView matrices, std::span<const limb_t> prim
     runtime.synchronize("determinants by blocks");
     for (std::size_t b = 0; b < k; ++b) {
         if (found[b] != 0) continue;
-        kernels::MatricesView one = matrices;
-        one.data = matrices.matrix(b);
-        one.count = 1;
-        const std::vector<limb_t> checked = dets_by_blocked_lu(runtime, one, primes.subspan(b, 1), {});
-        check(cudaMemcpyAsync(det + b, checked.data(), sizeof(limb_t), cudaMemcpyHostToDevice, stream), "writing a determinant");
+        found[b] = det_by_blocked_lu(runtime, {matrices.matrix(b), n, n, matrices.row_stride, 0, 1}, primes[b]);
+        check(cudaMemcpyAsync(det + b, &found[b], sizeof(limb_t), cudaMemcpyHostToDevice, stream), "writing a determinant");
     }
 }
 

@@ -201,30 +201,21 @@ kernels::LuState eliminate(std::span<const limb_t* const> rows, std::size_t cols
 
 }  // namespace
 
-std::vector<limb_t> dets_by_blocked_lu(Runtime& runtime, kernels::MatricesView a, std::span<const limb_t> moduli,
-                                       const std::function<void()>& matrix_done)
+limb_t det_by_blocked_lu(Runtime& runtime, kernels::MatricesView a, limb_t p)
 {
     const cudaStream_t stream = runtime.stream();
     const kernels::StreamMemory memory(kStateBytes, stream);
     auto* state = static_cast<kernels::LuState*>(memory.data());
     auto* top = reinterpret_cast<kernels::LuPanelTop*>(static_cast<std::byte*>(memory.data()) + sizeof(kernels::LuState));
+    // The readback is free: every user of it waits for the stream before it returns.
     kernels::LuState* readback = runtime.readback<kernels::LuState>();
-    std::vector<limb_t> dets;
-    for (std::size_t b = 0; b < moduli.size(); ++b) {
-        // The last read_state waited for the stream: the readback is free.
-        *readback = kernels::LuState{};
-        readback->p = kernels::make_modulus(moduli[b]);
-        check(cudaMemcpyAsync(state, readback, sizeof *readback, cudaMemcpyHostToDevice, stream), "uploading the elimination's state");
-        kernels::MatricesView one = a;
-        one.data = a.matrix(b);
-        one.count = 1;
-        BlockedLu lu(runtime, one, state, top, readback, moduli[b], Goal::determinant);
-        lu.run({});
-        const kernels::LuState s = lu.read_state("a determinant mod p");
-        dets.push_back(s.stopped ? 0 : s.det);
-        if (matrix_done) matrix_done();
-    }
-    return dets;
+    *readback = kernels::LuState{};
+    readback->p = kernels::make_modulus(p);
+    check(cudaMemcpyAsync(state, readback, sizeof *readback, cudaMemcpyHostToDevice, stream), "uploading the elimination's state");
+    BlockedLu lu(runtime, a, state, top, readback, p, Goal::determinant);
+    lu.run({});
+    const kernels::LuState s = lu.read_state("a determinant mod p");
+    return s.stopped ? 0 : s.det;
 }
 
 limb_t nmod_mat_det(std::span<const limb_t* const> rows, limb_t p, const std::function<void(std::uint64_t)>& columns_done)
