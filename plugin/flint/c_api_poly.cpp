@@ -50,6 +50,18 @@ int _zgpu_nmod_poly_mulmod_preinv(ulong* res, const ulong* poly1, slong len1, co
     return report(__func__, [&] { zgpu::_nmod_poly_mulmod_preinv(res, poly1, len1, poly2, len2, f, lenf, finv, lenfinv, mod); });
 }
 
+int zgpu_nmod_poly_compose_mod_brent_kung_precomp_preinv(nmod_poly_t res, const nmod_poly_t poly1, const nmod_mat_t A,
+                                                         const nmod_poly_t poly3, const nmod_poly_t poly3inv)
+{
+    return report(__func__, [&] { zgpu::nmod_poly_compose_mod_brent_kung_precomp_preinv(res, poly1, A, poly3, poly3inv); });
+}
+
+int zgpu_nmod_poly_compose_mod_brent_kung_vec_preinv(nmod_poly_struct* res, const nmod_poly_struct* polys, slong len1, slong n,
+                                                     const nmod_poly_t g, const nmod_poly_t poly, const nmod_poly_t polyinv)
+{
+    return report(__func__, [&] { zgpu::nmod_poly_compose_mod_brent_kung_vec_preinv(res, polys, len1, n, g, poly, polyinv); });
+}
+
 int zgpu_nmod_poly_powmod_ui_binexp(nmod_poly_t res, const nmod_poly_t poly, ulong e, const nmod_poly_t f)
 {
     return report(__func__, [&] { zgpu::nmod_poly_powmod_ui_binexp(res, poly, e, f); });

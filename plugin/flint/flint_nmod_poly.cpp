@@ -6,6 +6,7 @@
 
 #include <flint/ulong_extras.h>
 
+#include "plugin/flint/nmod_checks.hpp"
 #include "plugin/poly/nmod_products.hpp"
 #include "plugin/poly/resultant.hpp"
 #include "zgpu/backend.hpp"
@@ -60,10 +61,7 @@ private:
 // coefficient checked below the modulus (FLINT's raw forms assume it).
 nmod_poly_struct view_of(const std::string& function, const char* name, const ulong* a, slong length, nmod_t mod)
 {
-    for (slong i = 0; i < length; ++i)
-        if (a[i] >= mod.n)
-            throw Error(function + ": " + name + "[" + std::to_string(i) + "] = " + std::to_string(a[i]) + " is not below the modulus " +
-                        std::to_string(mod.n));
+    check_reduced(function, name, a, length, mod.n);
     nmod_poly_struct view;
     view.coeffs = const_cast<ulong*>(a);  // read only: the products write their res alone
     view.alloc = length;

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "plugin/flint/nmod_checks.hpp"
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/poly/nmod_powmod.hpp"
 #include "zgpu/error.hpp"
@@ -11,15 +12,6 @@
 
 namespace zgpu {
 namespace {
-
-// Every coefficient of (x, length) below n.
-void check_reduced(const std::string& function, const char* name, const ulong* x, slong length, ulong n)
-{
-    for (slong i = 0; i < length; ++i)
-        if (x[i] >= n)
-            throw Error(function + ": " + name + "[" + std::to_string(i) + "] = " + std::to_string(x[i]) + " is not below the modulus " +
-                        std::to_string(n));
-}
 
 // The raw forms' preconditions, as FLINT states them: f of lenf >= 2 reduced coefficients, its
 // leading one nonzero; the base (where there is one) of lenf - 1 reduced coefficients; e >= 1;

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "adapters/host_operand.hpp"
@@ -56,6 +57,24 @@ void nmod_poly_powmod(limb_t* res, const limb_t* base, std::span<const limb_t> e
 // lenf - 1 coefficients and may be a or b. On the device: one product and the remainder by finv.
 void nmod_poly_mulmod(limb_t* res, const limb_t* a, std::size_t a_length, const limb_t* b, std::size_t b_length, const limb_t* f,
                       std::size_t lenf, const limb_t* finv, std::size_t finv_length, limb_t n);
+
+// FLINT's compositions mod f by Brent and Kung's blocks, polynomials mod n in host arrays, f of
+// lenf >= 3 coefficients (its leading one invertible mod n) and finv as above, m = lenf - 1;
+// the transform of 2m - 1 coefficients at most kMaxPolyTransform.
+// res (m coefficients) = sum_i C_i h^i mod f, as nmod_poly_compose_mod_brent_kung_precomp_preinv
+// computes it from FLINT's matrix A (inner >= 2 rows of m coefficients, a_rows[i] row i): C = B A
+// for B the len1 <= inner^2 coefficients of poly1 in rows of inner, h = A_i A_j mod f for
+// (i, j) = h_rows. Where A holds the powers of g mod f, that is poly1(g) mod f.
+void nmod_poly_compose_mod_precomp(limb_t* res, const limb_t* poly1, std::size_t len1, const limb_t* const* a_rows, std::size_t inner,
+                                   std::pair<std::size_t, std::size_t> h_rows, const limb_t* f, std::size_t lenf, const limb_t* finv,
+                                   std::size_t finv_length, limb_t n);
+// res[j] (m coefficients) = polys[j](g) mod f for j < count >= 1, as
+// nmod_poly_compose_mod_brent_kung_vec_preinv computes them with `inner` >= 2 powers of g and
+// B of `group` rows of inner a polynomial: polys[j] of lengths[j] <= group inner coefficients,
+// g of glen <= m (reduced mod f). res may hold any operand.
+void nmod_poly_compose_mod_vec(limb_t* const* res, const limb_t* const* polys, const std::size_t* lengths, std::size_t count,
+                               std::size_t inner, std::size_t group, const limb_t* g, std::size_t glen, const limb_t* f, std::size_t lenf, const limb_t* finv,
+                               std::size_t finv_length, limb_t n);
 
 // The product over Z of two polynomials whose coefficients the operands pack (a_length and
 // b_length of them, signed values of at most kMaxLimbs limbs), truncated to out_length

@@ -104,6 +104,17 @@ void nmod_poly_mulmod(limb_t*, const limb_t*, std::size_t, const limb_t*, std::s
 {
     unavailable();
 }
+void nmod_poly_compose_mod_precomp(limb_t*, const limb_t*, std::size_t, const limb_t* const*, std::size_t, std::pair<std::size_t, std::size_t>,
+                                   const limb_t*, std::size_t, const limb_t*, std::size_t, limb_t)
+{
+    unavailable();
+}
+void nmod_poly_compose_mod_vec(limb_t* const*, const limb_t* const*, const std::size_t*, std::size_t, std::size_t, std::size_t,
+                               const limb_t*, std::size_t,
+                               const limb_t*, std::size_t, const limb_t*, std::size_t, limb_t)
+{
+    unavailable();
+}
 void fmpz_poly_product(const HostOperand&, std::size_t, const HostOperand&, std::size_t, std::size_t, const ModularTables&,
                        const HostResult&)
 {

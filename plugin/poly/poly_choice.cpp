@@ -261,4 +261,16 @@ bool gpu_pays_for_nmod_powmod(std::uint64_t m, std::uint64_t gpu_steps, std::uin
     return gpu < flint;
 }
 
+bool gpu_pays_for_nmod_compose(std::uint64_t m, std::uint64_t rounds, std::uint64_t gpu_steps, std::uint64_t flint_steps,
+                               std::uint64_t words, std::uint64_t n, unsigned threads)
+{
+    if (m < 2 || flint_steps == 0) return false;
+    const double flint = double(flint_steps) * flint_call_seconds(powers::flint_step_seconds(m, n), threads);
+    // A batch's steps share its launches: the step's latency once a round, its work a product.
+    const double work = powers::gpu_step_seconds(m, n) - kGpuPowmodSecondsPerStep;
+    const double gpu = kGpuNmodSecondsPerCall + 8.0 * double(words) / kGpuBytesPerSecond + double(rounds) * kGpuPowmodSecondsPerStep +
+                       double(gpu_steps) * work;
+    return gpu < flint;
+}
+
 }  // namespace zgpu::poly

@@ -69,6 +69,12 @@ std::uint64_t powering_steps(std::uint64_t e);
 bool gpu_pays_for_nmod_powmod(std::uint64_t m, std::uint64_t gpu_steps, std::uint64_t flint_steps, std::uint64_t n,
                               unsigned threads);
 
+// A composition mod f of degree m >= 2 modulo n: FLINT's blocks evaluated in flint_steps
+// products mod f (its rectangular splitting) against the GPU's batches: `rounds` of them one
+// after another (latency bound), gpu_steps products mod f in all, `words` moved over PCIe.
+bool gpu_pays_for_nmod_compose(std::uint64_t m, std::uint64_t rounds, std::uint64_t gpu_steps, std::uint64_t flint_steps,
+                               std::uint64_t words, std::uint64_t n, unsigned threads);
+
 // Resultants: modulo a prime, FLINT's nmod_poly_resultant against one block of the GPU; over
 // Z, FLINT's fmpz_poly_resultant against a remainder sequence a prime on the GPU.
 // Whether the GPU pays for a resultant modulo a prime of polynomials of these lengths.

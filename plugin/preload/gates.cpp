@@ -6,6 +6,7 @@
 #include "base/parallel.hpp"
 #include "plugin/matrix/fmpz_mat_mul.hpp"
 #include "plugin/matrix/mat_choice.hpp"
+#include "plugin/poly/nmod_compose.hpp"
 #include "plugin/poly/poly_choice.hpp"
 #include "zgpu/limb_batch.hpp"
 
@@ -31,6 +32,18 @@ bool nmod_mulmod_worth_it(slong len1, slong len2, slong lenf, ulong n)
     const slong m = lenf - 1;
     if (m < kNmodModelFrom / 2 || len1 > m || len2 > m || len1 + len2 - 1 <= m) return false;
     return poly::gpu_pays_for_nmod_powmod(std::uint64_t(m), 1, 1, n, host_threads());
+}
+
+bool nmod_compose_precomp_worth_it(slong len1, slong lenf, slong rows, ulong n)
+{
+    if (lenf - 1 < kNmodModelFrom / 2 || len1 < 2 || len1 >= lenf || rows < 2) return false;
+    return poly::gpu_pays_for_nmod_compose_precomp(lenf, rows, n);
+}
+
+bool nmod_compose_vec_worth_it(slong lenf, slong count, ulong n)
+{
+    if (lenf - 1 < kNmodModelFrom / 2 || count < 1) return false;
+    return poly::gpu_pays_for_nmod_compose_vec(lenf, count, n);
 }
 
 bool fmpz_product_pays(slong la, slong lb, slong out, std::uint64_t a_bits, std::uint64_t b_bits)

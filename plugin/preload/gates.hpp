@@ -50,6 +50,11 @@ bool nmod_powmod_worth_it(slong lenf, ulong e, ulong n, bool of_x);
 // A product mod f of len1 x len2 coefficients, f of lenf, modulo n.
 bool nmod_mulmod_worth_it(slong len1, slong len2, slong lenf, ulong n);
 
+// A composition mod f (f of lenf coefficients) of poly1 of len1 by FLINT's precomputed matrix of
+// `rows` powers; a vec composition of `count` polynomials mod f.
+bool nmod_compose_precomp_worth_it(slong len1, slong lenf, slong rows, ulong n);
+bool nmod_compose_vec_worth_it(slong lenf, slong count, ulong n);
+
 // A product over Z of la x lb coefficients mod x^out (each at most out), of a_bits and b_bits.
 // Callers read the bits only where out >= kReadSizesFrom.
 bool fmpz_product_pays(slong la, slong lb, slong out, std::uint64_t a_bits, std::uint64_t b_bits);

@@ -1,9 +1,12 @@
-// FLINT's raw products and powers of nmod polynomials modulo another, defined in FLINT's name:
-// zgpu where its cost model picks the GPU for f's degree and the exponent, else FLINT's own
-// function. FLINT's object forms (nmod_poly_mulmod_preinv, nmod_poly_powmod_ui_binexp and its
-// _preinv form, nmod_poly_powmod_x_ui_preinv), its compositions mod f and its factoring reach
-// these through the dynamic linker. A product mod f crosses PCIe once there, where the plugin's
-// products would cross it three times; a power's steps stay on the device.
+// FLINT's raw products and powers of nmod polynomials modulo another, and its Brent-Kung
+// compositions mod f, defined in FLINT's name: zgpu where its cost model picks the GPU for f's
+// degree and the exponent (or the blocks), else FLINT's own function. FLINT's object forms
+// (nmod_poly_mulmod_preinv, nmod_poly_powmod_ui_binexp and its _preinv form,
+// nmod_poly_powmod_x_ui_preinv), its other compositions mod f and its factoring reach these
+// through the dynamic linker. A product mod f crosses PCIe once there, where the plugin's
+// products would cross it three times; a power's steps stay on the device, and so do a
+// composition's (its distinct-degree factoring's baby and giant steps).
+#include <flint/nmod_mat.h>
 #include <flint/nmod_poly.h>
 
 #include "plugin/preload/gates.hpp"
@@ -13,6 +16,8 @@
 namespace {
 
 using zgpu::preload::Counts;
+using zgpu::preload::nmod_compose_precomp_worth_it;
+using zgpu::preload::nmod_compose_vec_worth_it;
 using zgpu::preload::next;
 using zgpu::preload::nmod_mulmod_worth_it;
 using zgpu::preload::nmod_powmod_worth_it;
@@ -58,6 +63,26 @@ void _nmod_poly_powmod_x_ui_preinv(ulong* res, ulong e, const ulong* f, slong le
         counts, [&] { return nmod_powmod_worth_it(lenf, e, mod.n, true); },
         [&] { return _zgpu_nmod_poly_powmod_x_ui_preinv(res, e, f, lenf, finv, lenfinv, mod); },
         [&] { next<decltype(&_nmod_poly_powmod_x_ui_preinv)>(counts)(res, e, f, lenf, finv, lenfinv, mod); });
+}
+
+void nmod_poly_compose_mod_brent_kung_precomp_preinv(nmod_poly_t res, const nmod_poly_t poly1, const nmod_mat_t A,
+                                                     const nmod_poly_t poly3, const nmod_poly_t poly3inv)
+{
+    static Counts counts("nmod_poly_compose_mod_brent_kung_precomp_preinv");
+    route(
+        counts, [&] { return nmod_compose_precomp_worth_it(poly1->length, poly3->length, A->r, poly3->mod.n); },
+        [&] { return zgpu_nmod_poly_compose_mod_brent_kung_precomp_preinv(res, poly1, A, poly3, poly3inv); },
+        [&] { next<decltype(&nmod_poly_compose_mod_brent_kung_precomp_preinv)>(counts)(res, poly1, A, poly3, poly3inv); });
+}
+
+void nmod_poly_compose_mod_brent_kung_vec_preinv(nmod_poly_struct* res, const nmod_poly_struct* polys, slong len1, slong n,
+                                                 const nmod_poly_t g, const nmod_poly_t poly, const nmod_poly_t polyinv)
+{
+    static Counts counts("nmod_poly_compose_mod_brent_kung_vec_preinv");
+    route(
+        counts, [&] { return n >= 1 && n <= len1 && nmod_compose_vec_worth_it(poly->length, n, poly->mod.n); },
+        [&] { return zgpu_nmod_poly_compose_mod_brent_kung_vec_preinv(res, polys, len1, n, g, poly, polyinv); },
+        [&] { next<decltype(&nmod_poly_compose_mod_brent_kung_vec_preinv)>(counts)(res, polys, len1, n, g, poly, polyinv); });
 }
 
 }  // extern "C"

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <flint/fmpz_poly.h>
+#include <flint/nmod_mat.h>
 #include <flint/nmod_poly.h>
 
 #include "zgpu/error.hpp"
@@ -24,6 +25,10 @@ void _nmod_poly_powmod_ui_binexp(ulong* res, const ulong* poly, ulong e, const u
 void _nmod_poly_powmod_ui_binexp_preinv(ulong* res, const ulong* poly, ulong e, const ulong* f, slong lenf, const ulong* finv,
                                         slong lenfinv, nmod_t mod);
 void _nmod_poly_powmod_x_ui_preinv(ulong* res, ulong e, const ulong* f, slong lenf, const ulong* finv, slong lenfinv, nmod_t mod);
+void nmod_poly_compose_mod_brent_kung_precomp_preinv(nmod_poly_t res, const nmod_poly_t poly1, const nmod_mat_t A,
+                                                     const nmod_poly_t poly3, const nmod_poly_t poly3inv);
+void nmod_poly_compose_mod_brent_kung_vec_preinv(nmod_poly_struct* res, const nmod_poly_struct* polys, slong len1, slong n,
+                                                 const nmod_poly_t g, const nmod_poly_t poly, const nmod_poly_t polyinv);
 
 void fmpz_poly_mul(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b);
 void fmpz_poly_mullow(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b, slong n);

@@ -11,6 +11,7 @@
 #define ZGPU_ZGPU_POLY_H
 
 #include <flint/fmpz_poly.h>
+#include <flint/nmod_mat.h>
 #include <flint/nmod_poly.h>
 
 #ifdef __cplusplus
@@ -69,6 +70,20 @@ int _zgpu_nmod_poly_powmod_ui_binexp_preinv(ulong * res, const ulong * poly, ulo
 /* (res, lenf - 1) = x^e mod (f, lenf), as _nmod_poly_powmod_x_ui_preinv. */
 int _zgpu_nmod_poly_powmod_x_ui_preinv(ulong * res, ulong e, const ulong * f, slong lenf, const ulong * finv, slong lenfinv,
                                        nmod_t mod);
+
+/* res = poly1(g) mod poly3, as nmod_poly_compose_mod_brent_kung_precomp_preinv: A the matrix of
+   the powers of g mod poly3 from nmod_poly_precompute_matrix, poly3inv the inverse of poly3
+   reversed (res may be any argument; the value is FLINT's for any A of the right shape). On the
+   GPU the blocks' matrix product and the evaluation of its rows (all the products of a round in
+   one batch) stay on the device. */
+int zgpu_nmod_poly_compose_mod_brent_kung_precomp_preinv(nmod_poly_t res, const nmod_poly_t poly1, const nmod_mat_t A,
+                                                         const nmod_poly_t poly3, const nmod_poly_t poly3inv);
+
+/* res[i] = polys[i](g) mod poly for i < n <= len1, as nmod_poly_compose_mod_brent_kung_vec_preinv
+   (every one of the len1 polynomials shorter than poly, g reduced mod poly). On the GPU the powers
+   of g, the matrix product and every composition's evaluation, a batch a round. */
+int zgpu_nmod_poly_compose_mod_brent_kung_vec_preinv(nmod_poly_struct * res, const nmod_poly_struct * polys, slong len1, slong n,
+                                                     const nmod_poly_t g, const nmod_poly_t poly, const nmod_poly_t polyinv);
 
 /* *res = Res(a, b), as nmod_poly_resultant: 0 where a or b is zero, and where a and b are the same
    polynomial (FLINT's answer, a nonzero constant included); a and b of the same modulus,

@@ -113,6 +113,36 @@ static void nmod_products(flint_rand_t state, slong length, ulong n)
         say("nmod_poly_powmod_ui_binexp_preinv", check_ulong_vec(c->coeffs, c->length));
         nmod_poly_powmod_x_ui_preinv(c, n, a, finv), say("nmod_poly_powmod_x_ui_preinv", check_ulong_vec(c->coeffs, c->length));
         nmod_poly_mulmod_preinv(c, c, b, a, finv), say("nmod_poly_mulmod_preinv", check_ulong_vec(c->coeffs, c->length));
+        if (b->length > 2)
+        {
+            /* Compositions mod b: by FLINT's matrix of the powers of c mod b, then three at once. */
+            nmod_mat_t powers;
+            nmod_poly_struct p[3], q[3];
+            slong i;
+            nmod_poly_reverse(finv, b, b->length);
+            nmod_poly_inv_series(finv, finv, b->length);
+            /* Dense operands (randtest's may be sparse). */
+            nmod_poly_zero(c);
+            for (i = 0; i < b->length - 1; i++)
+                nmod_poly_set_coeff_ui(c, i, n_randint(state, n));
+            nmod_mat_init(powers, n_sqrt(b->length - 1) + 1, b->length - 1, n);
+            nmod_poly_precompute_matrix(powers, c, b, finv);
+            for (i = 0; i < 3; i++)
+            {
+                slong j;
+                nmod_poly_init(p + i, n), nmod_poly_init(q + i, n);
+                for (j = 0; j < b->length - 1 - i; j++)
+                    nmod_poly_set_coeff_ui(p + i, j, n_randint(state, n));
+            }
+            nmod_poly_compose_mod_brent_kung_precomp_preinv(p + 2, p + 2, powers, b, finv);
+            say("nmod_poly_compose_mod_brent_kung_precomp_preinv", check_ulong_vec(p[2].coeffs, p[2].length));
+            nmod_poly_compose_mod_brent_kung_vec_preinv(q, p, 3, 3, c, b, finv);
+            for (i = 0; i < 3; i++)
+                say("nmod_poly_compose_mod_brent_kung_vec_preinv", check_ulong_vec(q[i].coeffs, q[i].length));
+            for (i = 0; i < 3; i++)
+                nmod_poly_clear(p + i), nmod_poly_clear(q + i);
+            nmod_mat_clear(powers);
+        }
         nmod_poly_clear(finv);
     }
     nmod_poly_clear(a), nmod_poly_clear(b), nmod_poly_clear(c);
