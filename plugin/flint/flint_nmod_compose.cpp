@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <flint/nmod_mat.h>
+#include <flint/ulong_extras.h>
 
 #include "plugin/flint/nmod_checks.hpp"
 #include "plugin/matrix/nmod_mat_rows.hpp"

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include <flint/nmod_mat.h>
+#include <flint/ulong_extras.h>
 #include <flint/nmod_poly.h>
 #include <gtest/gtest.h>
 
