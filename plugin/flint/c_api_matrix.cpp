@@ -29,6 +29,14 @@ int zgpu_nmod_mat_rank(slong* rank, const nmod_mat_t a)
     });
 }
 
+int zgpu_nmod_mat_inv(int* invertible, nmod_mat_t b, const nmod_mat_t a)
+{
+    return report(__func__, [&] {
+        if (!invertible) throw zgpu::Error("nmod_mat_inv: invertible is NULL");
+        *invertible = zgpu::nmod_mat_inv(b, a);
+    });
+}
+
 int zgpu_fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b)
 {
     return report(__func__, [&] { zgpu::fmpz_mat_mul(c, a, b); });

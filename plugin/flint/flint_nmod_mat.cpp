@@ -1,7 +1,8 @@
-// FLINT-style products, determinants and ranks of nmod matrices: the argument checks, then
+// FLINT-style products, determinants, ranks and inverses of nmod matrices: the argument checks, then
 // plugin/matrix.
 #include <string>
 
+#include "plugin/matrix/nmod_mat_inv.hpp"
 #include "plugin/matrix/nmod_mat_lu.hpp"
 #include "plugin/matrix/nmod_mat_mul.hpp"
 #include "zgpu/error.hpp"
@@ -45,6 +46,16 @@ slong nmod_mat_rank(const nmod_mat_t a)
 {
     if (!a) throw Error("nmod_mat_rank: a is NULL");
     return matrix::nmod_mat_lu_rank(a);
+}
+
+int nmod_mat_inv(nmod_mat_t b, const nmod_mat_t a)
+{
+    if (!a || !b) throw Error(std::string("nmod_mat_inv: ") + (!a ? "a" : "b") + " is NULL");
+    if (a->r != a->c) throw Error("nmod_mat_inv: a is " + shape(a) + ", not square");
+    if (b->r != a->r || b->c != a->c) throw Error("nmod_mat_inv: b is " + shape(b) + ", a is " + shape(a));
+    if (a->mod.n != b->mod.n)
+        throw Error("nmod_mat_inv: different moduli: a mod " + std::to_string(a->mod.n) + ", b mod " + std::to_string(b->mod.n));
+    return matrix::nmod_mat_inverse(b, a);
 }
 
 }  // namespace zgpu

@@ -38,6 +38,14 @@ inline constexpr std::size_t kLuProgressPanels = 32;
 // Columns of the LU's panels (kernels/matrix/lu_panel_mod.hpp's kLuPanel), for the cost models.
 inline constexpr std::size_t kLuPanelColumns = 16;
 
+// out = a^-1 mod p, a square of rows.size() rows, entries in [0, p), p prime, out of as many
+// rows: by block recursion on Schur complements (gpu/matrix/block_inverse.hpp) on the first
+// device, retried on a preconditioned matrix (U a L, U and L random unit triangular) where p
+// is above 2^61. Returns false, with nothing written, where a leading block the recursion splits
+// at is singular (every time it tried): a is then singular, or its blocks are; the caller
+// decides on the host. out's rows are written after a's are read (out may be a).
+bool nmod_mat_inv(std::span<const limb_t* const> rows, std::span<limb_t* const> out_rows, limb_t p);
+
 // c = a b over Z: a of rows x inner entries and b of inner x cols, row-major, signed values of
 // at most kMaxLimbs limbs that the operands pack; every entry of c of absolute value below half
 // the product of the set's primes, whose device tables `tables` are. The entries reduced modulo

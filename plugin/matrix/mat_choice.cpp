@@ -113,6 +113,13 @@ double terms(std::size_t rows, std::size_t cols) { return double(rows) * double(
 
 }  // namespace lu
 
+// The GPU's inverse by blocks (block_inverse.hpp): a leaf of 32 rows and the products of halves
+// above it, about 6 launches, by the launch latency the LU measured (lu::kGpuSecondsPerPanel for
+// a panel's few launches). Not yet fitted to a measurement of the inverse itself.
+namespace inverse {
+constexpr double kGpuSecondsPerLeaf = 6 * 20e-6;
+}  // namespace inverse
+
 // The model of matrix products over Z.
 namespace over_z {
 
@@ -283,6 +290,19 @@ bool gpu_pays_for_nmod_mat_lu(std::size_t rows, std::size_t cols, bool rank_mode
     const double cpu = one / std::clamp(speedup, 1.0, std::max(1.0, double(threads) / 4));
     const double gpu = lu::kGpuSecondsPerCall + 8.0 * double(rows) * double(cols) / lu::kGpuBytesPerSecond +
                        gpu_lu_seconds(rows, cols, rank_mode);
+    return gpu < cpu;
+}
+
+bool gpu_pays_for_nmod_mat_inv(std::size_t n, unsigned threads)
+{
+    const double one = flint_nmod_mat_lu_seconds(n, n);
+    const double speedup = 1 + std::log2(std::max(1.0, one / lu::kFlintThreadsPayFromSeconds)) / 3;
+    const double cpu = one / std::clamp(speedup, 1.0, std::max(1.0, double(threads) / 4));
+    // The recursion's multiply-adds are about those of one product of the whole size; its
+    // leaves of 32 rows each take a few launches (the inverse, the products around it).
+    const double size = double(n);
+    const double gpu = lu::kGpuSecondsPerCall + 16.0 * size * size / lu::kGpuBytesPerSecond +
+                       size * size * size * machine::kGpuSecondsPerTermMod + size / 32 * inverse::kGpuSecondsPerLeaf;
     return gpu < cpu;
 }
 

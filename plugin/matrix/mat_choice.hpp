@@ -57,6 +57,11 @@ double flint_nmod_mat_lu_seconds(std::size_t rows, std::size_t cols);
 bool nmod_mat_lu_uses_threads(std::size_t rows, std::size_t cols);
 bool gpu_pays_for_nmod_mat_lu(std::size_t rows, std::size_t cols, bool rank_mode, unsigned threads);
 
+// nmod_mat_inv of an n x n matrix mod a prime: FLINT's (an LU and triangular solves on its
+// products) timed as its LU, as measured at 4096 (3.8 s against its determinant's 3.6 s on 16
+// threads), against the GPU's block recursion (gpu/matrix/block_inverse.hpp).
+bool gpu_pays_for_nmod_mat_inv(std::size_t n, unsigned threads);
+
 // Products over Z: FLINT's fmpz_mat_mul on one thread, in seconds, by the model; whether the CPU
 // backend gives FLINT its threads; whether the GPU pays on `threads` host threads.
 double flint_fmpz_mat_seconds(const ZMatrix& a, const ZMatrix& b);

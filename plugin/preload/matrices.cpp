@@ -6,6 +6,7 @@
 
 #include "base/parallel.hpp"
 #include "plugin/matrix/fmpz_mat_solve.hpp"
+#include "plugin/matrix/mat_choice.hpp"
 #include "plugin/matrix/nmod_mat_lu.hpp"
 #include "plugin/matrix/nmod_mat_mul.hpp"
 #include "plugin/preload/gates.hpp"
@@ -92,6 +93,20 @@ slong nmod_mat_rank(const nmod_mat_t A)
     return route(
         counts, [&] { return lu_worth_it(A, true); }, [&] { return zgpu_nmod_mat_rank(&rank, A); }, [&] { return rank; },
         [&] { return next<decltype(&nmod_mat_rank)>(counts)(A); });
+}
+
+int nmod_mat_inv(nmod_mat_t B, const nmod_mat_t A)
+{
+    static Counts counts("nmod_mat_inv");
+    int invertible = 0;
+    return route(
+        counts,
+        [&] {
+            return A->r == A->c && B->r == A->r && B->c == A->c && A->r >= 2 &&
+                   zgpu::matrix::gpu_pays_for_nmod_mat_inv(std::size_t(A->r), zgpu::host_threads());
+        },
+        [&] { return zgpu_nmod_mat_inv(&invertible, B, A); }, [&] { return invertible; },
+        [&] { return next<decltype(&nmod_mat_inv)>(counts)(B, A); });
 }
 
 }  // extern "C"

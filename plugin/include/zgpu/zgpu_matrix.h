@@ -26,6 +26,13 @@ int zgpu_nmod_mat_mul(nmod_mat_t c, const nmod_mat_t a, const nmod_mat_t b);
 int zgpu_nmod_mat_det(ulong * det, const nmod_mat_t a);
 int zgpu_nmod_mat_rank(slong * rank, const nmod_mat_t a);
 
+/* *invertible = nmod_mat_inv(b, a): b = a^-1 and 1 where a is invertible, else 0 (FLINT's
+   function answers; b's entries are then FLINT's). a square, b of its shape, the modulus prime
+   as FLINT requires (a composite one goes to FLINT's function); b may be a. On the GPU, for a
+   prime modulus, by block recursion on Schur complements, retried on a randomly preconditioned
+   matrix where the modulus is above 2^61; a singular block leaves the call to FLINT. */
+int zgpu_nmod_mat_inv(int * invertible, nmod_mat_t b, const nmod_mat_t a);
+
 /* c = a * b over Z, as fmpz_mat_mul. */
 int zgpu_fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b);
 
