@@ -37,6 +37,14 @@ int zgpu_nmod_mat_inv(int* invertible, nmod_mat_t b, const nmod_mat_t a)
     });
 }
 
+int zgpu_nmod_mat_solve(int* nonsingular, nmod_mat_t x, const nmod_mat_t a, const nmod_mat_t b)
+{
+    return report(__func__, [&] {
+        if (!nonsingular) throw zgpu::Error("nmod_mat_solve: nonsingular is NULL");
+        *nonsingular = zgpu::nmod_mat_solve(x, a, b);
+    });
+}
+
 int zgpu_fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b)
 {
     return report(__func__, [&] { zgpu::fmpz_mat_mul(c, a, b); });

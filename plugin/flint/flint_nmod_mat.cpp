@@ -1,4 +1,4 @@
-// FLINT-style products, determinants, ranks and inverses of nmod matrices: the argument checks, then
+// FLINT-style products, determinants, ranks, inverses and solutions of nmod matrices: the argument checks, then
 // plugin/matrix.
 #include <string>
 
@@ -56,6 +56,18 @@ int nmod_mat_inv(nmod_mat_t b, const nmod_mat_t a)
     if (a->mod.n != b->mod.n)
         throw Error("nmod_mat_inv: different moduli: a mod " + std::to_string(a->mod.n) + ", b mod " + std::to_string(b->mod.n));
     return matrix::nmod_mat_inverse(b, a);
+}
+
+int nmod_mat_solve(nmod_mat_t x, const nmod_mat_t a, const nmod_mat_t b)
+{
+    if (!x || !a || !b) throw Error(std::string("nmod_mat_solve: ") + (!x ? "x" : !a ? "a" : "b") + " is NULL");
+    if (a->r != a->c) throw Error("nmod_mat_solve: a is " + shape(a) + ", not square");
+    if (b->r != a->r || x->r != b->r || x->c != b->c)
+        throw Error("nmod_mat_solve: shapes do not match: a " + shape(a) + ", b " + shape(b) + ", x " + shape(x));
+    if (a->mod.n != b->mod.n || a->mod.n != x->mod.n)
+        throw Error("nmod_mat_solve: different moduli: a mod " + std::to_string(a->mod.n) + ", b mod " + std::to_string(b->mod.n) +
+                    ", x mod " + std::to_string(x->mod.n));
+    return matrix::nmod_mat_solution(x, a, b);
 }
 
 }  // namespace zgpu

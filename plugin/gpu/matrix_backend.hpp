@@ -45,6 +45,10 @@ inline constexpr std::size_t kLuPanelColumns = 16;
 // at is singular (every time it tried): a is then singular, or its blocks are; the caller
 // decides on the host. out's rows are written after a's are read (out may be a).
 bool nmod_mat_inv(std::span<const limb_t* const> rows, std::span<limb_t* const> out_rows, limb_t p);
+// out = a^-1 b the same way, b and out of rows.size() rows of cols >= 1 words (out may be a or
+// b); the inverse's product into b on the device.
+bool nmod_mat_solve(std::span<const limb_t* const> rows, std::span<const limb_t* const> b_rows, std::size_t cols,
+                    std::span<limb_t* const> out_rows, limb_t p);
 
 // c = a b over Z: a of rows x inner entries and b of inner x cols, row-major, signed values of
 // at most kMaxLimbs limbs that the operands pack; every entry of c of absolute value below half

@@ -170,6 +170,10 @@ bool nmod_mat_inv(std::span<const limb_t* const>, std::span<limb_t* const>, limb
 {
     unavailable();
 }
+bool nmod_mat_solve(std::span<const limb_t* const>, std::span<const limb_t* const>, std::size_t, std::span<limb_t* const>, limb_t)
+{
+    unavailable();
+}
 limb_t nmod_mat_det(std::span<const limb_t* const>, limb_t, const std::function<void(std::uint64_t)>&) { unavailable(); }
 std::size_t nmod_mat_rank(std::span<const limb_t* const>, std::size_t, limb_t, const std::function<void(std::uint64_t)>&)
 {

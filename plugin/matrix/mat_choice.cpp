@@ -114,8 +114,9 @@ double terms(std::size_t rows, std::size_t cols) { return double(rows) * double(
 }  // namespace lu
 
 // The GPU's inverse by blocks (block_inverse.hpp): a leaf of 32 rows and the products of halves
-// above it, about 6 launches, by the launch latency the LU measured (lu::kGpuSecondsPerPanel for
-// a panel's few launches). Not yet fitted to a measurement of the inverse itself.
+// above it, about 6 launches, at the latency the LU measured for a panel's few launches. With the
+// multiply-adds of one product at the IMAD rate the model gives 82 ms at 4096; the inverse
+// measured 77.7 ms end to end there (H200, bench/results/2026-11-29-h200-compose/run31).
 namespace inverse {
 constexpr double kGpuSecondsPerLeaf = 6 * 20e-6;
 }  // namespace inverse
@@ -293,18 +294,29 @@ bool gpu_pays_for_nmod_mat_lu(std::size_t rows, std::size_t cols, bool rank_mode
     return gpu < cpu;
 }
 
-bool gpu_pays_for_nmod_mat_inv(std::size_t n, unsigned threads)
+namespace {
+
+// FLINT's LU (and, for `cols` right-hand sides, its triangular solves) on `threads` threads
+// against the GPU's inverse of n x n and its product into n x cols.
+bool gpu_pays_for_inverse(std::size_t n, std::size_t cols, unsigned threads)
 {
-    const double one = flint_nmod_mat_lu_seconds(n, n);
+    const double size = double(n), more = double(cols);
+    const double one = flint_nmod_mat_lu_seconds(n, n) + size * size * more * lu::kFlintSecondsPerTerm;
     const double speedup = 1 + std::log2(std::max(1.0, one / lu::kFlintThreadsPayFromSeconds)) / 3;
     const double cpu = one / std::clamp(speedup, 1.0, std::max(1.0, double(threads) / 4));
     // The recursion's multiply-adds are about those of one product of the whole size; its
     // leaves of 32 rows each take a few launches (the inverse, the products around it).
-    const double size = double(n);
-    const double gpu = lu::kGpuSecondsPerCall + 16.0 * size * size / lu::kGpuBytesPerSecond +
-                       size * size * size * machine::kGpuSecondsPerTermMod + size / 32 * inverse::kGpuSecondsPerLeaf;
+    const double gpu = lu::kGpuSecondsPerCall + 8.0 * (2 * size * size + 2 * size * more) / lu::kGpuBytesPerSecond +
+                       (size * size * size + size * size * more) * machine::kGpuSecondsPerTermMod +
+                       size / 32 * inverse::kGpuSecondsPerLeaf;
     return gpu < cpu;
 }
+
+}  // namespace
+
+bool gpu_pays_for_nmod_mat_inv(std::size_t n, unsigned threads) { return gpu_pays_for_inverse(n, 0, threads); }
+
+bool gpu_pays_for_nmod_mat_solve(std::size_t n, std::size_t cols, unsigned threads) { return gpu_pays_for_inverse(n, cols, threads); }
 
 double flint_fmpz_mat_seconds(const ZMatrix& a, const ZMatrix& b)
 {

@@ -61,6 +61,9 @@ bool gpu_pays_for_nmod_mat_lu(std::size_t rows, std::size_t cols, bool rank_mode
 // products) timed as its LU, as measured at 4096 (3.8 s against its determinant's 3.6 s on 16
 // threads), against the GPU's block recursion (gpu/matrix/block_inverse.hpp).
 bool gpu_pays_for_nmod_mat_inv(std::size_t n, unsigned threads);
+// nmod_mat_solve of an n x n system with `cols` right-hand sides: FLINT's LU and triangular
+// solves against the GPU's inverse and its product into b.
+bool gpu_pays_for_nmod_mat_solve(std::size_t n, std::size_t cols, unsigned threads);
 
 // Products over Z: FLINT's fmpz_mat_mul on one thread, in seconds, by the model; whether the CPU
 // backend gives FLINT its threads; whether the GPU pays on `threads` host threads.

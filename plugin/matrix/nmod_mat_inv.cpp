@@ -1,5 +1,6 @@
 #include "plugin/matrix/nmod_mat_inv.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -15,36 +16,60 @@
 #include "plugin/matrix/nmod_mat_rows.hpp"
 
 namespace zgpu::matrix {
+namespace {
 
-int nmod_mat_inverse(nmod_mat_struct* b, const nmod_mat_struct* a)
+// FLINT's answer by flint() on its threads, or gpu()'s where the choice picks the GPU (`pays`)
+// and the modulus is prime; gpu() stands aside (returns false) where a block is singular, and
+// FLINT answers then.
+int inverse_or_solution(const nmod_mat_struct* a, bool pays, const std::string& what, const std::function<bool()>& gpu,
+                        const std::function<int()>& flint)
 {
     const std::size_t n = std::size_t(a->r);
     int result = 0;
     const auto host = [&] {
         const FlintThreads threads(nmod_mat_lu_uses_threads(n, n) ? host_threads() : 1);
-        result = ::nmod_mat_inv(b, a);
+        result = flint();
     };
     // The primality test only where the GPU would run: small matrices stay as cheap as FLINT's.
-    Backend backend = n < 2 ? Backend::cpu : choose(gpu_pays_for_nmod_mat_inv(n, host_threads()));
+    Backend backend = n < 2 ? Backend::cpu : choose(pays);
     if (backend != Backend::cpu && !n_is_prime(a->mod.n)) backend = Backend::cpu;
-    Progress progress("nmod_mat_inv, " + std::to_string(n) + " x " + std::to_string(n) + " mod " + std::to_string(a->mod.n),
+    Progress progress(what + ", " + std::to_string(n) + " x " + std::to_string(n) + " mod " + std::to_string(a->mod.n),
                       flint_nmod_mat_lu_seconds(n, n), 0);
-    if (backend == Backend::cpu) {
-        run_on(Backend::cpu, {}, host);
-        progress.ran_on(Backend::cpu);
-        return result;
-    }
-    const std::optional<Backend> ran = gpu_unless_it_stands_aside(
-        [&] {
-            if (!gpu::nmod_mat_inv(rows_of<const limb_t*>(a), rows_of<limb_t*>(b), a->mod.n)) return false;
-            result = 1;
-            return true;
-        },
-        host, "an inverse mod p");
-    // A singular block: FLINT answers, singular matrices included.
+    std::optional<Backend> ran;
+    if (backend != Backend::cpu)
+        ran = gpu_unless_it_stands_aside(
+            [&] {
+                if (!gpu()) return false;
+                result = 1;
+                return true;
+            },
+            host, what.c_str());
+    // The CPU's choice, or a singular block: FLINT answers, singular matrices included.
     if (!ran) run_on(Backend::cpu, {}, host);
     progress.ran_on(ran.value_or(Backend::cpu));
     return result;
+}
+
+}  // namespace
+
+int nmod_mat_inverse(nmod_mat_struct* b, const nmod_mat_struct* a)
+{
+    const std::size_t n = std::size_t(a->r);
+    return inverse_or_solution(
+        a, gpu_pays_for_nmod_mat_inv(n, host_threads()), "nmod_mat_inv",
+        [&] { return gpu::nmod_mat_inv(rows_of<const limb_t*>(a), rows_of<limb_t*>(b), a->mod.n); },
+        [&] { return ::nmod_mat_inv(b, a); });
+}
+
+int nmod_mat_solution(nmod_mat_struct* x, const nmod_mat_struct* a, const nmod_mat_struct* b)
+{
+    const std::size_t n = std::size_t(a->r), cols = std::size_t(b->c);
+    // FLINT answers 1 at once for an empty system.
+    if (n == 0 || cols == 0) return ::nmod_mat_solve(x, a, b);
+    return inverse_or_solution(
+        a, gpu_pays_for_nmod_mat_solve(n, cols, host_threads()), "nmod_mat_solve",
+        [&] { return gpu::nmod_mat_solve(rows_of<const limb_t*>(a), rows_of<const limb_t*>(b), cols, rows_of<limb_t*>(x), a->mod.n); },
+        [&] { return ::nmod_mat_solve(x, a, b); });
 }
 
 }  // namespace zgpu::matrix

@@ -109,4 +109,18 @@ int nmod_mat_inv(nmod_mat_t B, const nmod_mat_t A)
         [&] { return next<decltype(&nmod_mat_inv)>(counts)(B, A); });
 }
 
+int nmod_mat_solve(nmod_mat_t X, const nmod_mat_t A, const nmod_mat_t B)
+{
+    static Counts counts("nmod_mat_solve");
+    int nonsingular = 0;
+    return route(
+        counts,
+        [&] {
+            return A->r == A->c && B->r == A->r && X->r == B->r && X->c == B->c && A->r >= 2 && B->c >= 1 &&
+                   zgpu::matrix::gpu_pays_for_nmod_mat_solve(std::size_t(A->r), std::size_t(B->c), zgpu::host_threads());
+        },
+        [&] { return zgpu_nmod_mat_solve(&nonsingular, X, A, B); }, [&] { return nonsingular; },
+        [&] { return next<decltype(&nmod_mat_solve)>(counts)(X, A, B); });
+}
+
 }  // extern "C"

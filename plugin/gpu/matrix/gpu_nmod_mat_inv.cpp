@@ -1,5 +1,6 @@
-// The inverse of an nmod matrix on the GPU (matrix_backend.hpp): the matrix goes up once, is
-// inverted by block recursion on Schur complements (block_inverse.hpp), and comes back once.
+// The inverse of an nmod matrix on the GPU, and solutions by it (matrix_backend.hpp): the
+// matrices go up once, a is inverted by block recursion on Schur complements (block_inverse.hpp),
+// multiplied into b where there is one (product_mod.hpp), and the result comes back once.
 // ZGPU_TIMING=1 prints the split to stderr.
 #include <bit>
 #include <cstdio>
@@ -7,6 +8,7 @@
 #include "kernels/modular/modulus.hpp"
 #include "plugin/gpu/matrix/block_inverse.hpp"
 #include "plugin/gpu/matrix/host_rows.hpp"
+#include "plugin/gpu/matrix/product_mod.hpp"
 #include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/gpu/phase_times.hpp"
 #include "plugin/gpu/runtime.hpp"
@@ -18,35 +20,42 @@ namespace {
 // The preconditioner's random entries lie below 2^61 (block_inverse.hpp): it needs larger moduli.
 constexpr limb_t kPreconditionFrom = limb_t(1) << 61;
 
-}  // namespace
-
-bool nmod_mat_inv(std::span<const limb_t* const> rows, std::span<limb_t* const> out_rows, limb_t p)
+// out = a^-1 b, or a^-1 where b has no rows: a of n rows, b and out of n rows of `cols` words.
+bool invert_then_multiply(std::span<const limb_t* const> rows, std::span<const limb_t* const> b_rows, std::size_t cols,
+                          std::span<limb_t* const> out_rows, limb_t p)
 {
+    const bool solve = !b_rows.empty();
     const std::size_t n = rows.size(), words = n * n, bytes = words * sizeof(limb_t);
+    const std::size_t out_cols = solve ? cols : n, out_bytes = n * out_cols * sizeof(limb_t);
+    const std::size_t b_bytes = solve ? out_bytes : 0;
     const Clock::time_point start = Clock::now();
     Runtime& runtime = Runtime::get();
     const Runtime::Lease lease(runtime);
     const cudaStream_t stream = runtime.stream();
     const DrainOnExit drain{stream, stream, stream};  // before the staging is used again
-    limb_t* host = reinterpret_cast<limb_t*>(runtime.staging(bytes));
-    // The modulus, the determinant, then the matrix and its inverse.
+    limb_t* host = reinterpret_cast<limb_t*>(runtime.staging(bytes + b_bytes));
+    // The modulus and the determinant, then a and b (uploaded together), a^-1 and a^-1 b.
     constexpr std::size_t kHeadBytes = 256;
     static_assert(sizeof(kernels::Modulus) + sizeof(limb_t) <= kHeadBytes);
-    std::byte* device = runtime.scratch(kHeadBytes + 2 * bytes);
+    std::byte* device = runtime.scratch(kHeadBytes + 2 * bytes + 2 * b_bytes);
     auto* modulus = reinterpret_cast<kernels::Modulus*>(device);
     auto* det = reinterpret_cast<limb_t*>(device + sizeof(kernels::Modulus));
-    const kernels::MatricesView a{reinterpret_cast<limb_t*>(device + kHeadBytes), n, n, n, words, 1};
-    const kernels::MatricesView inverse{reinterpret_cast<limb_t*>(device + kHeadBytes + bytes), n, n, n, words, 1};
+    const auto at = [&](std::size_t offset) { return reinterpret_cast<limb_t*>(device + kHeadBytes + offset); };
+    const kernels::MatricesView a{at(0), n, n, n, words, 1};
+    const kernels::MatricesView b{at(bytes), n, cols, cols, n * cols, 1};
+    const kernels::MatricesView inverse{at(bytes + b_bytes), n, n, n, words, 1};
+    const kernels::MatricesView product{at(2 * bytes + b_bytes), n, cols, cols, n * cols, 1};
     gather_rows(rows, n, host);
+    if (solve) gather_rows(b_rows, cols, host + words);
     const Clock::time_point gathered = Clock::now();
 
-    enum Phase { kUpload, kInverse, kDownload };
-    PhaseTimes times(3);
+    enum Phase { kUpload, kInverse, kProduct, kDownload };
+    PhaseTimes times(4);
     auto* readback = runtime.readback<kernels::Modulus>();
     *readback = kernels::make_modulus(p);
     times.begin(kUpload, stream);
     check(cudaMemcpyAsync(modulus, readback, sizeof *readback, cudaMemcpyHostToDevice, stream), "uploading a modulus");
-    check(cudaMemcpyAsync(a.data, host, bytes, cudaMemcpyHostToDevice, stream), "uploading a matrix");
+    check(cudaMemcpyAsync(a.data, host, bytes + b_bytes, cudaMemcpyHostToDevice, stream), "uploading matrices");
     times.end(kUpload, stream);
     const unsigned bits = unsigned(std::bit_width(p));
     const auto determinant = [&] {
@@ -64,19 +73,36 @@ bool nmod_mat_inv(std::span<const limb_t* const> rows, std::span<limb_t* const> 
     }
     times.end(kInverse, stream);
     if (!invertible) return false;
+    times.begin(kProduct, stream);
+    if (solve) mat_mul_mod(runtime, inverse, b, modulus, bits, product);
+    times.end(kProduct, stream);
     times.begin(kDownload, stream);
-    check(cudaMemcpyAsync(host, inverse.data, bytes, cudaMemcpyDeviceToHost, stream), "downloading an inverse");
+    check(cudaMemcpyAsync(host, solve ? product.data : inverse.data, out_bytes, cudaMemcpyDeviceToHost, stream), "downloading a result");
     times.end(kDownload, stream);
     runtime.synchronize("an inverse mod p");
     // Before the rows are written: reading the events may fail.
     if (times.on())
         std::fprintf(stderr,
-                     "zgpu: inverse of %zu x %zu mod %llu on the GPU: gathering %.2f ms, upload %.2f ms, inverse %.2f ms, download "
-                     "%.2f ms, total %.2f ms\n",
-                     n, n, static_cast<unsigned long long>(p), milliseconds(gathered - start), times.milliseconds(kUpload),
-                     times.milliseconds(kInverse), times.milliseconds(kDownload), milliseconds(Clock::now() - start));
-    scatter_rows(host, n, out_rows);
+                     "zgpu: %s of %zu x %zu mod %llu on the GPU: gathering %.2f ms, upload %.2f ms, inverse %.2f ms, product %.2f ms, "
+                     "download %.2f ms, total %.2f ms\n",
+                     solve ? "solution" : "inverse", n, out_cols, static_cast<unsigned long long>(p), milliseconds(gathered - start),
+                     times.milliseconds(kUpload), times.milliseconds(kInverse), times.milliseconds(kProduct),
+                     times.milliseconds(kDownload), milliseconds(Clock::now() - start));
+    scatter_rows(host, out_cols, out_rows);
     return true;
+}
+
+}  // namespace
+
+bool nmod_mat_inv(std::span<const limb_t* const> rows, std::span<limb_t* const> out_rows, limb_t p)
+{
+    return invert_then_multiply(rows, {}, 0, out_rows, p);
+}
+
+bool nmod_mat_solve(std::span<const limb_t* const> rows, std::span<const limb_t* const> b_rows, std::size_t cols,
+                    std::span<limb_t* const> out_rows, limb_t p)
+{
+    return invert_then_multiply(rows, b_rows, cols, out_rows, p);
 }
 
 }  // namespace zgpu::gpu

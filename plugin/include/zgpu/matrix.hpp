@@ -1,5 +1,5 @@
 // C++ forms of the entry points of zgpu_matrix.h: same semantics, errors thrown as zgpu::Error
-// (nothing written) instead of returned. fmpz_mat_solve and nmod_mat_inv return FLINT's answer (1
+// (nothing written) instead of returned. fmpz_mat_solve, nmod_mat_inv and nmod_mat_solve return FLINT's answer (1
 // where a is nonsingular).
 #pragma once
 
@@ -14,6 +14,7 @@ void nmod_mat_mul(nmod_mat_t c, const nmod_mat_t a, const nmod_mat_t b);
 ulong nmod_mat_det(const nmod_mat_t a);
 slong nmod_mat_rank(const nmod_mat_t a);
 int nmod_mat_inv(nmod_mat_t b, const nmod_mat_t a);
+int nmod_mat_solve(nmod_mat_t x, const nmod_mat_t a, const nmod_mat_t b);
 void fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b);
 void fmpz_mat_det(fmpz_t det, const fmpz_mat_t a);
 int fmpz_mat_solve(fmpz_mat_t x, fmpz_t den, const fmpz_mat_t a, const fmpz_mat_t b);

@@ -33,6 +33,12 @@ int zgpu_nmod_mat_rank(slong * rank, const nmod_mat_t a);
    matrix where the modulus is above 2^61; a singular block leaves the call to FLINT. */
 int zgpu_nmod_mat_inv(int * invertible, nmod_mat_t b, const nmod_mat_t a);
 
+/* *nonsingular = nmod_mat_solve(x, a, b): x = a^-1 b and 1 where a is invertible, else 0 (FLINT's
+   function answers). a square, b of a's rows, x of b's shape, one modulus, prime as FLINT
+   requires; x may be a or b; an empty system gives 1, x untouched. On the GPU as
+   zgpu_nmod_mat_inv, then the inverse's product into b on the device. */
+int zgpu_nmod_mat_solve(int * nonsingular, nmod_mat_t x, const nmod_mat_t a, const nmod_mat_t b);
+
 /* c = a * b over Z, as fmpz_mat_mul. */
 int zgpu_fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b);
 

@@ -1,7 +1,8 @@
-// zgpu_nmod_mat_inv against FLINT's nmod_mat_inv on each backend: sizes 0 to 257 (around the
-// GPU's leaves of 32 rows), random, singular, identity and anti-diagonal matrices (whose leading
-// blocks are singular: the preconditioned retry above 2^61, FLINT below), every entry n - 1 but
-// the diagonal, primes from 2 to 2^64 - 59 and composite moduli (FLINT's), aliasing, bad input.
+// zgpu_nmod_mat_inv and zgpu_nmod_mat_solve against FLINT's nmod_mat_inv and nmod_mat_solve on
+// each backend: sizes 0 to 257 (around the GPU's leaves of 32 rows), random, singular, identity
+// and anti-diagonal matrices (whose leading blocks are singular: the preconditioned retry above
+// 2^61, FLINT below), every entry n - 1 but the diagonal, primes from 2 to 2^64 - 59 and
+// composite moduli (FLINT's), 0 to 70 right-hand sides, aliasing, bad input.
 #include <string>
 #include <vector>
 
@@ -118,6 +119,65 @@ TEST_P(NmodMatInv, BadArgumentsWriteNothing)
     EXPECT_EQ(nmod_mat_entry(b.m, 0, 1), 5u);
 }
 
+class NmodMatSolve : public OnBackendWithFlint {
+protected:
+    // FLINT's answer and zgpu's for a x = b with `cols` random right-hand sides; x is a where
+    // aliased (cols == n).
+    void check(slong n, slong cols, ulong p, Kind kind, bool aliased)
+    {
+        NmodMat a(n, n, p), b(n, cols, p), ours(n, cols, p), theirs(n, cols, p);
+        fill(a.m, kind, state_);
+        for (slong i = 0; i < n; ++i)
+            for (slong j = 0; j < cols; ++j) nmod_mat_entry(b.m, i, j) = n_randint(state_, p);
+        const int expected = nmod_mat_solve(theirs.m, a.m, b.m);
+        int nonsingular = -1;
+        if (aliased) nmod_mat_set(ours.m, a.m);
+        ASSERT_EQ(zgpu_nmod_mat_solve(&nonsingular, ours.m, aliased ? ours.m : a.m, b.m), 0) << zgpu_last_error();
+        const std::string what = std::to_string(n) + " x " + std::to_string(n) + " by " + std::to_string(cols) + " mod " +
+                                 std::to_string(p) + ", kind " + std::to_string(int(kind)) + (aliased ? ", aliased" : "");
+        ASSERT_EQ(nonsingular, expected) << what;
+        // FLINT leaves x undefined where a is singular.
+        if (expected) {
+            EXPECT_TRUE(nmod_mat_equal(ours.m, theirs.m)) << what;
+        }
+    }
+};
+
+TEST_P(NmodMatSolve, MatchesFlint)
+{
+    for (const ulong p : primes())
+        for (const slong n : {0, 1, 2, 33, 100})
+            for (const slong cols : {0, 1, 3, 70})
+                for (const Kind kind : {Kind::random, Kind::singular, Kind::anti_diagonal, Kind::all_top}) check(n, cols, p, kind, false);
+}
+
+TEST_P(NmodMatSolve, AliasedAndBackendThatRan)
+{
+    const bool gpu = GetParam() == Backend::gpu;
+    check(64, 64, kernels::ntt_primes(1)[0], Kind::random, true);
+    EXPECT_STREQ(zgpu_last_backend(), gpu ? "gpu" : "cpu");
+    check(100, 1, ~ulong(0) - 58, Kind::anti_diagonal, false);
+    EXPECT_STREQ(zgpu_last_backend(), gpu ? "gpu" : "cpu");
+    check(100, 1, 65537, Kind::anti_diagonal, false);
+    EXPECT_STREQ(zgpu_last_backend(), "cpu");
+}
+
+TEST_P(NmodMatSolve, BadArgumentsWriteNothing)
+{
+    NmodMat a(3, 3, 7), b(3, 2, 7), x(3, 2, 7), tall(4, 2, 7), other(3, 2, 11), wide(3, 4, 7);
+    nmod_mat_one(a.m);
+    nmod_mat_entry(x.m, 0, 1) = 5;
+    int nonsingular = -1;
+    EXPECT_NE(zgpu_nmod_mat_solve(&nonsingular, x.m, wide.m, b.m), 0);
+    EXPECT_NE(zgpu_nmod_mat_solve(&nonsingular, x.m, a.m, tall.m), 0);
+    EXPECT_NE(zgpu_nmod_mat_solve(&nonsingular, tall.m, a.m, b.m), 0);
+    EXPECT_NE(zgpu_nmod_mat_solve(&nonsingular, other.m, a.m, b.m), 0);
+    EXPECT_NE(zgpu_nmod_mat_solve(nullptr, x.m, a.m, b.m), 0);
+    EXPECT_EQ(nonsingular, -1);
+    EXPECT_EQ(nmod_mat_entry(x.m, 0, 1), 5u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, NmodMatSolve, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
 INSTANTIATE_TEST_SUITE_P(Backends, NmodMatInv, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
 
 }  // namespace

@@ -175,6 +175,13 @@ static void matrices(flint_rand_t state, slong dim, flint_bitcnt_t bits, ulong n
         say("nmod_mat_rank", (ulong) nmod_mat_rank(y));
         say("nmod_mat_det", nmod_mat_det(y));
         say("nmod_mat_inv", (ulong) nmod_mat_inv(z, y) ^ nmod_mat_trace(z));
+        {
+            nmod_mat_t b3, x3;
+            nmod_mat_init(b3, dim, 3, n), nmod_mat_init(x3, dim, 3, n);
+            nmod_mat_randtest(b3, state);
+            say("nmod_mat_solve", (ulong) nmod_mat_solve(x3, y, b3) ^ check_ulong_vec(x3->entries, dim * 3));
+            nmod_mat_clear(b3), nmod_mat_clear(x3);
+        }
     }
     fmpz_mat_clear(a), fmpz_mat_clear(b), fmpz_mat_clear(c), fmpz_clear(det);
     nmod_mat_clear(x), nmod_mat_clear(y), nmod_mat_clear(z);
