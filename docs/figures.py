@@ -31,12 +31,9 @@ MATRIX_OVER_Z = f"{RESULTS}/2026-11-29-h200-tensor-products/run3-bench-mul-z.md"
 MATRIX_LU = f"{RESULTS}/2026-11-29-h200-lu-top-rows/run4-bench-nmod-lu.md"
 RESULTANT = f"{RESULTS}/2026-11-26-h200-last-check-c6b3e02.md"
 PRODUCTS = f"{RESULTS}/2026-11-24-h200-mul-0d65022.md"
-# The plugin's rows: FLINT's since powers and products mod f stay on the device and the heap is
-# padded, NTL's from the round before.
-# FLINT's rows: every row of the first file, each replaced by a later file's run of the same row.
-PLUGIN_FLINT = [f"{RESULTS}/2026-11-29-h200-plugin-powmod/run5-bench-flint.md",
-                f"{RESULTS}/2026-11-29-h200-det-divisor/run25-bench-flint-det.md",
-                f"{RESULTS}/2026-11-29-h200-solve/run27-plugin-rows.md"]
+# The plugin's rows: FLINT's from one run of every row (with compositions mod f and nmod_mat_inv
+# on the GPU), NTL's from an earlier round. A later file's run of a row would replace the first's.
+PLUGIN_FLINT = [f"{RESULTS}/2026-11-29-h200-compose/run32-plugin-rows.md"]
 PLUGIN_NTL = f"{RESULTS}/2026-11-28-h200-plugin-ntl-pow-f12bc9c/bench-ntl.md"
 # Multi-modular reduction and CRT: an H100 with 16 host threads.
 MODULAR = f"{RESULTS}/2026-11-25-h100-modular-crt-tensor-a81b131.md"
