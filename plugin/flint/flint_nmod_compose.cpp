@@ -58,7 +58,8 @@ void nmod_poly_compose_mod_brent_kung_precomp_preinv(nmod_poly_t res, const nmod
     check_reduced(function, "poly1", poly1->coeffs, len1, mod.n);
     const std::vector<const ulong*> rows = matrix::rows_of<const ulong*>(A);
     for (slong i = 0; i < inner; ++i) check_reduced(function, "A", rows[std::size_t(i)], len3 - 1, mod.n);
-#if __FLINT_RELEASE >= 30000
+    // FLINT from 3.4 on takes h from the middle rows of A; before, from the last and the second.
+#if __FLINT_RELEASE >= 30400
     const std::pair<slong, slong> h_rows{inner / 2, inner - inner / 2};
 #else
     const std::pair<slong, slong> h_rows{inner - 1, 1};

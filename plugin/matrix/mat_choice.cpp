@@ -296,27 +296,28 @@ bool gpu_pays_for_nmod_mat_lu(std::size_t rows, std::size_t cols, bool rank_mode
 
 namespace {
 
-// FLINT's LU (and, for `cols` right-hand sides, its triangular solves) on `threads` threads
-// against the GPU's inverse of n x n and its product into n x cols.
-bool gpu_pays_for_inverse(std::size_t n, std::size_t cols, unsigned threads)
+// FLINT's LU and its triangular solves for flint_cols right-hand sides (n for an inverse) on
+// `threads` threads, against the GPU's inverse of n x n and, for a solution, its product into n x
+// product_cols: a (and b) up, the inverse or the solution down.
+bool gpu_pays_for_inverse(std::size_t n, std::size_t flint_cols, std::size_t product_cols, unsigned threads)
 {
-    const double size = double(n), more = double(cols);
-    const double one = flint_nmod_mat_lu_seconds(n, n) + size * size * more * lu::kFlintSecondsPerTerm;
+    const double size = double(n), cols = double(product_cols);
+    const double one = flint_nmod_mat_lu_seconds(n, n) + size * size * double(flint_cols) * lu::kFlintSecondsPerTerm;
     const double speedup = 1 + std::log2(std::max(1.0, one / lu::kFlintThreadsPayFromSeconds)) / 3;
     const double cpu = one / std::clamp(speedup, 1.0, std::max(1.0, double(threads) / 4));
+    const double words = size * size + size * cols + size * (product_cols ? cols : size);
     // The recursion's multiply-adds are about those of one product of the whole size; its
     // leaves of 32 rows each take a few launches (the inverse, the products around it).
-    const double gpu = lu::kGpuSecondsPerCall + 8.0 * (2 * size * size + 2 * size * more) / lu::kGpuBytesPerSecond +
-                       (size * size * size + size * size * more) * machine::kGpuSecondsPerTermMod +
-                       size / 32 * inverse::kGpuSecondsPerLeaf;
+    const double gpu = lu::kGpuSecondsPerCall + 8.0 * words / lu::kGpuBytesPerSecond +
+                       (size * size * size + size * size * cols) * machine::kGpuSecondsPerTermMod + size / 32 * inverse::kGpuSecondsPerLeaf;
     return gpu < cpu;
 }
 
 }  // namespace
 
-bool gpu_pays_for_nmod_mat_inv(std::size_t n, unsigned threads) { return gpu_pays_for_inverse(n, 0, threads); }
+bool gpu_pays_for_nmod_mat_inv(std::size_t n, unsigned threads) { return gpu_pays_for_inverse(n, n, 0, threads); }
 
-bool gpu_pays_for_nmod_mat_solve(std::size_t n, std::size_t cols, unsigned threads) { return gpu_pays_for_inverse(n, cols, threads); }
+bool gpu_pays_for_nmod_mat_solve(std::size_t n, std::size_t cols, unsigned threads) { return gpu_pays_for_inverse(n, cols, cols, threads); }
 
 double flint_fmpz_mat_seconds(const ZMatrix& a, const ZMatrix& b)
 {

@@ -57,9 +57,12 @@ double flint_nmod_mat_lu_seconds(std::size_t rows, std::size_t cols);
 bool nmod_mat_lu_uses_threads(std::size_t rows, std::size_t cols);
 bool gpu_pays_for_nmod_mat_lu(std::size_t rows, std::size_t cols, bool rank_mode, unsigned threads);
 
-// nmod_mat_inv of an n x n matrix mod a prime: FLINT's (an LU and triangular solves on its
-// products) timed as its LU, as measured at 4096 (3.8 s against its determinant's 3.6 s on 16
-// threads), against the GPU's block recursion (gpu/matrix/block_inverse.hpp).
+// nmod_mat_inv of an n x n matrix mod a prime: FLINT's (its LU, then triangular solves with n
+// right-hand sides: about 4 times its LU's multiply-adds; it measured 11.4 to 13.0 s at 4096
+// against its determinant's 3.4 s on 16 threads, bench/results/2026-11-29-h200-compose/run32)
+// against the GPU's block recursion (gpu/matrix/block_inverse.hpp). The solve's model with n
+// right-hand sides never picks the GPU where the inverse's does not, so FLINT's inverse, which
+// solves against the identity, keeps its solve on the host where it keeps the inverse.
 bool gpu_pays_for_nmod_mat_inv(std::size_t n, unsigned threads);
 // nmod_mat_solve of an n x n system with `cols` right-hand sides: FLINT's LU and triangular
 // solves against the GPU's inverse and its product into b.

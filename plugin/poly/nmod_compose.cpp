@@ -20,11 +20,18 @@ std::uint64_t ceil_log2(std::uint64_t x) { return x < 2 ? 0 : std::uint64_t(std:
 // product is a third of one) and 2 sqrt(rows) more for the powers and the remainders.
 std::uint64_t flint_group_steps(std::uint64_t rows) { return rows / 3 + 2 * (n_sqrt(rows) + 1); }
 
-// Whether the GPU can take a composition modulo f at all (the cost model aside).
-bool gpu_can(slong lenf, const ulong* f, slong lenfinv, nmod_t mod)
+// A batch of one group of a composition's products takes at most this much device memory; the
+// GPU's batches grow with the degree times the rows of a group (about 112 m^1.5 bytes for the
+// precomp form), so the largest degrees stay with FLINT.
+constexpr std::size_t kMaxGroupBytes = std::size_t(1) << 30;
+
+// Whether the GPU can take a composition modulo f with groups of `group` rows at all (the cost
+// model aside).
+bool gpu_can(slong lenf, const ulong* f, slong lenfinv, nmod_t mod, slong group)
 {
     if (requested_backend() == Backend::cpu || lenf < 3 || mod.n < 2 || lenfinv < 1) return false;
     if (transform_length_estimate(std::uint64_t(lenf - 1), std::uint64_t(lenf - 1)) > gpu::kMaxPolyTransform) return false;
+    if (gpu::nmod_compose_group_bytes(std::size_t(lenf - 1), std::size_t(group)) > kMaxGroupBytes) return false;
     ulong inverse = 0;
     return n_gcdinv(&inverse, f[lenf - 1], mod.n) == 1;
 }
@@ -57,7 +64,7 @@ bool gpu_pays_for_nmod_compose_vec(slong lenf, slong count, ulong n)
 
 Backend nmod_poly_compose_mod_precomp(const NmodComposePrecomp& c, const std::function<void()>& on_cpu)
 {
-    const bool possible = gpu_can(c.lenf, c.f, c.lenfinv, c.mod) && c.inner >= 2 && c.len1 <= c.inner * c.inner;
+    const bool possible = gpu_can(c.lenf, c.f, c.lenfinv, c.mod, c.inner) && c.inner >= 2 && c.len1 <= c.inner * c.inner;
     const Backend backend = possible ? choose(gpu_pays_for_nmod_compose_precomp(c.lenf, c.inner, c.mod.n)) : Backend::cpu;
     Backend ran = backend;
     const auto on_gpu = [&] {
@@ -71,7 +78,7 @@ Backend nmod_poly_compose_mod_precomp(const NmodComposePrecomp& c, const std::fu
 
 Backend nmod_poly_compose_mod_vec(const NmodComposeVec& c, const std::function<void()>& on_cpu)
 {
-    const bool possible = gpu_can(c.lenf, c.f, c.lenfinv, c.mod) && c.count >= 1 && c.glen < c.lenf;
+    const bool possible = c.count >= 1 && c.glen < c.lenf && gpu_can(c.lenf, c.f, c.lenfinv, c.mod, nmod_compose_vec_blocks(c.lenf, c.count).second);
     const Backend backend = possible ? choose(gpu_pays_for_nmod_compose_vec(c.lenf, c.count, c.mod.n)) : Backend::cpu;
     Backend ran = backend;
     const auto on_gpu = [&] {

@@ -25,12 +25,24 @@ namespace {
 constexpr std::size_t kWordsOfMPerProduct = 14;
 constexpr std::size_t kBatchBytes = std::size_t(1) << 28;
 
-// The largest batch: whole groups where they fit kBatchBytes, at least one group.
+// CUDA's limit on a grid's y dimension, which the batched steps walk (nmod_poly_steps.hpp).
+constexpr std::size_t kMaxBatch = 65535;
+
+// The largest batch: whole groups where they fit kBatchBytes and a launch, at least one group.
 std::size_t max_batch_for(std::size_t m, std::size_t group, std::size_t products)
 {
-    const std::size_t fits = std::max<std::size_t>(1, kBatchBytes / (kWordsOfMPerProduct * m * sizeof(limb_t)));
+    const std::size_t fits = std::min(kMaxBatch, std::max<std::size_t>(1, kBatchBytes / (kWordsOfMPerProduct * m * sizeof(limb_t))));
     return std::min(products, std::max(group, fits / group * group));
 }
+
+}  // namespace
+
+std::size_t nmod_compose_group_bytes(std::size_t m, std::size_t group)
+{
+    return kWordsOfMPerProduct * m * sizeof(limb_t) * group;
+}
+
+namespace {
 
 // A composition's arrays: the uploaded B (rows x inner), the rows of A where they are the
 // caller's, 1 and g, and the offsets (i mod group) m of the powers of h; the device's own C, the

@@ -134,6 +134,7 @@ TEST_P(NmodCompose, PrecompWithAnyMatrixMatchesFlint)
             nmod_poly_compose_mod_brent_kung_precomp_preinv(theirs.p, poly1.p, a.m, f.p, finv.p);
             ASSERT_EQ(zgpu_nmod_poly_compose_mod_brent_kung_precomp_preinv(ours.p, poly1.p, a.m, f.p, finv.p), 0) << zgpu_last_error();
             EXPECT_TRUE(nmod_poly_equal(ours.p, theirs.p)) << "degree " << m << " mod " << n;
+            EXPECT_STREQ(zgpu_last_backend(), expected(poly1.p->length >= 2));
         }
 }
 
@@ -144,7 +145,30 @@ TEST_P(NmodCompose, VecMatchesFlint)
             for (const slong count : {1, 2, 7, 32}) check_vec(n, m, count, count == 7);
 }
 
-// Batches in chunks: on the GPU, powers and products past one batch's memory (degree 2^15: 69
+// Polynomials of lengths 0 and 1 among the others, g zero or a constant.
+TEST_P(NmodCompose, VecWithZeroAndConstantsMatchesFlint)
+{
+    for (const ulong n : {ulong(2), kernels::ntt_primes(1)[0], ~ulong(0)})
+        for (const slong glen : {0, 1, 299}) {
+            const slong m = 300;
+            NmodPoly f(n), finv(n), g(n);
+            random_modulus(f, finv, m, false);
+            random_poly(g.p, glen, false);
+            if (glen > 0) nmod_poly_set_coeff_ui(g.p, glen - 1, 1);
+            NmodPolys polys(4, n), ours(4, n), theirs(4, n);
+            random_poly(&polys.p[2], 1, true);
+            random_poly(&polys.p[3], m, false);
+            nmod_poly_compose_mod_brent_kung_vec_preinv(theirs.p.data(), polys.p.data(), 4, 4, g.p, f.p, finv.p);
+            ASSERT_EQ(zgpu_nmod_poly_compose_mod_brent_kung_vec_preinv(ours.p.data(), polys.p.data(), 4, 4, g.p, f.p, finv.p), 0)
+                << zgpu_last_error();
+            for (slong i = 0; i < 4; ++i)
+                EXPECT_TRUE(nmod_poly_equal(&ours.p[std::size_t(i)], &theirs.p[std::size_t(i)]))
+                    << "g of " << glen << " coefficients, polynomial " << i << " mod " << n;
+            EXPECT_STREQ(zgpu_last_backend(), expected(true));
+        }
+}
+
+// Batches in chunks: on the GPU, powers and products past one batch's memory (degree 2^15: 73
 // products a batch; 363 powers of g, 4 groups of 91 rows, one group a batch).
 TEST_P(NmodCompose, VecInChunksMatchesFlint)
 {
@@ -162,6 +186,7 @@ TEST_P(NmodCompose, BadArgumentsWriteNothing)
     NmodMat powers(slong(n_sqrt(40)) + 1, 40, n), wrong(3, 40, n);
     nmod_poly_precompute_matrix(powers.m, g.p, f.p, finv.p);
     random_poly(poly1.p, 41, false);  // as long as f
+    nmod_poly_set_coeff_ui(poly1.p, 40, 1);
     EXPECT_NE(zgpu_nmod_poly_compose_mod_brent_kung_precomp_preinv(res.p, poly1.p, powers.m, f.p, finv.p), 0);
     random_poly(poly1.p, 20, false);
     EXPECT_NE(zgpu_nmod_poly_compose_mod_brent_kung_precomp_preinv(res.p, poly1.p, wrong.m, f.p, finv.p), 0);
@@ -173,11 +198,13 @@ TEST_P(NmodCompose, BadArgumentsWriteNothing)
     NmodPolys polys(2, n), out(2, n);
     random_poly(&polys.p[0], 10, false);
     random_poly(&polys.p[1], 41, false);  // the second of len1 = 2, though n = 1: FLINT checks every one
+    nmod_poly_set_coeff_ui(&polys.p[1], 40, 1);
     nmod_poly_set_coeff_ui(&out.p[0], 2, 9);
     EXPECT_NE(zgpu_nmod_poly_compose_mod_brent_kung_vec_preinv(out.p.data(), polys.p.data(), 2, 1, g.p, f.p, finv.p), 0);
     random_poly(&polys.p[1], 10, false);
     EXPECT_NE(zgpu_nmod_poly_compose_mod_brent_kung_vec_preinv(out.p.data(), polys.p.data(), 2, 3, g.p, f.p, finv.p), 0);
     random_poly(g.p, 41, false);  // not reduced mod f
+    nmod_poly_set_coeff_ui(g.p, 40, 1);
     EXPECT_NE(zgpu_nmod_poly_compose_mod_brent_kung_vec_preinv(out.p.data(), polys.p.data(), 2, 2, g.p, f.p, finv.p), 0);
     EXPECT_EQ(out.p[0].length, 3);
     EXPECT_EQ(out.p[1].length, 0);
