@@ -10,7 +10,6 @@
 #include <string>
 
 #include "kernels/poly/nmod_poly_steps.hpp"
-#include "kernels/poly/poly_mul.hpp"
 #include "plugin/gpu/matrix/product_mod.hpp"
 #include "plugin/gpu/phase_times.hpp"
 #include "plugin/gpu/poly/mod_f_batch.hpp"
@@ -175,12 +174,6 @@ private:
     ComposeArrays at_;
 };
 
-void check_compose(const char* function, std::size_t lenf)
-{
-    if (lenf < 3) throw Error(std::string(function) + ": needs a modulus of degree 2 or more");
-    if (kernels::poly_ntt_length(lenf - 1, lenf - 1) > kMaxPolyTransform)
-        throw Error(std::string(function) + ": a modulus of degree " + std::to_string(lenf - 1) + " needs a transform longer than the GPU takes");
-}
 
 }  // namespace
 
@@ -188,7 +181,7 @@ void nmod_poly_compose_mod_precomp(limb_t* res, const limb_t* poly1, std::size_t
                                    std::pair<std::size_t, std::size_t> h_rows, const limb_t* f, std::size_t lenf, const limb_t* finv,
                                    std::size_t finv_length, limb_t n)
 {
-    check_compose("nmod_poly_compose_mod_precomp", lenf);
+    check_modulus_degree("nmod_poly_compose_mod_precomp", lenf);
     const std::size_t m = lenf - 1;
     if (inner < 2 || len1 > inner * inner || h_rows.first >= inner || h_rows.second >= inner)
         throw Error("nmod_poly_compose_mod_precomp: " + std::to_string(len1) + " coefficients do not fit blocks of " + std::to_string(inner));
@@ -210,7 +203,7 @@ void nmod_poly_compose_mod_vec(limb_t* const* res, const limb_t* const* polys, c
                                std::size_t inner, std::size_t group, const limb_t* g, std::size_t glen, const limb_t* f, std::size_t lenf,
                                const limb_t* finv, std::size_t finv_length, limb_t n)
 {
-    check_compose("nmod_poly_compose_mod_vec", lenf);
+    check_modulus_degree("nmod_poly_compose_mod_vec", lenf);
     const std::size_t m = lenf - 1;
     if (count == 0 || glen > m || inner < 2 || group < 1) throw Error("nmod_poly_compose_mod_vec: needs polynomials, blocks, and g reduced mod f");
     for (std::size_t j = 0; j < count; ++j)

@@ -8,30 +8,18 @@
 #include <cstdio>
 #include <string>
 
-#include "kernels/poly/poly_mul.hpp"
 #include "plugin/gpu/phase_times.hpp"
 #include "plugin/gpu/poly/mod_f_batch.hpp"
 #include "plugin/gpu/poly_backend.hpp"
 #include "zgpu/error.hpp"
 
 namespace zgpu::gpu {
-namespace {
-
-// The checks both calls share: f of degree 2 or more within the GPU's transforms.
-void check_modulus(const char* function, std::size_t lenf)
-{
-    if (lenf < 3) throw Error(std::string(function) + ": needs a modulus of degree 2 or more");
-    if (kernels::poly_ntt_length(lenf - 1, lenf - 1) > kMaxPolyTransform)
-        throw Error(std::string(function) + ": a modulus of degree " + std::to_string(lenf - 1) + " needs a transform longer than the GPU takes");
-}
-
-}  // namespace
 
 void nmod_poly_powmod(limb_t* res, const limb_t* base, std::span<const limb_t> exponent, const limb_t* f, std::size_t lenf,
                       const limb_t* finv, std::size_t finv_length, limb_t n)
 {
     const Clock::time_point start = Clock::now();
-    check_modulus("nmod_poly_powmod", lenf);
+    check_modulus_degree("nmod_poly_powmod", lenf);
     if (exponent.empty() || exponent.back() == 0) throw Error("nmod_poly_powmod: needs a nonzero exponent");
     const std::size_t m = lenf - 1, words = m * sizeof(limb_t);
     ModFBatchPlan plan(m, n, m, m, 1);
@@ -83,7 +71,7 @@ void nmod_poly_powmod(limb_t* res, const limb_t* base, std::span<const limb_t> e
 void nmod_poly_mulmod(limb_t* res, const limb_t* a, std::size_t a_length, const limb_t* b, std::size_t b_length, const limb_t* f,
                       std::size_t lenf, const limb_t* finv, std::size_t finv_length, limb_t n)
 {
-    check_modulus("nmod_poly_mulmod", lenf);
+    check_modulus_degree("nmod_poly_mulmod", lenf);
     const std::size_t m = lenf - 1;
     if (a_length < 1 || b_length < 1 || a_length > m || b_length > m || a_length + b_length - 1 <= m)
         throw Error("nmod_poly_mulmod: operands of " + std::to_string(a_length) + " and " + std::to_string(b_length) +

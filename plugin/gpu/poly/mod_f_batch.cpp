@@ -1,13 +1,23 @@
 #include "plugin/gpu/poly/mod_f_batch.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "kernels/poly/nmod_poly_steps.hpp"
 #include "kernels/poly/poly_mul.hpp"
 #include "plugin/gpu/poly/garner.hpp"
 #include "plugin/gpu/poly/gpu_ntt_tables.hpp"
+#include "plugin/gpu/poly_backend.hpp"
+#include "zgpu/error.hpp"
 
 namespace zgpu::gpu {
+
+void check_modulus_degree(const char* function, std::size_t lenf)
+{
+    if (lenf < 3) throw Error(std::string(function) + ": needs a modulus of degree 2 or more");
+    if (kernels::poly_ntt_length(lenf - 1, lenf - 1) > kMaxPolyTransform)
+        throw Error(std::string(function) + ": a modulus of degree " + std::to_string(lenf - 1) + " needs a transform longer than the GPU takes");
+}
 
 ModFBatchPlan::ModFBatchPlan(std::size_t m, limb_t n, std::size_t la, std::size_t lb, std::size_t max_batch)
     : m(m), la(la), lb(lb), max_batch(max_batch), n(n)

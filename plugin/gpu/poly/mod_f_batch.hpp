@@ -21,6 +21,10 @@
 
 namespace zgpu::gpu {
 
+// The check every call mod f makes first: f of lenf coefficients, of degree 2 or more, within
+// the GPU's transforms (else an Error naming `function`).
+void check_modulus_degree(const char* function, std::size_t lenf);
+
 // Where a batch's arrays lie in a call's layout, for f of degree m modulo n, operands of la and
 // lb coefficients (each at most m, la + lb - 1 > m) and batches of at most max_batch products.
 // The constants are uploaded with the call's other arrays (add_constants, before the uploads
