@@ -1,5 +1,6 @@
 // The kernels of inverse_mod.hpp. invert_small_mod keeps [a | I] in shared memory, one block a
-// matrix: a column's pivot and its inverse on one thread, the row operations on all of them.
+// matrix, and eliminates without division (row_i <- d row_i - a_ic row_r): each column costs one
+// barrier and no inverse; the rows' diagonal entries are inverted together at the end.
 #include "kernels/matrix/inverse_mod.hpp"
 
 #include <string>
@@ -10,61 +11,107 @@
 namespace zgpu::kernels {
 namespace {
 
-constexpr unsigned kThreads = 256;
+constexpr unsigned kThreads = 256, kWarps = kThreads / 32;
+// Words a row of [a | I] takes in shared memory: odd, so that a column's words fall in
+// different banks.
+constexpr unsigned kRowWords = 2 * kSmallInverse + 1;
+static_assert(kSmallInverse <= 32, "a warp's ballot finds the pivot among the rows");
 
+struct WarpInverses {
+    limb_t inverse;  // lane l's x^-1
+    limb_t product;  // of every lane's x
+};
+
+// Lane l's x^-1 for a nonzero x from every lane, by Montgomery's trick: the product's one
+// inverse times the products of the other lanes' x (prefix and suffix products by shuffles).
+__device__ WarpInverses warp_inverses(const Modulus& p, limb_t x, unsigned lane)
+{
+    limb_t prefix = x, suffix = x;
+    for (unsigned d = 1; d < 32; d <<= 1) {
+        const limb_t below = __shfl_up_sync(~0u, prefix, d), above = __shfl_down_sync(~0u, suffix, d);
+        if (lane >= d) prefix = p.mul(prefix, below);
+        if (lane + d < 32) suffix = p.mul(suffix, above);
+    }
+    const limb_t product = __shfl_sync(~0u, prefix, 31);
+    limb_t product_inverse = lane == 0 ? inverse_mod(p, product) : 0;
+    product_inverse = __shfl_sync(~0u, product_inverse, 0);
+    const limb_t before = __shfl_up_sync(~0u, prefix, 1), after = __shfl_down_sync(~0u, suffix, 1);
+    const limb_t others = p.mul(lane > 0 ? before : 1, lane < 31 ? after : 1);
+    return {p.mul(product_inverse, others), product};
+}
+
+// Warp w owns rows w, w + 8, w + 16, w + 24 (it alone writes them); lane l columns l and l + 32.
+// Column c's pivot is the first unused row with a nonzero entry there; every warp finds it by a
+// ballot over a copy of the column that the step before wrote (so that no warp reads a row
+// another warp is writing). The step multiplies every other row by the pivot d and subtracts
+// a_ic times the pivot row.
+//
+// Where step k's pivot d_k sits in row r_k, that row ends as D_rk = d_k d_(k+1) ... d_(n-1) in
+// column k (later steps only multiply it), every other entry of its left half 0. So the inverse's
+// row k is row r_k's right half over D_rk, and as each step multiplies the determinant by
+// d_k^(n-1): det a = sign prod_i D_i / (d_0 ... d_(n-1))^(n-1) = sign prod_i D_i / D_r0^(n-1), the
+// sign that of k -> r_k.
 __global__ void __launch_bounds__(kThreads) invert_small_kernel(MatricesView a, const Modulus* moduli, limb_t* det)
 {
-    constexpr std::size_t kWidth = 2 * kSmallInverse;
-    __shared__ limb_t aug[kSmallInverse][kWidth];
-    __shared__ limb_t factor[kSmallInverse];
-    __shared__ limb_t pivot_inverse;
-    __shared__ int pivot_row;
+    __shared__ limb_t aug[kSmallInverse][kRowWords];
+    __shared__ limb_t column[2][kSmallInverse];  // column c of every row, for step c's ballot
+    __shared__ limb_t inverses[kSmallInverse];   // of the rows' D_i
+    __shared__ unsigned column_of[kSmallInverse];
     const Modulus p = moduli[blockIdx.x];
     limb_t* m = a.matrix(blockIdx.x);
-    const unsigned n = unsigned(a.rows), width = 2 * n;
+    const unsigned n = unsigned(a.rows), width = 2 * n, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     for (unsigned e = threadIdx.x; e < n * width; e += kThreads) {
         const unsigned i = e / width, j = e % width;
         aug[i][j] = j < n ? m[i * a.row_stride + j] : limb_t(j - n == i);
+        if (j == 0) column[0][i] = aug[i][0];
     }
-    limb_t determinant = 1;  // thread 0's
     __syncthreads();
+    unsigned used = 0, inversions = 0, first_pivot_row = 0;  // the same in every thread
     for (unsigned c = 0; c < n; ++c) {
-        if (threadIdx.x == 0) {
-            unsigned r = c;
-            while (r < n && aug[r][c] == 0) ++r;
-            pivot_row = r < n ? int(r) : -1;
-            if (r < n) {
-                determinant = p.mul(determinant, aug[r][c]);
-                if (r != c) determinant = p.neg(determinant);
-                pivot_inverse = inverse_mod(p, aug[r][c]);
-            }
-        }
-        __syncthreads();
-        const int r = pivot_row;
-        if (r < 0) {
+        const unsigned candidates = __ballot_sync(~0u, lane < n && !(used >> lane & 1) && column[c & 1][lane] != 0);
+        if (candidates == 0) {
             if (threadIdx.x == 0) det[blockIdx.x] = 0;
             return;
         }
-        // Row r, scaled, becomes row c; row c moves to row r.
-        for (unsigned j = threadIdx.x; j < width; j += kThreads) {
-            const limb_t top = aug[c][j];
-            aug[c][j] = p.mul(aug[r][j], pivot_inverse);
-            if (unsigned(r) != c) aug[r][j] = top;
+        const unsigned r = __ffs(candidates) - 1;
+        inversions += __popc(~used & ((1u << r) - 1));
+        used |= 1u << r;
+        if (c == 0) first_pivot_row = r;
+        if (threadIdx.x == 0) column_of[r] = c;
+        const limb_t d = aug[r][c], pivot_low = aug[r][lane], pivot_high = aug[r][lane + 32];
+        limb_t factor[kSmallInverse / kWarps];
+        for (unsigned k = 0; k < kSmallInverse / kWarps; ++k) {
+            const unsigned i = warp + kWarps * k;
+            factor[k] = i < n ? aug[i][c] : 0;
         }
-        __syncthreads();
-        for (unsigned i = threadIdx.x; i < n; i += kThreads) factor[i] = i == c ? 0 : aug[i][c];
-        __syncthreads();
-        for (unsigned e = threadIdx.x; e < n * width; e += kThreads) {
-            const unsigned i = e / width, j = e % width;
-            if (factor[i] != 0) aug[i][j] = p.sub(aug[i][j], p.mul(factor[i], aug[c][j]));
+        __syncwarp();  // the row's factor read before its column c is written
+        for (unsigned k = 0; k < kSmallInverse / kWarps; ++k) {
+            const unsigned i = warp + kWarps * k;
+            if (i >= n) break;
+            if (i != r) {
+                if (lane < width) aug[i][lane] = p.sub(p.mul(d, aug[i][lane]), p.mul(factor[k], pivot_low));
+                if (lane + 32 < width) aug[i][lane + 32] = p.sub(p.mul(d, aug[i][lane + 32]), p.mul(factor[k], pivot_high));
+            }
+            if (lane == c + 1) column[(c + 1) & 1][i] = aug[i][lane];
         }
         __syncthreads();
     }
+    if (warp == 0) {
+        const limb_t diagonal = lane < n ? aug[lane][column_of[lane]] : 1;
+        const WarpInverses w = warp_inverses(p, diagonal, lane);
+        if (lane < n) inverses[lane] = w.inverse;
+        const limb_t first_inverse = __shfl_sync(~0u, w.inverse, first_pivot_row);
+        if (lane == 0) {
+            limb_t value = p.mul(w.product, pow_mod(p, first_inverse, n - 1));
+            if (inversions & 1) value = p.neg(value);
+            det[blockIdx.x] = p.mul(det[blockIdx.x], value);
+        }
+    }
+    __syncthreads();
     for (unsigned e = threadIdx.x; e < n * n; e += kThreads) {
         const unsigned i = e / n, j = e % n;
-        m[i * a.row_stride + j] = aug[i][n + j];
+        m[column_of[i] * a.row_stride + j] = p.mul(aug[i][n + j], inverses[i]);
     }
-    if (threadIdx.x == 0) det[blockIdx.x] = p.mul(det[blockIdx.x], determinant);
 }
 
 __global__ void copy_kernel(ConstMatricesView a, MatricesView c)

@@ -17,9 +17,9 @@ namespace zgpu::kernels {
 constexpr std::size_t kSmallInverse = 32;
 
 // In place: each square matrix b of `a` (at most kSmallInverse rows, entries below
-// moduli[b].n, a prime) becomes its inverse mod moduli[b] by Gauss-Jordan elimination with row
-// swaps, and det[b] is multiplied by its determinant mod moduli[b]. Where the matrix is singular
-// det[b] becomes 0 and the matrix is left undefined.
+// moduli[b].n, a prime) becomes its inverse mod moduli[b] by Gauss-Jordan elimination without
+// division, and det[b] is multiplied by its determinant mod moduli[b]. Where the matrix is
+// singular det[b] becomes 0 and the matrix is left undefined.
 void invert_small_mod(MatricesView a, const Modulus* moduli, limb_t* det, cudaStream_t stream);
 
 // c = a, matrix by matrix (a.count == c.count, the same shape, no overlap).

@@ -6,7 +6,9 @@
 // entry at the end: no reduction in the inner loop, and any words as entries.
 //
 // Cost a term: 8 IMADs as the other kernels count them (four 32 x 32-bit products, low and
-// high halves); shared memory (MM + MN) / (MM MN) = 1/2 word loaded a term. The same kernel
+// high halves); shared memory (MM + MN) / (MM MN) = 1/2 word loaded a term with 4 x 4 entries
+// a thread. Batches too small to give every SM blocks of 32 x 64 take smaller tiles (2 x 2 or
+// 1 x 1 entries a thread): a 32 x 32 product on one block took 20 microseconds. The same kernel
 // subtracts the product from c instead (an LU's trailing update), at one more subtraction an
 // entry.
 #include "kernels/matrix/mat_mul_mod.hpp"
@@ -20,16 +22,20 @@
 namespace zgpu::kernels {
 namespace {
 
-constexpr int kThreads = 128, TM = 8, TN = 16, MM = 4, MN = 4, J = 16;
-constexpr int BM = TM * MM, BN = TN * MN;
+constexpr int kThreads = 128, TM = 8, TN = 16, J = 16;
 static_assert(TM * TN == kThreads);
+// The largest tile (4 x 4 entries a thread), which the cost counts; smaller ones where a batch
+// gives fewer blocks than this (two a streaming multiprocessor on an H100 or H200).
+constexpr int kLargeEntries = 4;
+constexpr std::size_t kFillBlocks = 264;
 // Matrices of a batch a grid row each, the grid's y dimension at most this (more loop).
 constexpr unsigned kMaxGridY = 65535;
 
-template <bool Subtract>
+template <bool Subtract, int MM, int MN>
 __global__ void __launch_bounds__(kThreads, 2)
     mat_mul_mod_kernel(const ConstMatricesView a, const ConstMatricesView b, const Modulus* moduli, const MatricesView c)
 {
+    constexpr int BM = TM * MM, BN = TN * MN;
     __shared__ limb_t as[J][BM + 1];  // as[j][i] = a(row0 + i, k0 + j); +1: the transposing stores spread over banks
     __shared__ limb_t bs[J][BN];      // bs[j][i] = b(k0 + j, col0 + i)
     const int tid = threadIdx.x, tn = tid % TN, tm = tid / TN;
@@ -82,6 +88,19 @@ __global__ void __launch_bounds__(kThreads, 2)
 
 std::size_t round_up(std::size_t x, std::size_t to) { return (x + to - 1) / to * to; }
 
+// Tiles of TM x TN threads of `entries` x `entries` each over c, one matrix of the batch.
+std::size_t tiles(const MatricesView& c, int entries)
+{
+    return (c.rows + TM * entries - 1) / (TM * entries) * ((c.cols + TN * entries - 1) / (TN * entries));
+}
+
+template <bool Subtract, int Entries>
+void launch_tiles(ConstMatricesView a, ConstMatricesView b, const Modulus* moduli, MatricesView c, cudaStream_t stream)
+{
+    const dim3 grid(unsigned(tiles(c, Entries)), unsigned(std::min<std::size_t>(c.count, kMaxGridY)));
+    mat_mul_mod_kernel<Subtract, Entries, Entries><<<grid, kThreads, 0, stream>>>(a, b, moduli, c);
+}
+
 template <bool Subtract>
 void launch(ConstMatricesView a, ConstMatricesView b, const Modulus* moduli, MatricesView c, cudaStream_t stream)
 {
@@ -89,10 +108,13 @@ void launch(ConstMatricesView a, ConstMatricesView b, const Modulus* moduli, Mat
     // The digit sums are exact below 2^31 terms.
     if (a.cols >= (std::size_t(1) << 31))
         throw Error("mat_mul_mod: an inner dimension of " + std::to_string(a.cols) + " exceeds the 2^31 - 1 terms a sum takes");
-    const std::size_t tiles = (c.rows + BM - 1) / BM * ((c.cols + BN - 1) / BN);
-    if (tiles > 0x7fffffffu) throw Error("mat_mul_mod: " + std::to_string(c.rows) + " x " + std::to_string(c.cols) + " is too large");
-    const dim3 grid(unsigned(tiles), unsigned(std::min<std::size_t>(c.count, kMaxGridY)));
-    mat_mul_mod_kernel<Subtract><<<grid, kThreads, 0, stream>>>(a, b, moduli, c);
+    const std::size_t batch = std::min<std::size_t>(c.count, kMaxGridY);
+    const int entries = tiles(c, kLargeEntries) * batch >= kFillBlocks ? kLargeEntries : tiles(c, 2) * batch >= kFillBlocks ? 2 : 1;
+    if (tiles(c, entries) > 0x7fffffffu)
+        throw Error("mat_mul_mod: " + std::to_string(c.rows) + " x " + std::to_string(c.cols) + " is too large");
+    if (entries == kLargeEntries) launch_tiles<Subtract, kLargeEntries>(a, b, moduli, c, stream);
+    else if (entries == 2) launch_tiles<Subtract, 2>(a, b, moduli, c, stream);
+    else launch_tiles<Subtract, 1>(a, b, moduli, c, stream);
     check_launch(Subtract ? "mat_submul_mod" : "mat_mul_mod");
 }
 
@@ -110,7 +132,8 @@ void mat_submul_mod(ConstMatricesView a, ConstMatricesView b, const Modulus* mod
 
 double mat_mul_mod_terms(std::size_t rows, std::size_t inner, std::size_t cols, std::size_t count)
 {
-    return double(round_up(rows, BM)) * double(round_up(inner, J)) * double(round_up(cols, BN)) * double(count);
+    return double(round_up(rows, TM * kLargeEntries)) * double(round_up(inner, J)) * double(round_up(cols, TN * kLargeEntries)) *
+           double(count);
 }
 
 }  // namespace zgpu::kernels

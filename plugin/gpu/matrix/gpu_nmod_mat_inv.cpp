@@ -1,6 +1,7 @@
 // The inverse of an nmod matrix on the GPU, and solutions by it (matrix_backend.hpp): the
-// matrices go up once, a is inverted by block recursion on Schur complements (block_inverse.hpp),
-// multiplied into b where there is one (product_mod.hpp), and the result comes back once.
+// matrices go up band by band as they are gathered (host_rows.hpp), a is inverted by block
+// recursion on Schur complements (block_inverse.hpp), multiplied into b where there is one
+// (product_mod.hpp), and the result comes back band by band.
 // ZGPU_TIMING=1 prints the split to stderr.
 #include <bit>
 #include <cstdio>
@@ -45,18 +46,16 @@ bool invert_then_multiply(std::span<const limb_t* const> rows, std::span<const l
     const kernels::MatricesView b{at(bytes), n, cols, cols, n * cols, 1};
     const kernels::MatricesView inverse{at(bytes + b_bytes), n, n, n, words, 1};
     const kernels::MatricesView product{at(2 * bytes + b_bytes), n, cols, cols, n * cols, 1};
-    gather_rows(rows, n, host);
-    if (solve) gather_rows(b_rows, cols, host + words);
-    const Clock::time_point gathered = Clock::now();
-
-    enum Phase { kUpload, kInverse, kProduct, kDownload };
-    PhaseTimes times(4);
+    enum Phase { kUpload, kInverse, kProduct };
+    PhaseTimes times(3);
     auto* readback = runtime.readback<kernels::Modulus>();
     *readback = kernels::make_modulus(p);
     times.begin(kUpload, stream);
     check(cudaMemcpyAsync(modulus, readback, sizeof *readback, cudaMemcpyHostToDevice, stream), "uploading a modulus");
-    check(cudaMemcpyAsync(a.data, host, bytes + b_bytes, cudaMemcpyHostToDevice, stream), "uploading matrices");
+    upload_rows(rows, n, host, a.data, stream);
+    if (solve) upload_rows(b_rows, cols, host + words, b.data, stream);
     times.end(kUpload, stream);
+    const Clock::time_point queued = Clock::now();
     const unsigned bits = unsigned(std::bit_width(p));
     const auto determinant = [&] {
         limb_t* value = runtime.readback<limb_t>();
@@ -76,19 +75,20 @@ bool invert_then_multiply(std::span<const limb_t* const> rows, std::span<const l
     times.begin(kProduct, stream);
     if (solve) mat_mul_mod(runtime, inverse, b, modulus, bits, product);
     times.end(kProduct, stream);
-    times.begin(kDownload, stream);
-    check(cudaMemcpyAsync(host, solve ? product.data : inverse.data, out_bytes, cudaMemcpyDeviceToHost, stream), "downloading a result");
-    times.end(kDownload, stream);
-    runtime.synchronize("an inverse mod p");
     // Before the rows are written: reading the events may fail.
-    if (times.on())
+    if (times.on()) {
+        runtime.synchronize("an inverse mod p");
         std::fprintf(stderr,
-                     "zgpu: %s of %zu x %zu mod %llu on the GPU: gathering %.2f ms, upload %.2f ms, inverse %.2f ms, product %.2f ms, "
-                     "download %.2f ms, total %.2f ms\n",
-                     solve ? "solution" : "inverse", n, out_cols, static_cast<unsigned long long>(p), milliseconds(gathered - start),
-                     times.milliseconds(kUpload), times.milliseconds(kInverse), times.milliseconds(kProduct),
-                     times.milliseconds(kDownload), milliseconds(Clock::now() - start));
-    scatter_rows(host, out_cols, out_rows);
+                     "zgpu: %s of %zu x %zu mod %llu on the GPU: gathering while uploading %.2f ms on the host, upload %.2f ms, "
+                     "inverse %.2f ms, product %.2f ms, ",
+                     solve ? "solution" : "inverse", n, out_cols, static_cast<unsigned long long>(p), milliseconds(queued - start),
+                     times.milliseconds(kUpload), times.milliseconds(kInverse), times.milliseconds(kProduct));
+    }
+    const Clock::time_point computed = Clock::now();
+    download_rows(solve ? product.data : inverse.data, host, out_cols, out_rows, stream);
+    if (times.on())
+        std::fprintf(stderr, "downloading while scattering %.2f ms, total %.2f ms\n", milliseconds(Clock::now() - computed),
+                     milliseconds(Clock::now() - start));
     return true;
 }
 

@@ -1,5 +1,6 @@
 // The rank and determinant of one matrix mod a prime from host rows (matrix_backend.hpp): the
-// rows gathered into pinned memory, one upload, then a blocked LU of two levels on the device.
+// rows gathered into pinned memory and uploaded band by band (host_rows.hpp), then a blocked LU
+// of two levels on the device.
 // Blocks of kLuBlock columns each run their panels (kernels/matrix/lu_panel_mod.hpp) with
 // updates inside the block only; then the block's pivot rows become U's rows right of it (a
 // triangular solve, panel by panel), and the rest of the matrix takes one update of inner
@@ -171,9 +172,6 @@ kernels::LuState eliminate(std::span<const limb_t* const> rows, std::size_t cols
     auto* state = reinterpret_cast<kernels::LuState*>(device);
     auto* top = reinterpret_cast<kernels::LuPanelTop*>(device + sizeof(kernels::LuState));
     const kernels::MatricesView a{reinterpret_cast<limb_t*>(device + kStateBytes), m, cols, cols, words, 1};
-    gather_rows(rows, cols, host);
-    const Clock::time_point gathered = Clock::now();
-
     enum Phase { kUpload, kElimination };
     PhaseTimes times(2);
     kernels::LuState* readback = runtime.readback<kernels::LuState>();
@@ -181,8 +179,9 @@ kernels::LuState eliminate(std::span<const limb_t* const> rows, std::size_t cols
     readback->p = kernels::make_modulus(p);
     times.begin(kUpload, stream);
     check(cudaMemcpyAsync(state, readback, sizeof *readback, cudaMemcpyHostToDevice, stream), "uploading the elimination's state");
-    check(cudaMemcpyAsync(a.data, host, words * sizeof(limb_t), cudaMemcpyHostToDevice, stream), "uploading a matrix");
+    upload_rows(rows, cols, host, a.data, stream);
     times.end(kUpload, stream);
+    const Clock::time_point queued = Clock::now();
     times.begin(kElimination, stream);
     BlockedLu lu(runtime, a, state, top, readback, p, goal);
     const std::size_t panels = lu.run(columns_done);
@@ -192,9 +191,9 @@ kernels::LuState eliminate(std::span<const limb_t* const> rows, std::size_t cols
     lu.report_rest(columns_done);
     if (times.on())
         std::fprintf(stderr,
-                     "zgpu: %s of %zu x %zu mod %llu on the GPU: gathering %.2f ms, upload %.2f ms, elimination %.2f ms (%zu panels), "
-                     "total %.2f ms\n",
-                     determinant ? "determinant" : "rank", m, cols, static_cast<unsigned long long>(p), milliseconds(gathered - start),
+                     "zgpu: %s of %zu x %zu mod %llu on the GPU: gathering while uploading %.2f ms on the host, upload %.2f ms, "
+                     "elimination %.2f ms (%zu panels), total %.2f ms\n",
+                     determinant ? "determinant" : "rank", m, cols, static_cast<unsigned long long>(p), milliseconds(queued - start),
                      times.milliseconds(kUpload), times.milliseconds(kElimination), panels, milliseconds(Clock::now() - start));
     return result;
 }

@@ -131,6 +131,17 @@ TEST_F(MatMulMod, TileEdges)
                 check_products({rows, inner, cols, 1}, {kernels::ntt_primes(1)[0]}, kRandom, kRandom, rows * inner + cols);
 }
 
+TEST_F(MatMulMod, EveryTileSizeAtItsEdges)
+{
+    // 264 blocks or more take tiles of 32 x 64 entries, then 16 x 32, else 8 x 16: each shape one
+    // entry past a tile both ways, in a batch that picks that tile.
+    const std::vector<limb_t> primes = kernels::ntt_primes(66);
+    check_products({33, 17, 65, 66}, primes, kRandom, kRandom, 4);
+    check_products({17, 17, 33, 66}, primes, kRandom, kRandom, 5);
+    check_products({9, 17, 17, 1}, {primes[0]}, kRandom, kRandom, 6);
+    check_products({7, 33, 15, 1}, {~limb_t(0)}, kAllOnes, kAllOnes, 7);
+}
+
 TEST_F(MatMulMod, LongInnerSumsOfAllOnes)
 {
     // 5000 terms of (2^64 - 1)^2: the digit sums' top digits carry thousands.
