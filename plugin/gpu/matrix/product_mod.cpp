@@ -73,30 +73,37 @@ const kernels::BlasFunctions* blas(Runtime& runtime)
 }
 
 // The tensor path pays a fixed cost an entry of a, b and c (their residues as bytes, the CRT of
-// the t sums) and little a term; the integer units pay about a nanosecond-fraction a term. On
-// the H200 the two met near 256 inner terms (bench/NOTES-matrices.md); the GEMMs want rows and
-// columns to fill their tiles.
-constexpr std::size_t kTensorFromInner = 256, kTensorFromSide = 32;
+// the t sums) and about 65 microseconds a call however small; the integer units pay about a
+// nanosecond-fraction a term, and their smaller tiles keep every SM busy down to small batches.
+// On the H200 one product of 256 x 256 x 256 took 0.041 ms on the integer units and 0.071 on the
+// tensor cores, of 512 0.162 and 0.101, and 64 products of 256 1.01 and 0.56
+// (bench/NOTES-matrices.md). The GEMMs want rows and columns to fill their tiles. Long inner
+// dimensions go to the tensor cores even in small products: each thread of the integer units
+// sums its terms one after another, about 15 ns a term.
+constexpr std::size_t kTensorFromInner = 256, kTensorFromSide = 32, kIntegerUnitsUpToTerms = std::size_t(1) << 24,
+                      kIntegerUnitsUpToInner = 4096;
 
 // cuBLAS's functions where the product goes to the tensor cores and cuBLAS loads; else null.
-const kernels::BlasFunctions* tensor_cores_for(Runtime& runtime, std::size_t rows, std::size_t inner, std::size_t cols)
+const kernels::BlasFunctions* tensor_cores_for(Runtime& runtime, kernels::ConstMatricesView a, kernels::MatricesView c)
 {
-    return mat_mul_on_tensor_cores(rows, inner, cols) ? blas(runtime) : nullptr;
+    return mat_mul_on_tensor_cores(c.rows, a.cols, c.cols, c.count) ? blas(runtime) : nullptr;
 }
 
 }  // namespace
 
 void start_tensor_products(Runtime& runtime) { blas(runtime); }
 
-bool mat_mul_on_tensor_cores(std::size_t rows, std::size_t inner, std::size_t cols)
+bool mat_mul_on_tensor_cores(std::size_t rows, std::size_t inner, std::size_t cols, std::size_t count)
 {
-    return inner >= kTensorFromInner && std::min(rows, cols) >= kTensorFromSide;
+    if (inner < kTensorFromInner || std::min(rows, cols) < kTensorFromSide) return false;
+    const double terms = double(rows) * double(inner) * double(cols) * double(count);
+    return terms > double(kIntegerUnitsUpToTerms) || inner > kIntegerUnitsUpToInner;
 }
 
 void mat_mul_mod(Runtime& runtime, kernels::ConstMatricesView a, kernels::ConstMatricesView b, const kernels::Modulus* moduli,
                  unsigned modulus_bits, kernels::MatricesView c)
 {
-    const kernels::BlasFunctions* functions = tensor_cores_for(runtime, c.rows, a.cols, c.cols);
+    const kernels::BlasFunctions* functions = tensor_cores_for(runtime, a, c);
     if (!functions) return kernels::mat_mul_mod(a, b, moduli, c, runtime.stream());
     kernels::mat_mul_mod_tensor(*functions, a, b, moduli, modulus_bits, c, runtime.stream());
 }
@@ -104,7 +111,7 @@ void mat_mul_mod(Runtime& runtime, kernels::ConstMatricesView a, kernels::ConstM
 void mat_submul_mod(Runtime& runtime, kernels::ConstMatricesView a, kernels::ConstMatricesView b, const kernels::Modulus* moduli,
                     unsigned modulus_bits, kernels::MatricesView c)
 {
-    const kernels::BlasFunctions* functions = tensor_cores_for(runtime, c.rows, a.cols, c.cols);
+    const kernels::BlasFunctions* functions = tensor_cores_for(runtime, a, c);
     if (!functions) return kernels::mat_submul_mod(a, b, moduli, c, runtime.stream());
     kernels::mat_submul_mod_tensor(*functions, a, b, moduli, modulus_bits, c, runtime.stream());
 }

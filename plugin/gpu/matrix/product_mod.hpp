@@ -36,7 +36,7 @@ inline unsigned modulus_bits(std::span<const limb_t> moduli)
 // lease.
 void start_tensor_products(Runtime& runtime);
 
-// Whether that product goes to the tensor cores.
-bool mat_mul_on_tensor_cores(std::size_t rows, std::size_t inner, std::size_t cols);
+// Whether `count` products of rows x inner times inner x cols go to the tensor cores.
+bool mat_mul_on_tensor_cores(std::size_t rows, std::size_t inner, std::size_t cols, std::size_t count);
 
 }  // namespace zgpu::gpu
