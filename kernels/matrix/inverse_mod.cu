@@ -7,11 +7,12 @@
 
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/modular/power_mod.hpp"
+#include "kernels/modular/shoup_product.hpp"
 
 namespace zgpu::kernels {
 namespace {
 
-constexpr unsigned kThreads = 256, kWarps = kThreads / 32;
+constexpr unsigned kThreads = 256, kWarps = kThreads / 32, kRowsAWarp = kSmallInverse / kWarps;
 // Words a row of [a | I] takes in shared memory: odd, so that a column's words fall in
 // different banks.
 constexpr unsigned kRowWords = 2 * kSmallInverse + 1;
@@ -78,19 +79,29 @@ __global__ void __launch_bounds__(kThreads) invert_small_kernel(MatricesView a, 
         used |= 1u << r;
         if (c == 0) first_pivot_row = r;
         if (threadIdx.x == 0) column_of[r] = c;
-        const limb_t d = aug[r][c], pivot_low = aug[r][lane], pivot_high = aug[r][lane + 32];
-        limb_t factor[kSmallInverse / kWarps];
-        for (unsigned k = 0; k < kSmallInverse / kWarps; ++k) {
+        // All of the warp's rows loaded, then updated, then stored: eight independent products
+        // in flight a thread, where one row after another left each waiting on the last.
+        const limb_t d = aug[r][c];
+        const bool has_low = lane < width, has_high = lane + 32 < width;  // columns of [a | I]
+        const EliminationStep low_step(p, d, has_low ? aug[r][lane] : 0), high_step(p, d, has_high ? aug[r][lane + 32] : 0);
+        limb_t low[kRowsAWarp], high[kRowsAWarp];
+#pragma unroll
+        for (unsigned k = 0; k < kRowsAWarp; ++k) {
             const unsigned i = warp + kWarps * k;
-            factor[k] = i < n ? aug[i][c] : 0;
+            if (i < n && i != r) {
+                const limb_t factor = aug[i][c];
+                low[k] = low_step(has_low ? aug[i][lane] : 0, factor);
+                high[k] = high_step(has_high ? aug[i][lane + 32] : 0, factor);
+            }
         }
-        __syncwarp();  // the row's factor read before its column c is written
-        for (unsigned k = 0; k < kSmallInverse / kWarps; ++k) {
+        __syncwarp();  // every lane has read its rows' column c before any is written
+#pragma unroll
+        for (unsigned k = 0; k < kRowsAWarp; ++k) {
             const unsigned i = warp + kWarps * k;
-            if (i >= n) break;
+            if (i >= n) continue;
             if (i != r) {
-                if (lane < width) aug[i][lane] = p.sub(p.mul(d, aug[i][lane]), p.mul(factor[k], pivot_low));
-                if (lane + 32 < width) aug[i][lane + 32] = p.sub(p.mul(d, aug[i][lane + 32]), p.mul(factor[k], pivot_high));
+                if (has_low) aug[i][lane] = low[k];
+                if (has_high) aug[i][lane + 32] = high[k];
             }
             if (lane == c + 1) column[(c + 1) & 1][i] = aug[i][lane];
         }

@@ -105,9 +105,7 @@ public:
         const unsigned columns = unsigned(k1_ - c - 1), groups = columns ? kThreads / columns : 0;
         if (threadIdx.x >= groups * columns) return;
         const std::size_t j = c + 1 + threadIdx.x % columns;
-        const limb_t minus_u = p_.neg(cell(r, j));
-        const bool shoup = p_.n < kShoupPrimeBound;
-        const limb_t d_shoup = shoup ? shoup_companion(p_, d) : 0, minus_u_shoup = shoup ? shoup_companion(p_, minus_u) : 0;
+        const EliminationStep step(p_, d, cell(r, j));
         bool found = false;
         for (std::size_t i0 = r + 1 + threadIdx.x / columns; i0 < m_; i0 += kBatch * groups) {
             limb_t x[kBatch], m[kBatch];
@@ -120,8 +118,7 @@ public:
             for (unsigned b = 0; b < kBatch; ++b) {
                 const std::size_t i = i0 + b * groups;
                 if (i >= m_) break;
-                const limb_t y = shoup ? reduce_below_4p(mul_shoup_lazy(x[b], d, d_shoup, p_.n) + mul_shoup_lazy(m[b], minus_u, minus_u_shoup, p_.n), p_.n)
-                                       : p_.add(p_.mul(d, x[b]), p_.mul(m[b], minus_u));
+                const limb_t y = step(x[b], m[b]);
                 cell(i, j) = y;
                 if (j == c + 1 && y != 0 && !found) {
                     atomicMin(next, static_cast<unsigned long long>(i));

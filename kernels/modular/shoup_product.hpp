@@ -33,4 +33,27 @@ ZGPU_HOST_DEVICE inline limb_t subtract_if_above(limb_t x, limb_t m)
 // A sum below 4p into [0, p).
 ZGPU_HOST_DEVICE inline limb_t reduce_below_4p(limb_t t, limb_t p) { return subtract_if_above(subtract_if_above(t, 2 * p), p); }
 
+// The step of an elimination without division, x <- d x - m u mod p, for a pivot d and an entry
+// u of its row, fixed while x and m (x's row's entry in the pivot's column) run down the rows:
+// Shoup's products where p < 2^62, else two divisions. x, m, d, u < p.
+class EliminationStep {
+public:
+    ZGPU_HOST_DEVICE EliminationStep(const Modulus& p, limb_t d, limb_t u)
+        : p_(p), d_(d), minus_u_(p.neg(u)), shoup_(p.n < kShoupPrimeBound), d_shoup_(shoup_ ? shoup_companion(p, d) : 0),
+          minus_u_shoup_(shoup_ ? shoup_companion(p, minus_u_) : 0)
+    {
+    }
+    ZGPU_HOST_DEVICE limb_t operator()(limb_t x, limb_t m) const
+    {
+        return shoup_ ? reduce_below_4p(mul_shoup_lazy(x, d_, d_shoup_, p_.n) + mul_shoup_lazy(m, minus_u_, minus_u_shoup_, p_.n), p_.n)
+                      : p_.add(p_.mul(d_, x), p_.mul(m, minus_u_));
+    }
+
+private:
+    Modulus p_;
+    limb_t d_, minus_u_;
+    bool shoup_;
+    limb_t d_shoup_, minus_u_shoup_;
+};
+
 }  // namespace zgpu::kernels

@@ -41,13 +41,13 @@ inline constexpr std::size_t kLuPanelColumns = 16;
 // out = a^-1 mod p, a square of rows.size() rows, entries in [0, p), p prime, out of as many
 // rows: by block recursion on Schur complements (gpu/matrix/block_inverse.hpp) on the first
 // device, retried on a preconditioned matrix (U a L, U and L random unit triangular) where p
-// is above 2^61. Returns false, with nothing written, where a leading block the recursion splits
-// at is singular (every time it tried): a is then singular, or its blocks are; the caller
-// decides on the host. out's rows are written after a's are read (out may be a).
-bool nmod_mat_inv(std::span<const limb_t* const> rows, std::span<limb_t* const> out_rows, limb_t p);
+// is above 2^61. Returns det a (not 0). Returns 0, with nothing written, where a leading block
+// the recursion splits at is singular (every time it tried): a is then singular, or its blocks
+// are; the caller decides on the host. out's rows are written after a's are read (out may be a).
+limb_t nmod_mat_inv(std::span<const limb_t* const> rows, std::span<limb_t* const> out_rows, limb_t p);
 // out = a^-1 b the same way, b and out of rows.size() rows of cols >= 1 words (out may be a or
 // b); the inverse's product into b on the device.
-bool nmod_mat_solve(std::span<const limb_t* const> rows, std::span<const limb_t* const> b_rows, std::size_t cols,
+limb_t nmod_mat_solve(std::span<const limb_t* const> rows, std::span<const limb_t* const> b_rows, std::size_t cols,
                     std::span<limb_t* const> out_rows, limb_t p);
 
 // c = a b over Z: a of rows x inner entries and b of inner x cols, row-major, signed values of

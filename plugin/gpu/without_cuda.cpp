@@ -168,11 +168,11 @@ void nmod_mat_mul(std::span<const limb_t* const>, std::span<const limb_t* const>
 {
     unavailable();
 }
-bool nmod_mat_inv(std::span<const limb_t* const>, std::span<limb_t* const>, limb_t)
+limb_t nmod_mat_inv(std::span<const limb_t* const>, std::span<limb_t* const>, limb_t)
 {
     unavailable();
 }
-bool nmod_mat_solve(std::span<const limb_t* const>, std::span<const limb_t* const>, std::size_t, std::span<limb_t* const>, limb_t)
+limb_t nmod_mat_solve(std::span<const limb_t* const>, std::span<const limb_t* const>, std::size_t, std::span<limb_t* const>, limb_t)
 {
     unavailable();
 }

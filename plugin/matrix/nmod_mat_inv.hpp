@@ -4,9 +4,23 @@
 // FLINT decides those.
 #pragma once
 
+#include <cstddef>
+#include <functional>
+#include <string>
+
 #include <flint/nmod_mat.h>
 
+#include "zgpu/limb_batch.hpp"
+
 namespace zgpu::matrix {
+
+// The frame of an inverse or a solution mod p of an n x n matrix, which FLINT's faces and NTL's
+// share: gpu() where the choice picks the GPU (`pays`) and p is prime, host() otherwise. gpu()
+// stands aside (returns false, nothing written) where a block is singular; host_after_gpu()
+// answers then (the host's function, called so that no plugin sends it to the GPU again).
+// Progress lines name `what`.
+void inverse_or_solution(std::size_t n, limb_t p, bool pays, const std::string& what, const std::function<bool()>& gpu,
+                         const std::function<void()>& host, const std::function<void()>& host_after_gpu);
 
 // As FLINT's nmod_mat_inv(b, a): a square and b of its shape and modulus (checked by the
 // caller), b may be a. Returns 1 with b = a^-1, or FLINT's answer.

@@ -1,13 +1,11 @@
-// NTL-style products and determinants of mat_zz_p (zgpu/ntl_matrix.hpp). A zz_p is one long in
-// [0, p), so each row of a mat_zz_p is already a row of words: the GPU's matrix functions
-// (plugin/gpu/matrix_backend.hpp) read and write the rows in place, with no copy. The choice is
+// NTL-style products and determinants of mat_zz_p (zgpu/ntl_matrix.hpp). The GPU's matrix
+// functions read and write the rows in place, with no copy (mat_zz_p_rows.hpp). The choice is
 // the cost models of FLINT's nmod_mat functions (plugin/matrix/mat_choice.hpp); NTL's own
 // functions are the CPU backend, and finish a call whose GPU failed (gpu_or_host.hpp). The
 // determinant gives progress lines as FLINT's face does.
 #include <bit>
 #include <functional>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include <flint/ulong_extras.h>
@@ -18,28 +16,15 @@
 #include "plugin/host_ops/gpu_or_host.hpp"
 #include "plugin/host_ops/progress.hpp"
 #include "plugin/matrix/mat_choice.hpp"
+#include "plugin/ntl/mat_zz_p_rows.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/ntl_matrix.hpp"
 
 namespace zgpu {
-namespace {
 
-static_assert(sizeof(NTL::zz_p) == sizeof(limb_t) && std::is_standard_layout_v<NTL::zz_p>,
-              "a zz_p is its representative, one long");
-
-template <class Row, class Matrix>
-std::vector<Row> rows_of(Matrix& m)
-{
-    std::vector<Row> rows(std::size_t(m.NumRows()));
-    for (long i = 0; i < m.NumRows(); ++i) rows[std::size_t(i)] = reinterpret_cast<Row>(m[i].elts());
-    return rows;
-}
-
-std::string shape(const NTL::mat_zz_p& m) { return std::to_string(m.NumRows()) + " x " + std::to_string(m.NumCols()); }
-
-limb_t modulus() { return limb_t(NTL::zz_p::modulus()); }
-
-}  // namespace
+using ntl::modulus;
+using ntl::rows_of;
+using ntl::shape;
 
 void mul(NTL::mat_zz_p& x, const NTL::mat_zz_p& a, const NTL::mat_zz_p& b)
 {

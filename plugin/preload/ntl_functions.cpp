@@ -68,6 +68,18 @@ bool mat_zz_p_determinant_worth_it(const NTL::mat_zz_p& a)
            n_is_prime(ulong(NTL::zz_p::modulus()));
 }
 
+// An inverse (right_sides 0) or a solution with one right side, of a matrix the GPU's inverse
+// by blocks takes.
+bool mat_zz_p_inverse_worth_it(const NTL::mat_zz_p& a, long right_sides)
+{
+    const long n = a.NumRows();
+    if (n != a.NumCols() || n < zgpu::preload::kMinDimension) return false;
+    const bool pays = right_sides == 0 ? zgpu::matrix::gpu_pays_for_nmod_mat_inv(std::size_t(n), zgpu::host_threads())
+                                       : zgpu::matrix::gpu_pays_for_nmod_mat_solve(std::size_t(n), std::size_t(right_sides),
+                                                                                    zgpu::host_threads());
+    return pays && n_is_prime(ulong(NTL::zz_p::modulus()));
+}
+
 }  // namespace
 
 namespace NTL {
@@ -160,6 +172,57 @@ void relaxed_determinant(zz_p& d, const mat_zz_p& A, bool relax)
             return zgpu::report("zgpu_determinant", [&] {
                 if (relax && !n_is_prime(ulong(zz_p::modulus()))) return ntl();
                 zgpu::determinant(d, A);
+            });
+        },
+        ntl);
+}
+
+// NTL's inv and solve call these with relax = false; modulo a composite a relaxed call runs
+// NTL's own, as the determinant's does.
+void relaxed_inv(zz_p& d, mat_zz_p& X, const mat_zz_p& A, bool relax)
+{
+    static Counts counts("NTL::inv(mat_zz_p)", "_ZN3NTL11relaxed_invERNS_4zz_pERNS_3MatIS0_EERKS3_b", Library::ntl);
+    const auto ntl = [&] { next<void (*)(zz_p&, mat_zz_p&, const mat_zz_p&, bool)>(counts)(d, X, A, relax); };
+    route(
+        counts, [&] { return mat_zz_p_inverse_worth_it(A, 0); },
+        [&] {
+            return zgpu::report("zgpu_inv", [&] {
+                if (relax && !n_is_prime(ulong(zz_p::modulus()))) return ntl();
+                zgpu::inv(d, X, A);
+            });
+        },
+        ntl);
+}
+
+// x A = b.
+void relaxed_solve(zz_p& d, vec_zz_p& x, const mat_zz_p& A, const vec_zz_p& b, bool relax)
+{
+    static Counts counts("NTL::solve(vec_zz_p, mat_zz_p)", "_ZN3NTL13relaxed_solveERNS_4zz_pERNS_3VecIS0_EERKNS_3MatIS0_EERKS3_b",
+                         Library::ntl);
+    const auto ntl = [&] { next<void (*)(zz_p&, vec_zz_p&, const mat_zz_p&, const vec_zz_p&, bool)>(counts)(d, x, A, b, relax); };
+    route(
+        counts, [&] { return b.length() == A.NumRows() && mat_zz_p_inverse_worth_it(A, 1); },
+        [&] {
+            return zgpu::report("zgpu_solve", [&] {
+                if (relax && !n_is_prime(ulong(zz_p::modulus()))) return ntl();
+                zgpu::solve(d, x, A, b);
+            });
+        },
+        ntl);
+}
+
+// A x = b.
+void relaxed_solve(zz_p& d, const mat_zz_p& A, vec_zz_p& x, const vec_zz_p& b, bool relax)
+{
+    static Counts counts("NTL::solve(mat_zz_p, vec_zz_p)", "_ZN3NTL13relaxed_solveERNS_4zz_pERKNS_3MatIS0_EERNS_3VecIS0_EERKS7_b",
+                         Library::ntl);
+    const auto ntl = [&] { next<void (*)(zz_p&, const mat_zz_p&, vec_zz_p&, const vec_zz_p&, bool)>(counts)(d, A, x, b, relax); };
+    route(
+        counts, [&] { return b.length() == A.NumRows() && mat_zz_p_inverse_worth_it(A, 1); },
+        [&] {
+            return zgpu::report("zgpu_solve", [&] {
+                if (relax && !n_is_prime(ulong(zz_p::modulus()))) return ntl();
+                zgpu::solve(d, A, x, b);
             });
         },
         ntl);

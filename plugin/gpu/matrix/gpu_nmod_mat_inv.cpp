@@ -22,7 +22,8 @@ namespace {
 constexpr limb_t kPreconditionFrom = limb_t(1) << 61;
 
 // out = a^-1 b, or a^-1 where b has no rows: a of n rows, b and out of n rows of `cols` words.
-bool invert_then_multiply(std::span<const limb_t* const> rows, std::span<const limb_t* const> b_rows, std::size_t cols,
+// Returns det a, or 0 where the recursion stood aside.
+limb_t invert_then_multiply(std::span<const limb_t* const> rows, std::span<const limb_t* const> b_rows, std::size_t cols,
                           std::span<limb_t* const> out_rows, limb_t p)
 {
     const bool solve = !b_rows.empty();
@@ -65,13 +66,13 @@ bool invert_then_multiply(std::span<const limb_t* const> rows, std::span<const l
     };
     times.begin(kInverse, stream);
     invert_by_blocks(runtime, a, inverse, modulus, bits, det);
-    bool invertible = determinant() != 0;
-    if (!invertible && p > kPreconditionFrom) {
+    limb_t found = determinant();
+    if (found == 0 && p > kPreconditionFrom) {
         invert_by_blocks_preconditioned(runtime, a, inverse, modulus, bits, det);
-        invertible = determinant() != 0;
+        found = determinant();
     }
     times.end(kInverse, stream);
-    if (!invertible) return false;
+    if (found == 0) return 0;
     times.begin(kProduct, stream);
     if (solve) mat_mul_mod(runtime, inverse, b, modulus, bits, product);
     times.end(kProduct, stream);
@@ -89,18 +90,18 @@ bool invert_then_multiply(std::span<const limb_t* const> rows, std::span<const l
     if (times.on())
         std::fprintf(stderr, "downloading while scattering %.2f ms, total %.2f ms\n", milliseconds(Clock::now() - computed),
                      milliseconds(Clock::now() - start));
-    return true;
+    return found;
 }
 
 }  // namespace
 
-bool nmod_mat_inv(std::span<const limb_t* const> rows, std::span<limb_t* const> out_rows, limb_t p)
+limb_t nmod_mat_inv(std::span<const limb_t* const> rows, std::span<limb_t* const> out_rows, limb_t p)
 {
     return invert_then_multiply(rows, {}, 0, out_rows, p);
 }
 
-bool nmod_mat_solve(std::span<const limb_t* const> rows, std::span<const limb_t* const> b_rows, std::size_t cols,
-                    std::span<limb_t* const> out_rows, limb_t p)
+limb_t nmod_mat_solve(std::span<const limb_t* const> rows, std::span<const limb_t* const> b_rows, std::size_t cols,
+                      std::span<limb_t* const> out_rows, limb_t p)
 {
     return invert_then_multiply(rows, b_rows, cols, out_rows, p);
 }

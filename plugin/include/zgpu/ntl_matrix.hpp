@@ -1,10 +1,11 @@
-// NTL-style products and determinants of mat_ZZ, and of mat_zz_p modulo the current zz_p
-// modulus: the semantics of NTL's mul and determinant (x may be a or b; a 0 x 0 matrix's
-// determinant is 1). On the GPU the products and determinants of zgpu_matrix.h, exact on every
-// input; on the CPU NTL's own functions (mat_ZZ's determinant with deterministic = 1: its
-// default strategy is randomised). A mat_zz_p determinant modulo a composite stays with NTL,
-// whose elimination needs inverses as the GPU's does. Shapes that do not multiply and
-// non-square matrices throw zgpu::Error with nothing written.
+// NTL-style products and determinants of mat_ZZ, and products, determinants, inverses and
+// solutions of mat_zz_p modulo the current zz_p modulus: the semantics of NTL's mul,
+// determinant, inv and solve (outputs may be inputs; a 0 x 0 matrix's determinant is 1). On the
+// GPU the functions of zgpu_matrix.h, exact on every input; on the CPU NTL's own functions
+// (mat_ZZ's determinant with deterministic = 1: its default strategy is randomised). mat_zz_p's
+// determinants, inverses and solutions modulo a composite stay with NTL, whose elimination needs
+// inverses as the GPU's does. Shapes that do not multiply or match, and non-square matrices,
+// throw zgpu::Error with nothing written.
 #pragma once
 
 #include <NTL/mat_ZZ.h>
@@ -18,5 +19,13 @@ void mul(NTL::mat_ZZ& x, const NTL::mat_ZZ& a, const NTL::mat_ZZ& b);
 void determinant(NTL::ZZ& d, const NTL::mat_ZZ& a);
 void mul(NTL::mat_zz_p& x, const NTL::mat_zz_p& a, const NTL::mat_zz_p& b);
 void determinant(NTL::zz_p& d, const NTL::mat_zz_p& a);
+// d = det a, and x = a^-1 where d != 0 (x undefined where d = 0).
+void inv(NTL::zz_p& d, NTL::mat_zz_p& x, const NTL::mat_zz_p& a);
+// x = a^-1; a singular a raises NTL's ArithmeticError ("inv: non-invertible matrix"), as NTL's.
+void inv(NTL::mat_zz_p& x, const NTL::mat_zz_p& a);
+// d = det a, and where d != 0 the x with a x = b (a column).
+void solve(NTL::zz_p& d, const NTL::mat_zz_p& a, NTL::vec_zz_p& x, const NTL::vec_zz_p& b);
+// d = det a, and where d != 0 the x with x a = b (a row), as NTL's solve(d, x, a, b).
+void solve(NTL::zz_p& d, NTL::vec_zz_p& x, const NTL::mat_zz_p& a, const NTL::vec_zz_p& b);
 
 }  // namespace zgpu

@@ -1,7 +1,7 @@
-// zgpu::mul and determinant on NTL's mat_zz_p against NTL's, on each backend: empty and
-// non-square shapes, moduli from 2 to an FFT prime of 60 bits and composite ones, every entry
-// p - 1, singular matrices, aliasing, sizes that the automatic choice sends to the GPU,
-// progress lines, bad shapes.
+// zgpu::mul, determinant, inv and solve on NTL's mat_zz_p against NTL's, on each backend: empty
+// and non-square shapes, moduli from 2 to an FFT prime of 60 bits and composite ones, every
+// entry p - 1, singular matrices and ones whose leading blocks are singular, aliasing, sizes
+// that the automatic choice sends to the GPU, progress lines, bad shapes.
 #include <string>
 
 #include <NTL/mat_lzz_p.h>
@@ -132,6 +132,113 @@ TEST_P(NtlMatricesModP, DeterminantsThatTakeSecondsShowProgress)
     EXPECT_NE(text.find(what + "done on the " + std::string(zgpu_last_backend())), std::string::npos) << text;
 }
 
+// A matrix to invert mod the current modulus: random where it is prime, else a permuted
+// identity (NTL's elimination needs unit pivots).
+NTL::mat_zz_p invertible_or_not(long n, bool prime)
+{
+    NTL::mat_zz_p a;
+    if (prime) {
+        NTL::random(a, n, n);
+        return a;
+    }
+    a = NTL::ident_mat_zz_p(n);
+    if (n > 1) swap(a[0], a[n - 1]);
+    return a;
+}
+
+TEST_P(NtlMatricesModP, InverseMatchesNtl)
+{
+    for_each_modulus([&] {
+        const bool prime = NTL::ProbPrime(NTL::zz_p::modulus());
+        for (const long n : {0L, 1L, 2L, 33L, 200L}) {
+            NTL::mat_zz_p a = invertible_or_not(n, prime);
+            NTL::zz_p ours(7), theirs;
+            NTL::mat_zz_p x = random(3, 3), expected;
+            NTL::inv(theirs, expected, a);
+            zgpu::inv(ours, x, a);
+            EXPECT_EQ(ours, theirs) << context(a, "inverse's determinant");
+            if (theirs != 0) {
+                EXPECT_TRUE(x == expected) << context(a, "inverse");
+            }
+            if (n < 2 || !prime) continue;
+            // The anti-diagonal: the GPU's leading blocks are singular, it stands aside.
+            NTL::mat_zz_p anti;
+            anti.SetDims(n, n);
+            for (long i = 0; i < n; ++i) anti[i][n - 1 - i] = 1;
+            NTL::inv(theirs, expected, anti);
+            zgpu::inv(ours, x, anti);
+            EXPECT_EQ(ours, theirs) << context(a, "inverse's determinant, anti-diagonal");
+            EXPECT_TRUE(x == expected) << context(a, "inverse, anti-diagonal");
+            a[n - 1] = a[0];  // singular: d = 0
+            zgpu::inv(ours, x, a);
+            EXPECT_EQ(ours, NTL::zz_p(0)) << context(a, "inverse's determinant, two equal rows");
+        }
+    });
+}
+
+TEST_P(NtlMatricesModP, ASingularInverseRaisesNtlsError)
+{
+    // NTL's ArithmeticError, as NTL's inv raises it: thrown where NTL has exceptions, else the
+    // end of the program (checked in a new process: a forked one could not use the GPU).
+    NTL::zz_p::FFTInit(0);
+    NTL::mat_zz_p a = random(100, 100), x;
+    a[99] = a[0];
+#ifdef NTL_EXCEPTIONS
+    EXPECT_THROW(zgpu::inv(x, a), NTL::ArithmeticErrorObject);
+#else
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_DEATH(zgpu::inv(x, a), "inv: non-invertible matrix");
+#endif
+}
+
+TEST_P(NtlMatricesModP, InverseInPlace)
+{
+    NTL::zz_p::FFTInit(0);
+    NTL::mat_zz_p a = random(150, 150), expected;
+    NTL::inv(expected, a);
+    zgpu::inv(a, a);
+    EXPECT_TRUE(a == expected);
+}
+
+TEST_P(NtlMatricesModP, SolutionsMatchNtlBothWays)
+{
+    for_each_modulus([&] {
+        const bool prime = NTL::ProbPrime(NTL::zz_p::modulus());
+        for (const long n : {0L, 1L, 2L, 40L, 200L}) {
+            const NTL::mat_zz_p a = invertible_or_not(n, prime);
+            NTL::vec_zz_p b;
+            NTL::random(b, n);
+            for (const bool row : {false, true}) {
+                NTL::zz_p ours(7), theirs;
+                NTL::vec_zz_p x, expected;
+                if (row) {
+                    NTL::solve(theirs, expected, a, b);
+                    zgpu::solve(ours, x, a, b);
+                } else {
+                    NTL::solve(theirs, a, expected, b);
+                    zgpu::solve(ours, a, x, b);
+                }
+                const std::string what = row ? "solution of x a = b" : "solution of a x = b";
+                EXPECT_EQ(ours, theirs) << context(a, what.c_str());
+                if (theirs != 0) {
+                    EXPECT_TRUE(x == expected) << context(a, what.c_str());
+                }
+            }
+            if (n < 2 || !prime) continue;
+            // In place: x is b; and a singular a.
+            NTL::vec_zz_p y = b, expected;
+            NTL::zz_p ours, theirs;
+            NTL::solve(theirs, a, expected, b);
+            zgpu::solve(ours, a, y, y);
+            EXPECT_TRUE(y == expected && ours == theirs) << context(a, "solution into b");
+            NTL::mat_zz_p singular = a;
+            singular[n - 1] = singular[0];
+            zgpu::solve(ours, singular, y, b);
+            EXPECT_EQ(ours, NTL::zz_p(0)) << context(a, "solution's determinant, two equal rows");
+        }
+    });
+}
+
 TEST_P(NtlMatricesModP, BadShapesThrowAndWriteNothing)
 {
     NTL::zz_p::init(65537);
@@ -142,7 +249,19 @@ TEST_P(NtlMatricesModP, BadShapesThrowAndWriteNothing)
     EXPECT_TRUE(x == before);
     NTL::zz_p d(7);
     EXPECT_THROW(zgpu::determinant(d, a), Error);
+    EXPECT_THROW(zgpu::inv(d, x, a), Error);
+    EXPECT_THROW(zgpu::inv(x, a), Error);
     EXPECT_EQ(d, NTL::zz_p(7));
+    EXPECT_TRUE(x == before);
+    const NTL::mat_zz_p square = random(3, 3);
+    NTL::vec_zz_p b, y;
+    NTL::random(b, 4);
+    y = b;
+    EXPECT_THROW(zgpu::solve(d, square, y, b), Error);
+    EXPECT_THROW(zgpu::solve(d, y, square, b), Error);
+    EXPECT_THROW(zgpu::solve(d, a, y, b), Error);
+    EXPECT_EQ(d, NTL::zz_p(7));
+    EXPECT_TRUE(y == b);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, NtlMatricesModP, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);

@@ -49,6 +49,13 @@ unsigned long hash(const mat_zz_p& a)
     return h;
 }
 
+unsigned long hash(const vec_zz_p& v)
+{
+    unsigned long h = 0;
+    for (long i = 0; i < v.length(); ++i) h = h * 1000003u + static_cast<unsigned long>(rep(v[i]));
+    return h;
+}
+
 void say(const char* what, unsigned long h) { std::cout << what << " " << h << "\n"; }
 
 void random_zzx(ZZX& f, long length, long bits)
@@ -123,7 +130,8 @@ void matrices(long dim, long bits)
 }
 
 // Modulo p: products (aliased too), determinants (a singular one, and relaxed modulo a
-// composite with unit pivots), and NTL's power and inverse above them.
+// composite with unit pivots), inverses and solutions both ways (of a singular matrix too), and
+// NTL's power above them.
 void matrices_mod(long dim, long p)
 {
     SetSeed(ZZ(dim + p));
@@ -139,12 +147,19 @@ void matrices_mod(long dim, long p)
         determinant(d, a), say("determinant", rep(d));
         power(c, a, 5), say("power", hash(c));
         inv(d, c, a), say("inverse", hash(c));
+        vec_zz_p v, x;
+        random(v, dim);
+        solve(d, a, x, v), say("solution of a x = v", hash(x));
+        solve(d, x, a, v), say("solution of x a = v", hash(x));
         a[1] = a[0];
         determinant(d, a), say("determinant of a singular matrix", rep(d));
+        inv(d, c, a), say("inverse's determinant, singular matrix", rep(d));
+        solve(d, a, x, v), say("solution's determinant, singular matrix", rep(d));
     } else {
         c = ident_mat_zz_p(dim);
         swap(c[0], c[dim - 1]);
         relaxed_determinant(d, c), say("relaxed determinant", rep(d));
+        relaxed_inv(d, a, c), say("relaxed inverse", hash(a));
     }
 }
 

@@ -1,0 +1,109 @@
+// NTL-style inverses and solutions of mat_zz_p (zgpu/ntl_matrix.hpp), in the frame of FLINT's
+// faces (plugin/matrix/nmod_mat_inv.hpp): the GPU's inverse by blocks, which gives the
+// determinant as it goes, where it pays and the modulus is prime; NTL's own functions otherwise,
+// and where the GPU stands aside at a singular block (singular matrices among them). Results go
+// into temporaries first, so that outputs may alias inputs and a call that throws writes nothing.
+#include <cstddef>
+#include <string>
+
+#include "base/parallel.hpp"
+#include "plugin/gpu/matrix_backend.hpp"
+#include "plugin/matrix/mat_choice.hpp"
+#include "plugin/matrix/nmod_mat_inv.hpp"
+#include "plugin/ntl/mat_zz_p_rows.hpp"
+#include "zgpu/error.hpp"
+#include "zgpu/ntl_matrix.hpp"
+
+namespace zgpu {
+namespace {
+
+using ntl::column_rows;
+using ntl::modulus;
+using ntl::rows_of;
+using ntl::shape;
+
+void check_square(const NTL::mat_zz_p& a, const char* what)
+{
+    if (a.NumRows() != a.NumCols()) throw Error(std::string(what) + ": a is " + shape(a) + ", not square");
+}
+
+void check_right_side(const NTL::mat_zz_p& a, const NTL::vec_zz_p& b)
+{
+    check_square(a, "solve");
+    if (b.length() != a.NumRows())
+        throw Error("solve: a is " + shape(a) + " and b of length " + std::to_string(b.length()) + ": they do not match");
+}
+
+// d = det a and x with a x = b (a's rows as given, or its transpose's where `transposed`),
+// x undefined where d = 0, as NTL's solve.
+void solve_columns(NTL::zz_p& d, NTL::vec_zz_p& x, const NTL::mat_zz_p& a, const NTL::vec_zz_p& b, bool transposed)
+{
+    const std::size_t n = std::size_t(a.NumRows());
+    const limb_t p = n == 0 ? 0 : modulus();
+    NTL::zz_p det;
+    NTL::vec_zz_p solution;
+    const auto host = [&] {
+        if (transposed) NTL::solve(det, solution, a, b);
+        else NTL::solve(det, a, solution, b);
+    };
+    matrix::inverse_or_solution(
+        n, p, matrix::gpu_pays_for_nmod_mat_solve(n, 1, host_threads()), "solve of mat_zz_p",
+        [&] {
+            NTL::mat_zz_p t;
+            if (transposed) NTL::transpose(t, a);
+            solution.SetLength(long(n));
+            const limb_t found = gpu::nmod_mat_solve(rows_of<const limb_t*>(transposed ? t : a), column_rows<const limb_t*>(b), 1,
+                                                     column_rows<limb_t*>(solution), p);
+            det.LoopHole() = long(found);
+            return found != 0;
+        },
+        host, host);
+    d = det;
+    NTL::swap(x, solution);
+}
+
+}  // namespace
+
+void inv(NTL::zz_p& d, NTL::mat_zz_p& x, const NTL::mat_zz_p& a)
+{
+    check_square(a, "inv");
+    const std::size_t n = std::size_t(a.NumRows());
+    const limb_t p = n == 0 ? 0 : modulus();
+    NTL::zz_p det;
+    NTL::mat_zz_p inverse;
+    const auto host = [&] { NTL::inv(det, inverse, a); };
+    matrix::inverse_or_solution(
+        n, p, matrix::gpu_pays_for_nmod_mat_inv(n, host_threads()), "inverse of mat_zz_p",
+        [&] {
+            inverse.SetDims(long(n), long(n));
+            const limb_t found = gpu::nmod_mat_inv(rows_of<const limb_t*>(a), rows_of<limb_t*>(inverse), p);
+            det.LoopHole() = long(found);
+            return found != 0;
+        },
+        host, host);
+    d = det;
+    NTL::swap(x, inverse);
+}
+
+void inv(NTL::mat_zz_p& x, const NTL::mat_zz_p& a)
+{
+    NTL::zz_p d;
+    NTL::mat_zz_p inverse;
+    zgpu::inv(d, inverse, a);
+    if (d == 0) NTL::ArithmeticError("inv: non-invertible matrix");
+    NTL::swap(x, inverse);
+}
+
+void solve(NTL::zz_p& d, const NTL::mat_zz_p& a, NTL::vec_zz_p& x, const NTL::vec_zz_p& b)
+{
+    check_right_side(a, b);
+    solve_columns(d, x, a, b, false);
+}
+
+void solve(NTL::zz_p& d, NTL::vec_zz_p& x, const NTL::mat_zz_p& a, const NTL::vec_zz_p& b)
+{
+    check_right_side(a, b);
+    solve_columns(d, x, a, b, true);
+}
+
+}  // namespace zgpu
