@@ -1,8 +1,9 @@
 // NTL-style inverses and solutions of mat_zz_p (zgpu/ntl_matrix.hpp), in the frame of FLINT's
 // faces (plugin/matrix/nmod_mat_inv.hpp): the GPU's inverse by blocks, which gives the
 // determinant as it goes, where it pays and the modulus is prime; NTL's own functions otherwise,
-// and where the GPU stands aside at a singular block (singular matrices among them). Results go
-// into temporaries first, so that outputs may alias inputs and a call that throws writes nothing.
+// and where the GPU stands aside at a singular block (singular matrices among them). NTL's
+// functions write the outputs as NTL does (what x holds where d = 0 included); the GPU's results
+// go into temporaries first, so that outputs may alias inputs and a failure writes nothing.
 #include <cstddef>
 #include <string>
 
@@ -40,26 +41,25 @@ void solve_columns(NTL::zz_p& d, NTL::vec_zz_p& x, const NTL::mat_zz_p& a, const
 {
     const std::size_t n = std::size_t(a.NumRows());
     const limb_t p = n == 0 ? 0 : modulus();
-    NTL::zz_p det;
-    NTL::vec_zz_p solution;
     const auto host = [&] {
-        if (transposed) NTL::solve(det, solution, a, b);
-        else NTL::solve(det, a, solution, b);
+        if (transposed) NTL::solve(d, x, a, b);
+        else NTL::solve(d, a, x, b);
     };
     matrix::inverse_or_solution(
         n, p, matrix::gpu_pays_for_nmod_mat_solve(n, 1, host_threads()), "solve of mat_zz_p",
         [&] {
             NTL::mat_zz_p t;
             if (transposed) NTL::transpose(t, a);
+            NTL::vec_zz_p solution;
             solution.SetLength(long(n));
-            const limb_t found = gpu::nmod_mat_solve(rows_of<const limb_t*>(transposed ? t : a), column_rows<const limb_t*>(b), 1,
-                                                     column_rows<limb_t*>(solution), p);
-            det.LoopHole() = long(found);
-            return found != 0;
+            const limb_t det = gpu::nmod_mat_solve(rows_of<const limb_t*>(transposed ? t : a), column_rows<const limb_t*>(b), 1,
+                                                   column_rows<limb_t*>(solution), p);
+            if (det == 0) return false;
+            d.LoopHole() = long(det);
+            NTL::swap(x, solution);
+            return true;
         },
         host, host);
-    d = det;
-    NTL::swap(x, solution);
 }
 
 }  // namespace
@@ -69,20 +69,19 @@ void inv(NTL::zz_p& d, NTL::mat_zz_p& x, const NTL::mat_zz_p& a)
     check_square(a, "inv");
     const std::size_t n = std::size_t(a.NumRows());
     const limb_t p = n == 0 ? 0 : modulus();
-    NTL::zz_p det;
-    NTL::mat_zz_p inverse;
-    const auto host = [&] { NTL::inv(det, inverse, a); };
+    const auto host = [&] { NTL::inv(d, x, a); };
     matrix::inverse_or_solution(
         n, p, matrix::gpu_pays_for_nmod_mat_inv(n, host_threads()), "inverse of mat_zz_p",
         [&] {
+            NTL::mat_zz_p inverse;
             inverse.SetDims(long(n), long(n));
-            const limb_t found = gpu::nmod_mat_inv(rows_of<const limb_t*>(a), rows_of<limb_t*>(inverse), p);
-            det.LoopHole() = long(found);
-            return found != 0;
+            const limb_t det = gpu::nmod_mat_inv(rows_of<const limb_t*>(a), rows_of<limb_t*>(inverse), p);
+            if (det == 0) return false;
+            d.LoopHole() = long(det);
+            NTL::swap(x, inverse);
+            return true;
         },
         host, host);
-    d = det;
-    NTL::swap(x, inverse);
 }
 
 void inv(NTL::mat_zz_p& x, const NTL::mat_zz_p& a)

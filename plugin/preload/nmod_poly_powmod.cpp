@@ -5,7 +5,7 @@
 // nmod_poly_powmod_x_ui_preinv), its other compositions mod f and its factoring reach these
 // through the dynamic linker. A product mod f crosses PCIe once there, where the plugin's
 // products would cross it three times; a power's steps stay on the device, and so do a
-// composition's (its distinct-degree factoring's baby and giant steps).
+// composition's (its distinct-degree factoring's baby and giant steps, on one thread or many).
 #include <flint/nmod_mat.h>
 #include <flint/nmod_poly.h>
 
@@ -83,6 +83,23 @@ void nmod_poly_compose_mod_brent_kung_vec_preinv(nmod_poly_struct* res, const nm
         counts, [&] { return n >= 1 && n <= len1 && nmod_compose_vec_worth_it(poly->length, n, poly->mod.n); },
         [&] { return zgpu_nmod_poly_compose_mod_brent_kung_vec_preinv(res, polys, len1, n, g, poly, polyinv); },
         [&] { next<decltype(&nmod_poly_compose_mod_brent_kung_vec_preinv)>(counts)(res, polys, len1, n, g, poly, polyinv); });
+}
+
+// The threaded form, which FLINT's distinct-degree factoring on several threads calls for its
+// baby steps: the same compositions; zgpu leaves the pool unused.
+void nmod_poly_compose_mod_brent_kung_vec_preinv_threaded_pool(nmod_poly_struct* res, const nmod_poly_struct* polys, slong len1,
+                                                               slong n, const nmod_poly_t g, const nmod_poly_t poly,
+                                                               const nmod_poly_t polyinv, thread_pool_handle* threads,
+                                                               slong num_threads)
+{
+    static Counts counts("nmod_poly_compose_mod_brent_kung_vec_preinv_threaded_pool");
+    route(
+        counts, [&] { return n >= 1 && n <= len1 && nmod_compose_vec_worth_it(poly->length, n, poly->mod.n); },
+        [&] { return zgpu_nmod_poly_compose_mod_brent_kung_vec_preinv(res, polys, len1, n, g, poly, polyinv); },
+        [&] {
+            next<decltype(&nmod_poly_compose_mod_brent_kung_vec_preinv_threaded_pool)>(counts)(res, polys, len1, n, g, poly, polyinv,
+                                                                                              threads, num_threads);
+        });
 }
 
 }  // extern "C"

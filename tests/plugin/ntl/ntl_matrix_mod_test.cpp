@@ -230,7 +230,10 @@ TEST_P(NtlMatricesModP, SolutionsMatchNtlBothWays)
             NTL::zz_p ours, theirs;
             NTL::solve(theirs, a, expected, b);
             zgpu::solve(ours, a, y, y);
-            EXPECT_TRUE(y == expected && ours == theirs) << context(a, "solution into b");
+            EXPECT_EQ(ours, theirs) << context(a, "solution's determinant, into b");
+            if (theirs != 0) {
+                EXPECT_TRUE(y == expected) << context(a, "solution into b");
+            }
             NTL::mat_zz_p singular = a;
             singular[n - 1] = singular[0];
             zgpu::solve(ours, singular, y, b);

@@ -11,6 +11,7 @@
 #include <flint/fmpz_vec.h>
 #include <flint/nmod_mat.h>
 #include <flint/nmod_poly.h>
+#include <flint/thread_support.h>
 #include <flint/ulong_extras.h>
 
 #if __FLINT_RELEASE < 30000
@@ -139,6 +140,15 @@ static void nmod_products(flint_rand_t state, slong length, ulong n)
             nmod_poly_compose_mod_brent_kung_vec_preinv(q, p, 3, 3, c, b, finv);
             for (i = 0; i < 3; i++)
                 say("nmod_poly_compose_mod_brent_kung_vec_preinv", check_ulong_vec(q[i].coeffs, q[i].length));
+            {
+                /* The threaded form, on the threads FLINT hands out (none where it has none). */
+                thread_pool_handle * threads;
+                slong num_threads = flint_request_threads(&threads, 2);
+                nmod_poly_compose_mod_brent_kung_vec_preinv_threaded_pool(q, p, 3, 3, c, b, finv, threads, num_threads);
+                flint_give_back_threads(threads, num_threads);
+                for (i = 0; i < 3; i++)
+                    say("nmod_poly_compose_mod_brent_kung_vec_preinv_threaded_pool", check_ulong_vec(q[i].coeffs, q[i].length));
+            }
             for (i = 0; i < 3; i++)
                 nmod_poly_clear(p + i), nmod_poly_clear(q + i);
             nmod_mat_clear(powers);
