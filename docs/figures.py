@@ -25,15 +25,20 @@ RESULTS = "bench/results"
 POLY = f"{RESULTS}/2026-11-26-h200-poly-efca329.md"
 MATRIX = f"{RESULTS}/2026-11-26-h200-lu-blocks-133356f.md"
 # The products mod n and over Z since they run on the tensor cores (the README there maps runs to trees).
-MATRIX_MOD_N = f"{RESULTS}/2026-11-29-h200-tensor-products/run5-bench-mul.md"
+MATRIX_MOD_N = f"{RESULTS}/2026-11-29-h200-inverse-leaves/run02/bench-mul.md"
 MATRIX_OVER_Z = f"{RESULTS}/2026-11-29-h200-tensor-products/run3-bench-mul-z.md"
 # The LU mod p since its panels start on their top rows and its blocks update on the tensor cores.
-MATRIX_LU = f"{RESULTS}/2026-11-29-h200-lu-top-rows/run4-bench-nmod-lu.md"
+MATRIX_LU = f"{RESULTS}/2026-11-29-h200-inverse-leaves/run02/bench-lu.md"
+# The inverse mod p by blocks since its leaves eliminate without division.
+MATRIX_INV = f"{RESULTS}/2026-11-29-h200-inverse-leaves/run03/bench-inverse.md"
 RESULTANT = f"{RESULTS}/2026-11-26-h200-last-check-c6b3e02.md"
 PRODUCTS = f"{RESULTS}/2026-11-24-h200-mul-0d65022.md"
 # The plugin's rows: FLINT's from one run of every row (with compositions mod f and nmod_mat_inv
-# on the GPU), NTL's from an earlier round. A later file's run of a row would replace the first's.
-PLUGIN_FLINT = [f"{RESULTS}/2026-11-29-h200-compose/run32-plugin-rows.md"]
+# on the GPU) and later runs of some, NTL's from an earlier round. A later file's run of a row
+# replaces the earlier one's.
+PLUGIN_FLINT = [f"{RESULTS}/2026-11-29-h200-compose/run32-plugin-rows.md",
+                f"{RESULTS}/2026-11-29-h200-inverse-leaves/run03/plugin-rows.md",
+                f"{RESULTS}/2026-11-29-h200-inverse-leaves/run04/plugin-rows.md"]
 PLUGIN_NTL = f"{RESULTS}/2026-11-28-h200-plugin-ntl-pow-f12bc9c/bench-ntl.md"
 # Multi-modular reduction and CRT: an H100 with 16 host threads.
 MODULAR = f"{RESULTS}/2026-11-25-h100-modular-crt-tensor-a81b131.md"
@@ -179,6 +184,8 @@ def speedups():
              for kind, shape, rank in (("det", "2048 x 2048", "2048"), ("det", "4096 x 4096", "4096"),
                                        ("rank", "1000 x 4000", "1000"))],
             "gpu ms", "FLINT 16 ms", "x FLINT-16", SIXTEEN)
+    rows_of(MATRIX_INV, "### End to end: zgpu_nmod_mat_inv",
+            [("nmod_mat_inv, 2048 x 2048, 62-bit prime", {"n": "2048"})], "gpu ms", "FLINT ms", "x FLINT", SIXTEEN)
     rows_of(MATRIX, "### End to end: zgpu_fmpz_mat_det",
             [(f"fmpz_mat_det, {n} x {n}, {bits} bits", {"n": n, "bits": bits}) for n, bits in (("400", "64"), ("100", "1024"))],
             "gpu ms", "FLINT ms", "x FLINT", ONE)
@@ -224,20 +231,23 @@ def figure_matrices(out_dir):
     det = [r for r in lu if square_full_rank(r, "det")]
     rank = [r for r in lu if square_full_rank(r, "rank")]
     zdet = [r for r in table(MATRIX, "### End to end: zgpu_fmpz_mat_det") if r["bits"] == "64"]
+    inv = [r for r in table(MATRIX_INV, "### End to end: zgpu_nmod_mat_inv") if r["x FLINT"] != "-"]
     series = [
         ("nmod_mat_mul, 62-bit prime (FLINT on 16 threads)", [(r["n"], r["x FLINT-16"]) for r in mul]),
         ("nmod_mat_det, 62-bit prime (FLINT on 16 threads)", [(r["rank"], r["x FLINT-16"]) for r in det]),
         ("nmod_mat_rank, 62-bit prime (FLINT on 16 threads)", [(r["rank"], r["x FLINT-16"]) for r in rank]),
+        ("nmod_mat_inv, 62-bit prime (FLINT on 16 threads)", [(r["n"], r["x FLINT"]) for r in inv]),
         ("fmpz_mat_det, 64-bit entries (FLINT on one thread)", [(r["n"], r["x FLINT"]) for r in zdet]),
     ]
     ratio_plot(out_dir, "matrices.png", series, "n (n x n matrices)", "FLINT's time / zgpu's time (GPU forced)",
                "Matrices, end to end, one H200", x_base=2)
 
-    header = ["n", "nmod_mat_mul x FLINT-16", "nmod_mat_det x FLINT-16", "nmod_mat_rank x FLINT-16", "fmpz_mat_det x FLINT-1"]
+    header = ["n", "nmod_mat_mul x FLINT-16", "nmod_mat_det x FLINT-16", "nmod_mat_rank x FLINT-16", "nmod_mat_inv x FLINT-16",
+              "fmpz_mat_det x FLINT-1"]
     sizes = sorted({int(p[0]) for _, points in series for p in points})
     lookup = [dict((int(p[0]), p[1]) for p in points) for _, points in series]
     body = [[str(n)] + [s.get(n, "-") for s in lookup] for n in sizes]
-    write(out_dir, "matrices.inc", rst_table(header, body, [MATRIX_MOD_N, MATRIX_LU, MATRIX]))
+    write(out_dir, "matrices.inc", rst_table(header, body, [MATRIX_MOD_N, MATRIX_LU, MATRIX_INV, MATRIX]))
 
 
 def figure_polynomials(out_dir):
