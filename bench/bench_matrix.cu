@@ -173,6 +173,29 @@ void end_to_end_row(slong n, ulong modulus, unsigned threads, bool flint_one_thr
                 flint_one_thread ? std::to_string(flint_one / gpu).substr(0, 6).c_str() : "-", 100 * bytes / kPcieBytesPerSecond / gpu);
 }
 
+// One thin product end to end, 1 x inner times inner x 1 mod a 62-bit prime: the GPU forced (its
+// inner dimension in slices) against FLINT on all threads, checked equal. The bound is PCIe: the
+// two operands' 16 inner bytes.
+void thin_row(slong inner, unsigned threads)
+{
+    const ulong p = (ulong(1) << 62) - 57;
+    Mat a(1, inner, p), b(inner, 1, p), ours(1, 1, p), theirs(1, 1, p);
+    for (slong k = 0; k < inner; ++k) {
+        nmod_mat_entry(a.m, 0, k) = mix(std::uint64_t(k)) % p;
+        nmod_mat_entry(b.m, k, 0) = mix(std::uint64_t(k) + (1ull << 40)) % p;
+    }
+    flint_set_num_threads(int(threads));
+    const double flint_all = median_seconds(3, [&] { nmod_mat_mul(theirs.m, a.m, b.m); }, [] {});
+    flint_set_num_threads(1);
+    const double gpu = zgpu_mat_seconds("gpu", ours.m, a.m, b.m);
+    if (!nmod_mat_equal(ours.m, theirs.m)) {
+        std::fprintf(stderr, "nmod_mat_mul 1 x %ld x 1: the GPU's product differs from FLINT's\n", long(inner));
+        std::exit(1);
+    }
+    std::printf("| 1 x %ld x 1 | %.3f | %.3f | %.2f | %.0f %% |\n", long(inner), 1e3 * gpu, 1e3 * flint_all, flint_all / gpu,
+                100 * 16.0 * double(inner) / kPcieBytesPerSecond / gpu);
+}
+
 // End to end over Z at n x n, entries of exactly `bits` bits (full limbs, random signs): zgpu's
 // GPU and the automatic choice, and FLINT's fmpz_mat_mul on all threads (and on one where
 // asked), every result checked against FLINT's.
@@ -408,6 +431,12 @@ void products(unsigned threads, double imad_peak)
     for (const slong n : {32, 64, 128, 256, 512, 1024}) end_to_end_row(n, prime62, threads, true);
     end_to_end_row(2048, prime62, threads, true);
     for (const slong n : {64, 128, 256, 1024}) end_to_end_row(n, 1048573, threads, n <= 256);
+    std::printf("\n### End to end, thin: zgpu_nmod_mat_mul forced onto the GPU, 1 x inner times inner x 1, 62-bit prime\n\n"
+                "ms, median of 5 (FLINT on %u threads: median of 3); checked against FLINT. PCIe share: the operands at 55 GB/s "
+                "over the gpu time. ZGPU_TIMING's split is on stderr.\n\n"
+                "| shape | gpu ms | FLINT %u ms | x FLINT | PCIe share |\n|---|---:|---:|---:|---:|\n",
+                threads, threads);
+    for (const slong inner : {slong(1) << 16, slong(1) << 20, slong(1) << 24}) thin_row(inner, threads);
 }
 
 void products_over_z(unsigned threads)

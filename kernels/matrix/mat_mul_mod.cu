@@ -8,15 +8,18 @@
 // Cost a term: 8 IMADs as the other kernels count them (four 32 x 32-bit products, low and
 // high halves); shared memory (MM + MN) / (MM MN) = 1/2 word loaded a term with 4 x 4 entries
 // a thread. Batches too small to give every SM blocks of 32 x 64 take smaller tiles (2 x 2 or
-// 1 x 1 entries a thread): a 32 x 32 product on one block took 20 microseconds. The same kernel
-// subtracts the product from c instead (an LU's trailing update), at one more subtraction an
-// entry.
+// 1 x 1 entries a thread): a 32 x 32 product on one block took 20 microseconds. One product
+// with a long inner dimension and few such blocks runs its inner dimension in slices instead, a
+// grid row each, whose products mod n a second kernel sums: one thread summing 2^24 terms one
+// stage after another took seconds. The same kernel subtracts the product from c instead (an LU's
+// trailing update), at one more subtraction an entry.
 #include "kernels/matrix/mat_mul_mod.hpp"
 
 #include <algorithm>
 #include <string>
 
 #include "kernels/common/cuda_check.hpp"
+#include "kernels/common/temporary.hpp"
 #include "zgpu/error.hpp"
 
 namespace zgpu::kernels {
@@ -30,10 +33,14 @@ constexpr int kLargeEntries = 4;
 constexpr std::size_t kFillBlocks = 264;
 // Matrices of a batch a grid row each, the grid's y dimension at most this (more loop).
 constexpr unsigned kMaxGridY = 65535;
+// A sliced product's slices have this many inner terms at least, and its partial products take
+// at most this many words.
+constexpr std::size_t kSliceTerms = 4096, kMaxPartialWords = std::size_t(1) << 24;
 
 template <bool Subtract, int MM, int MN>
 __global__ void __launch_bounds__(kThreads, 2)
-    mat_mul_mod_kernel(const ConstMatricesView a, const ConstMatricesView b, const Modulus* moduli, const MatricesView c)
+    mat_mul_mod_kernel(const ConstMatricesView a, const ConstMatricesView b, const Modulus* moduli, std::size_t modulus_step,
+                       const MatricesView c)
 {
     constexpr int BM = TM * MM, BN = TN * MN;
     __shared__ limb_t as[J][BM + 1];  // as[j][i] = a(row0 + i, k0 + j); +1: the transposing stores spread over banks
@@ -71,7 +78,7 @@ __global__ void __launch_bounds__(kThreads, 2)
             }
             __syncthreads();
         }
-        const Modulus n = moduli[m];
+        const Modulus n = moduli[m * modulus_step];
         limb_t* cm = c.matrix(m);
 #pragma unroll
         for (int i = 0; i < MM; ++i)
@@ -86,6 +93,21 @@ __global__ void __launch_bounds__(kThreads, 2)
     }
 }
 
+// c = the sum of `parts` partial products mod n (c minus it where Subtract): partial p of c's
+// entry (i, j) at p * words + i * cols + j.
+template <bool Subtract>
+__global__ void sum_slices_kernel(const limb_t* partial, std::size_t parts, const Modulus* moduli, const MatricesView c)
+{
+    const Modulus n = moduli[0];
+    const std::size_t words = c.rows * c.cols;
+    for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < words; e += std::size_t(gridDim.x) * blockDim.x) {
+        limb_t sum = 0;
+        for (std::size_t part = 0; part < parts; ++part) sum = n.add(sum, partial[part * words + e]);
+        limb_t& entry = c.data[e / c.cols * c.row_stride + e % c.cols];
+        entry = Subtract ? n.sub(entry, sum) : sum;
+    }
+}
+
 std::size_t round_up(std::size_t x, std::size_t to) { return (x + to - 1) / to * to; }
 
 // Tiles of TM x TN threads of `entries` x `entries` each over c, one matrix of the batch.
@@ -94,11 +116,40 @@ std::size_t tiles(const MatricesView& c, int entries)
     return (c.rows + TM * entries - 1) / (TM * entries) * ((c.cols + TN * entries - 1) / (TN * entries));
 }
 
+// modulus_step 1: matrix m of the batch modulo moduli[m]; 0: all modulo moduli[0].
 template <bool Subtract, int Entries>
-void launch_tiles(ConstMatricesView a, ConstMatricesView b, const Modulus* moduli, MatricesView c, cudaStream_t stream)
+void launch_tiles(ConstMatricesView a, ConstMatricesView b, const Modulus* moduli, std::size_t modulus_step, MatricesView c,
+                  cudaStream_t stream)
 {
     const dim3 grid(unsigned(tiles(c, Entries)), unsigned(std::min<std::size_t>(c.count, kMaxGridY)));
-    mat_mul_mod_kernel<Subtract, Entries, Entries><<<grid, kThreads, 0, stream>>>(a, b, moduli, c);
+    mat_mul_mod_kernel<Subtract, Entries, Entries><<<grid, kThreads, 0, stream>>>(a, b, moduli, modulus_step, c);
+}
+
+// Slices a product of one matrix (c.count 1) takes: 0 where it runs whole.
+std::size_t inner_slices(ConstMatricesView a, MatricesView c)
+{
+    if (c.count != 1 || tiles(c, 1) >= kFillBlocks || a.cols < 2 * kSliceTerms) return 0;
+    return std::min(a.cols / kSliceTerms, kMaxPartialWords / (c.rows * c.cols));
+}
+
+// The product in `slices` slices of the inner dimension (the last may be shorter), each into
+// its own partial product mod n, then their sum into c.
+template <bool Subtract>
+void launch_sliced(ConstMatricesView a, ConstMatricesView b, const Modulus* moduli, MatricesView c, std::size_t slices,
+                   cudaStream_t stream)
+{
+    const std::size_t inner = a.cols, length = (inner + slices - 1) / slices, full = inner / length, rest = inner - full * length;
+    const std::size_t words = c.rows * c.cols, parts = full + (rest > 0);
+    const StreamMemory memory(parts * words * sizeof(limb_t), stream);
+    auto* partial = static_cast<limb_t*>(memory.data());
+    const ConstMatricesView a_slices{a.data, a.rows, length, a.row_stride, length, full};
+    const ConstMatricesView b_slices{b.data, length, b.cols, b.row_stride, length * b.row_stride, full};
+    launch_tiles<false, 1>(a_slices, b_slices, moduli, 0, {partial, c.rows, c.cols, c.cols, words, full}, stream);
+    if (rest > 0)
+        launch_tiles<false, 1>(a.block(0, full * length, a.rows, rest), b.block(full * length, 0, rest, b.cols), moduli, 0,
+                               {partial + full * words, c.rows, c.cols, c.cols, words, 1}, stream);
+    const unsigned blocks = unsigned(std::min<std::size_t>((words + kThreads - 1) / kThreads, 1024));
+    sum_slices_kernel<Subtract><<<blocks, kThreads, 0, stream>>>(partial, parts, moduli, c);
 }
 
 template <bool Subtract>
@@ -112,9 +163,10 @@ void launch(ConstMatricesView a, ConstMatricesView b, const Modulus* moduli, Mat
     const int entries = tiles(c, kLargeEntries) * batch >= kFillBlocks ? kLargeEntries : tiles(c, 2) * batch >= kFillBlocks ? 2 : 1;
     if (tiles(c, entries) > 0x7fffffffu)
         throw Error("mat_mul_mod: " + std::to_string(c.rows) + " x " + std::to_string(c.cols) + " is too large");
-    if (entries == kLargeEntries) launch_tiles<Subtract, kLargeEntries>(a, b, moduli, c, stream);
-    else if (entries == 2) launch_tiles<Subtract, 2>(a, b, moduli, c, stream);
-    else launch_tiles<Subtract, 1>(a, b, moduli, c, stream);
+    if (const std::size_t slices = inner_slices(a, c); slices >= 2) launch_sliced<Subtract>(a, b, moduli, c, slices, stream);
+    else if (entries == kLargeEntries) launch_tiles<Subtract, kLargeEntries>(a, b, moduli, 1, c, stream);
+    else if (entries == 2) launch_tiles<Subtract, 2>(a, b, moduli, 1, c, stream);
+    else launch_tiles<Subtract, 1>(a, b, moduli, 1, c, stream);
     check_launch(Subtract ? "mat_submul_mod" : "mat_mul_mod");
 }
 

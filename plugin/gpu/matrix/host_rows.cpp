@@ -23,6 +23,24 @@ constexpr std::size_t kBandWords = std::size_t(1) << 19;
 // The fewest rows of `words` words that the host threads copy together.
 std::size_t rows_parallel_from(std::size_t words) { return std::max<std::size_t>(2, kParallelFromWords / std::max<std::size_t>(words, 1)); }
 
+// Whether the rows lie one after another, as FLINT 3 keeps a matrix's rows: then they copy as
+// one block (a column matrix's rows are one word each).
+template <class Row>
+bool contiguous(std::span<Row const> rows, std::size_t words)
+{
+    for (std::size_t i = 1; i < rows.size(); ++i)
+        if (rows[i] != rows[0] + i * words) return false;
+    return true;
+}
+
+// Copies `count` words on the host threads where it pays.
+void copy_words(limb_t* to, const limb_t* from, std::size_t count)
+{
+    parallel_for(count, kParallelFromWords, [&](std::size_t begin, std::size_t end) {
+        std::memcpy(to + begin, from + begin, (end - begin) * sizeof(limb_t));
+    });
+}
+
 // Rows a band of rows of `words` words holds.
 std::size_t band_rows(std::size_t words) { return std::max<std::size_t>(1, kBandWords / std::max<std::size_t>(words, 1)); }
 
@@ -30,6 +48,7 @@ std::size_t band_rows(std::size_t words) { return std::max<std::size_t>(1, kBand
 
 void gather_rows(std::span<const limb_t* const> rows, std::size_t words, limb_t* packed)
 {
+    if (!rows.empty() && contiguous(rows, words)) return copy_words(packed, rows[0], rows.size() * words);
     parallel_for(rows.size(), rows_parallel_from(words), [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) std::memcpy(packed + i * words, rows[i], words * sizeof(limb_t));
     });
@@ -37,6 +56,7 @@ void gather_rows(std::span<const limb_t* const> rows, std::size_t words, limb_t*
 
 void scatter_rows(const limb_t* packed, std::size_t words, std::span<limb_t* const> rows)
 {
+    if (!rows.empty() && contiguous(rows, words)) return copy_words(rows[0], packed, rows.size() * words);
     parallel_for(rows.size(), rows_parallel_from(words), [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) std::memcpy(rows[i], packed + i * words, words * sizeof(limb_t));
     });

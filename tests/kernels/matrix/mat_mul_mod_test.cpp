@@ -142,6 +142,34 @@ TEST_F(MatMulMod, EveryTileSizeAtItsEdges)
     check_products({7, 33, 15, 1}, {~limb_t(0)}, kAllOnes, kAllOnes, 7);
 }
 
+TEST_F(MatMulMod, LongInnerDimensionsOfFewEntriesInSlices)
+{
+    // One product with few entries and 8192 inner terms or more runs its inner dimension in
+    // slices of 4096 or more: equal ones, a shorter last one, every word 2^64 - 1.
+    check_products({1, 8192, 1, 1}, {(limb_t(1) << 62) - 57}, kRandom, kRandom, 8);
+    check_products({3, 20001, 5, 1}, {~limb_t(0) - 58}, kAllOnes, kAllOnes, 9);
+    check_products({1, 1 << 20, 2, 1}, {~limb_t(0)}, kAllOnes, kAllOnes, 10);
+    check_products({40, 9000, 17, 1}, {kernels::ntt_primes(1)[0]}, kRandom, kRandom, 11);
+    check_products({2, 8191, 2, 1}, {3}, kRandom, kRandom, 12);  // whole: one slice short of two
+    // Subtracted from c, in slices of 4097 and 4096 (8193 terms): c - a b.
+    const Shape s{2, 8193, 3, 1};
+    const limb_t n = ~limb_t(0) - 58;
+    std::mt19937_64 random(13);
+    const std::vector<limb_t> a = words(s.rows * s.inner, random, kRandom), b = words(s.inner * s.cols, random, kAllOnes);
+    std::vector<limb_t> c(s.rows * s.cols);
+    for (limb_t& x : c) x = random() % n;
+    DeviceArray<limb_t> da(a), db(b), dc(c);
+    DeviceArray<kernels::Modulus> dm(std::vector<kernels::Modulus>{kernels::make_modulus(n)});
+    kernels::mat_submul_mod({da.data(), s.rows, s.inner, s.inner, 0, 1}, {db.data(), s.inner, s.cols, s.cols, 0, 1}, dm.data(),
+                            {dc.data(), s.rows, s.cols, s.cols, 0, 1}, nullptr);
+    const std::vector<limb_t> got = dc.download();
+    for (std::size_t i = 0; i < s.rows; ++i)
+        for (std::size_t j = 0; j < s.cols; ++j) {
+            const limb_t product = reference_entry(a.data(), b.data(), i, j, s, s.inner, s.cols, n), before = c[i * s.cols + j];
+            EXPECT_EQ(got[i * s.cols + j], before >= product ? before - product : before + (n - product)) << "entry " << i << ", " << j;
+        }
+}
+
 TEST_F(MatMulMod, LongInnerSumsOfAllOnes)
 {
     // 5000 terms of (2^64 - 1)^2: the digit sums' top digits carry thousands.
