@@ -68,6 +68,12 @@ bool mat_zz_p_determinant_worth_it(const NTL::mat_zz_p& a)
            n_is_prime(ulong(NTL::zz_p::modulus()));
 }
 
+// A system x A = b over Z that the GPU's lifting may take (its cost model decides).
+bool mat_zz_system_worth_it(const NTL::mat_ZZ& a, const NTL::vec_ZZ& b)
+{
+    return a.NumRows() == a.NumCols() && b.length() == a.NumRows() && a.NumRows() >= zgpu::preload::kDetBoundFrom;
+}
+
 // An inverse (right_sides 0) or a solution with one right side, of a matrix the GPU's inverse
 // by blocks takes.
 bool mat_zz_p_inverse_worth_it(const NTL::mat_zz_p& a, long right_sides)
@@ -138,6 +144,26 @@ void determinant(ZZ& d, const mat_ZZ& A, long deterministic)
         counts, [&] { return A.NumRows() == A.NumCols() && A.NumRows() >= zgpu::preload::kDetBoundFrom; },
         [&] { return zgpu::report("zgpu_determinant", [&] { zgpu::determinant(d, A); }); },
         [&] { next<void (*)(ZZ&, const mat_ZZ&, long)>(counts)(d, A, deterministic); });
+}
+
+// x A = d b over Z: d minimal (solve1) or det A (solve); zgpu's from the plugin's gate on.
+void solve1(ZZ& d, vec_ZZ& x, const mat_ZZ& A, const vec_ZZ& b)
+{
+    static Counts counts("NTL::solve1(mat_ZZ)", "_ZN3NTL6solve1ERNS_2ZZERNS_3VecIS0_EERKNS_3MatIS0_EERKS3_", Library::ntl);
+    route(
+        counts, [&] { return mat_zz_system_worth_it(A, b); },
+        [&] { return zgpu::report("zgpu_solve1", [&] { zgpu::solve1(d, x, A, b); }); },
+        [&] { next<void (*)(ZZ&, vec_ZZ&, const mat_ZZ&, const vec_ZZ&)>(counts)(d, x, A, b); });
+}
+
+// zgpu's d is exact whatever `deterministic` asks, as its determinant's.
+void solve(ZZ& d, vec_ZZ& x, const mat_ZZ& A, const vec_ZZ& b, long deterministic)
+{
+    static Counts counts("NTL::solve(mat_ZZ)", "_ZN3NTL5solveERNS_2ZZERNS_3VecIS0_EERKNS_3MatIS0_EERKS3_l", Library::ntl);
+    route(
+        counts, [&] { return mat_zz_system_worth_it(A, b); },
+        [&] { return zgpu::report("zgpu_solve", [&] { zgpu::solve(d, x, A, b); }); },
+        [&] { next<void (*)(ZZ&, vec_ZZ&, const mat_ZZ&, const vec_ZZ&, long)>(counts)(d, x, A, b, deterministic); });
 }
 
 void resultant(ZZ& res, const ZZX& a, const ZZX& b, long deterministic)

@@ -1,6 +1,6 @@
-// NTL-style products and determinants of mat_ZZ, and products, determinants, inverses and
-// solutions of mat_zz_p modulo the current zz_p modulus: the semantics of NTL's mul,
-// determinant, inv and solve (outputs may be inputs; a 0 x 0 matrix's determinant is 1). On the
+// NTL-style products, determinants and solutions of mat_ZZ, and products, determinants, inverses
+// and solutions of mat_zz_p modulo the current zz_p modulus: the semantics of NTL's mul,
+// determinant, solve1, inv and solve (outputs may be inputs; a 0 x 0 matrix's determinant is 1). On the
 // GPU the functions of zgpu_matrix.h, exact on every input; on the CPU NTL's own functions
 // (mat_ZZ's determinant with deterministic = 1: its default strategy is randomised). mat_zz_p's
 // determinants, inverses and solutions modulo a composite stay with NTL, whose elimination needs
@@ -17,6 +17,11 @@ namespace zgpu {
 
 void mul(NTL::mat_ZZ& x, const NTL::mat_ZZ& a, const NTL::mat_ZZ& b);
 void determinant(NTL::ZZ& d, const NTL::mat_ZZ& a);
+// As NTL's solve1: where a is nonsingular, x a = d b with d > 0 minimal; else d = 0 (x as NTL
+// leaves it). On the GPU from 16 rows on, by fmpz_mat_solve's lifting on a's transpose.
+void solve1(NTL::ZZ& d, NTL::vec_ZZ& x, const NTL::mat_ZZ& a, const NTL::vec_ZZ& b);
+// As NTL's solve: d = det a and, where d != 0, x a = d b (solve1's x times det a / d).
+void solve(NTL::ZZ& d, NTL::vec_ZZ& x, const NTL::mat_ZZ& a, const NTL::vec_ZZ& b);
 void mul(NTL::mat_zz_p& x, const NTL::mat_zz_p& a, const NTL::mat_zz_p& b);
 void determinant(NTL::zz_p& d, const NTL::mat_zz_p& a);
 // d = det a, and x = a^-1 where d != 0 (x undefined where d = 0).

@@ -1,6 +1,7 @@
-// zgpu::mul and determinant on NTL's mat_ZZ against NTL's, on each backend: empty and
-// non-square shapes, entries of 1 to 500 bits with signs, chunks of entries that span rows,
-// singular matrices, aliasing, products in blocks under a device memory limit, bad shapes.
+// zgpu::mul, determinant, solve1 and solve on NTL's mat_ZZ against NTL's, on each backend: empty
+// and non-square shapes, entries of 1 to 500 bits with signs, chunks of entries that span rows,
+// singular matrices, aliasing, products in blocks under a device memory limit, systems on both
+// sides of the lifting's 16 rows with large denominators, bad shapes.
 #include <string>
 
 #include <NTL/mat_ZZ.h>
@@ -86,6 +87,56 @@ TEST_P(NtlMatrices, DeterminantMatchesNtl)
         }
 }
 
+TEST_P(NtlMatrices, SolutionsMatchNtl)
+{
+    for (const long n : {0, 1, 15, 16, 40})
+        for (const long bits : {1, 64, 200}) {
+            const NTL::mat_ZZ a = random(n, n, bits);
+            NTL::vec_ZZ b;
+            b.SetLength(n);
+            for (long i = 0; i < n; ++i) b[i] = NTL::RandomBits_ZZ(bits) - NTL::RandomBits_ZZ(bits);
+            const std::string what = std::to_string(n) + " x " + std::to_string(n) + ", " + std::to_string(bits) + " bits";
+            NTL::ZZ ours(7), theirs;
+            NTL::vec_ZZ x, expected;
+            NTL::solve1(theirs, expected, a, b);
+            zgpu::solve1(ours, x, a, b);
+            EXPECT_EQ(ours, theirs) << "solve1's d, " << what;
+            if (theirs != 0) {
+                EXPECT_TRUE(x == expected) << "solve1's x, " << what;
+            }
+            NTL::solve(theirs, expected, a, b, 1);
+            zgpu::solve(ours, x, a, b);
+            EXPECT_EQ(ours, theirs) << "solve's d, " << what;
+            if (theirs != 0) {
+                EXPECT_TRUE(x == expected) << "solve's x, " << what;
+            }
+        }
+}
+
+TEST_P(NtlMatrices, SolutionsOfSingularSystemsAndInPlace)
+{
+    NTL::mat_ZZ a = random(30, 30, 64);
+    NTL::vec_ZZ b, x;
+    b.SetLength(30);
+    for (long i = 0; i < 30; ++i) b[i] = NTL::RandomBits_ZZ(64);
+    // x into b itself.
+    NTL::ZZ d, theirs;
+    NTL::vec_ZZ expected, y = b;
+    NTL::solve1(theirs, expected, a, b);
+    zgpu::solve1(d, y, a, y);
+    EXPECT_TRUE(d == theirs && y == expected);
+    // Two equal columns (x a = d b reads a's columns): singular, d = 0 both ways.
+    for (long i = 0; i < 30; ++i) a[i][29] = a[i][3];
+    zgpu::solve1(d, x, a, b);
+    EXPECT_EQ(d, NTL::ZZ(0));
+    zgpu::solve(d, x, a, b);
+    EXPECT_EQ(d, NTL::ZZ(0));
+    // A zero column: singular before any lifting.
+    for (long i = 0; i < 30; ++i) a[i][5] = 0;
+    zgpu::solve1(d, x, a, b);
+    EXPECT_EQ(d, NTL::ZZ(0));
+}
+
 TEST_P(NtlMatrices, BadShapesThrowAndWriteNothing)
 {
     const NTL::mat_ZZ a = random(3, 4, 10);
@@ -96,6 +147,16 @@ TEST_P(NtlMatrices, BadShapesThrowAndWriteNothing)
     NTL::ZZ d(7);
     EXPECT_THROW(zgpu::determinant(d, a), Error);
     EXPECT_EQ(d, NTL::ZZ(7));
+    NTL::vec_ZZ b, y;
+    b.SetLength(3);
+    y = b;
+    EXPECT_THROW(zgpu::solve1(d, y, a, b), Error);
+    EXPECT_THROW(zgpu::solve(d, y, a, b), Error);
+    const NTL::mat_ZZ square = random(4, 4, 10);
+    EXPECT_THROW(zgpu::solve1(d, y, square, b), Error);
+    EXPECT_THROW(zgpu::solve(d, y, square, b), Error);
+    EXPECT_EQ(d, NTL::ZZ(7));
+    EXPECT_TRUE(y == b);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, NtlMatrices, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);

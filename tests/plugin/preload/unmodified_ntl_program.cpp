@@ -49,6 +49,13 @@ unsigned long hash(const mat_zz_p& a)
     return h;
 }
 
+unsigned long hash_vec(const vec_ZZ& v)
+{
+    unsigned long h = 0;
+    for (long i = 0; i < v.length(); ++i) h = hash(v[i], h);
+    return h;
+}
+
 unsigned long hash(const vec_zz_p& v)
 {
     unsigned long h = 0;
@@ -125,8 +132,14 @@ void matrices(long dim, long bits)
     ZZ d;
     determinant(d, a), say("determinant", hash(d, 0));
     determinant(d, a, 1), say("determinant, deterministic", hash(d, 0));
+    vec_ZZ v, x;
+    v.SetLength(dim);
+    for (long i = 0; i < dim; ++i) RandomBits(v[i], bits), v[i] -= power2_ZZ(bits - 1);
+    solve1(d, x, a, v), say("solve1", hash(d, hash_vec(x)));
+    solve(d, x, a, v), say("solve", hash(d, hash_vec(x)));
     a[1] = a[0];
     determinant(d, a), say("determinant of a singular matrix", hash(d, 0));
+    solve1(d, x, a, v), say("solve1 of a singular matrix", hash(d, 0));
 }
 
 // Modulo p: products (aliased too), determinants (a singular one, and relaxed modulo a
