@@ -31,13 +31,6 @@ void each(std::size_t first, std::size_t last, const HostOperand& a, const HostO
     });
 }
 
-// Moves the computed entries into x entry by entry (x keeps its own storage, fixed or not).
-void move_into(NTL::Vec<NTL::ZZ>& x, NTL::Vec<NTL::ZZ>& computed)
-{
-    x.SetLength(computed.length());
-    for (long i = 0; i < computed.length(); ++i) NTL::swap(x[i], computed[i]);
-}
-
 // a[i] divided by b[0] != 0 with floor rounding, as NTL's DivRem on ZZ, computed aside (a may
 // be an output): the quotients, the remainders, or both.
 struct FloorDivision {

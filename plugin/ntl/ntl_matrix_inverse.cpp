@@ -12,6 +12,7 @@
 #include "plugin/matrix/mat_choice.hpp"
 #include "plugin/matrix/nmod_mat_inv.hpp"
 #include "plugin/ntl/mat_zz_p_rows.hpp"
+#include "plugin/ntl/zz_array.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/ntl_matrix.hpp"
 
@@ -55,8 +56,8 @@ void solve_columns(NTL::zz_p& d, NTL::vec_zz_p& x, const NTL::mat_zz_p& a, const
             const limb_t det = gpu::nmod_mat_solve(rows_of<const limb_t*>(transposed ? t : a), column_rows<const limb_t*>(b), 1,
                                                    column_rows<limb_t*>(solution), p);
             if (det == 0) return false;
+            move_into(x, solution);  // x may be a row of a matrix
             d.LoopHole() = long(det);
-            NTL::swap(x, solution);
             return true;
         },
         host, host);
@@ -77,8 +78,8 @@ void inv(NTL::zz_p& d, NTL::mat_zz_p& x, const NTL::mat_zz_p& a)
             inverse.SetDims(long(n), long(n));
             const limb_t det = gpu::nmod_mat_inv(rows_of<const limb_t*>(a), rows_of<limb_t*>(inverse), p);
             if (det == 0) return false;
-            d.LoopHole() = long(det);
             NTL::swap(x, inverse);
+            d.LoopHole() = long(det);
             return true;
         },
         host, host);

@@ -94,8 +94,8 @@ void solve1(NTL::ZZ& d, NTL::vec_ZZ& x, const NTL::mat_ZZ& a, const NTL::vec_ZZ&
     NTL::vec_ZZ values;
     values.SetLength(n);
     for (long i = 0; i < n; ++i) set_zz(values[i], solution.entries + i);
+    move_into(x, values);  // x may be a row of a matrix
     set_zz(d, den.get());
-    NTL::swap(x, values);
 }
 
 void solve(NTL::ZZ& d, NTL::vec_ZZ& x, const NTL::mat_ZZ& a, const NTL::vec_ZZ& b)
@@ -111,8 +111,8 @@ void solve(NTL::ZZ& d, NTL::vec_ZZ& x, const NTL::mat_ZZ& a, const NTL::vec_ZZ& 
     zgpu::solve1(d1, x1, a, b);
     const NTL::ZZ scale = det / d1;
     for (long i = 0; i < x1.length(); ++i) x1[i] *= scale;
+    move_into(x, x1);
     d = det;
-    NTL::swap(x, x1);
 }
 
 }  // namespace zgpu

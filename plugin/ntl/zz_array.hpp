@@ -37,6 +37,15 @@ inline void require_resizable(const NTL::Vec<NTL::ZZ>& x, std::size_t n, const s
                     std::to_string(n) + " entries needed");
 }
 
+// Moves the computed entries into x entry by entry: x keeps its own storage, fixed (a row of a
+// matrix) or not, where swapping whole vectors fails for a fixed one.
+template <class T>
+void move_into(NTL::Vec<T>& x, NTL::Vec<T>& computed)
+{
+    x.SetLength(computed.length());
+    for (long i = 0; i < computed.length(); ++i) NTL::swap(x[i], computed[i]);
+}
+
 // b as a vector of one element, copied: b may be an entry of an output.
 inline NTL::Vec<NTL::ZZ> one_element(const NTL::ZZ& b)
 {

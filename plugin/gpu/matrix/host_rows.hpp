@@ -23,7 +23,9 @@ void upload_rows(std::span<const limb_t* const> rows, std::size_t words, limb_t*
 
 // The reverse, after the work queued on `stream`: `device` through pinned `packed` into `rows`,
 // each band scattered while the next one downloads. Returns once every row is written. The
-// first band's wait follows all earlier work on the stream, so a failure there writes nothing.
+// first band's wait follows all earlier work on the stream, so a failed computation writes
+// nothing; a copy that fails after the first band leaves the bands before it written (where the
+// rows are an input's, the host's answer after it would read them).
 void download_rows(const limb_t* device, limb_t* packed, std::size_t words, std::span<limb_t* const> rows, cudaStream_t stream);
 
 }  // namespace zgpu::gpu

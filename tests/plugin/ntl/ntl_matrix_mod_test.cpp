@@ -234,6 +234,14 @@ TEST_P(NtlMatricesModP, SolutionsMatchNtlBothWays)
             if (theirs != 0) {
                 EXPECT_TRUE(y == expected) << context(a, "solution into b");
             }
+            // x a row of a matrix (a vector of fixed length).
+            NTL::mat_zz_p rows;
+            rows.SetDims(1, n);
+            zgpu::solve(ours, a, rows[0], b);
+            EXPECT_EQ(ours, theirs) << context(a, "solution's determinant, into a matrix's row");
+            if (theirs != 0) {
+                EXPECT_TRUE(rows[0] == expected) << context(a, "solution into a matrix's row");
+            }
             NTL::mat_zz_p singular = a;
             singular[n - 1] = singular[0];
             zgpu::solve(ours, singular, y, b);

@@ -131,6 +131,17 @@ TEST_P(NtlMatrices, SolutionsOfSingularSystemsAndInPlace)
     EXPECT_EQ(d, NTL::ZZ(0));
     zgpu::solve(d, x, a, b);
     EXPECT_EQ(d, NTL::ZZ(0));
+    // x a row of a matrix (a vector of fixed length), both ways.
+    a = random(30, 30, 64);
+    NTL::mat_ZZ rows;
+    rows.SetDims(2, 30);
+    NTL::solve1(theirs, expected, a, b);
+    zgpu::solve1(d, rows[0], a, b);
+    EXPECT_TRUE(d == theirs && rows[0] == expected);
+    NTL::solve(theirs, expected, a, b, 1);
+    zgpu::solve(d, rows[1], a, b);
+    EXPECT_TRUE(d == theirs && rows[1] == expected);
+    for (long i = 0; i < 30; ++i) a[i][29] = a[i][3];
     // A zero column: singular before any lifting.
     for (long i = 0; i < 30; ++i) a[i][5] = 0;
     zgpu::solve1(d, x, a, b);
