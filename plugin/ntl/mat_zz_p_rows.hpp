@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstddef>
-#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -34,8 +33,6 @@ std::vector<Row> column_rows(Vector& v)
     for (long i = 0; i < v.length(); ++i) rows[std::size_t(i)] = reinterpret_cast<Row>(&v[i]);
     return rows;
 }
-
-inline std::string shape(const NTL::mat_zz_p& m) { return std::to_string(m.NumRows()) + " x " + std::to_string(m.NumCols()); }
 
 inline limb_t modulus() { return limb_t(NTL::zz_p::modulus()); }
 

@@ -9,6 +9,7 @@
 #include "plugin/matrix/fmpz_mat_det.hpp"
 #include "plugin/matrix/fmpz_mat_mul.hpp"
 #include "plugin/modular/fmpz_temp.hpp"
+#include "plugin/ntl/mat_checks.hpp"
 #include "plugin/ntl/zz_array.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/ntl_adapter.hpp"
@@ -26,22 +27,17 @@ struct MatEntries {
     void copy(std::size_t i, limb_t* dst) const { adapters::ZZReader((*m)[long(i / cols)].elts()).copy(i % cols, dst); }
 };
 
-std::string shape(const NTL::mat_ZZ& m) { return std::to_string(m.NumRows()) + " x " + std::to_string(m.NumCols()); }
-
 matrix::ZMatrix operand(const NTL::mat_ZZ& m, const char* name)
 {
     const std::size_t rows = std::size_t(m.NumRows()), cols = std::size_t(m.NumCols());
-    long bits = 0;
-    for (long i = 0; i < m.NumRows(); ++i)
-        for (long j = 0; j < m.NumCols(); ++j) bits = std::max(bits, NTL::NumBits(m[i][j]));
-    return {host_operand(MatEntries{&m, cols}, rows * cols, name), rows, cols, std::uint64_t(bits)};
+    return {host_operand(MatEntries{&m, cols}, rows * cols, name), rows, cols, max_bits(m)};
 }
 
 }  // namespace
 
 void mul(NTL::mat_ZZ& x, const NTL::mat_ZZ& a, const NTL::mat_ZZ& b)
 {
-    if (a.NumCols() != b.NumRows()) throw Error("mul: a is " + shape(a) + " and b " + shape(b) + ": they do not multiply");
+    ntl::check_product(a, b, "mul");
     const long rows = a.NumRows(), cols = b.NumCols();
     if (rows == 0 || cols == 0 || a.NumCols() == 0) {  // empty shapes and zero products: NTL's
         set_last_backend(Backend::cpu);
@@ -65,7 +61,7 @@ void mul(NTL::mat_ZZ& x, const NTL::mat_ZZ& a, const NTL::mat_ZZ& b)
 
 void determinant(NTL::ZZ& d, const NTL::mat_ZZ& a)
 {
-    if (a.NumRows() != a.NumCols()) throw Error("determinant: a is " + shape(a) + ", not square");
+    ntl::check_square(a, "determinant");
     const long n = a.NumRows();
     // The empty matrix's determinant is 1; a zero row (Hadamard's bound 0) gives 0: the host's.
     std::vector<std::uint64_t> norm_bits(static_cast<std::size_t>(n));

@@ -11,6 +11,7 @@
 #include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/matrix/mat_choice.hpp"
 #include "plugin/matrix/nmod_mat_inv.hpp"
+#include "plugin/ntl/mat_checks.hpp"
 #include "plugin/ntl/mat_zz_p_rows.hpp"
 #include "plugin/ntl/zz_array.hpp"
 #include "zgpu/error.hpp"
@@ -22,19 +23,8 @@ namespace {
 using ntl::column_rows;
 using ntl::modulus;
 using ntl::rows_of;
-using ntl::shape;
-
-void check_square(const NTL::mat_zz_p& a, const char* what)
-{
-    if (a.NumRows() != a.NumCols()) throw Error(std::string(what) + ": a is " + shape(a) + ", not square");
-}
-
-void check_right_side(const NTL::mat_zz_p& a, const NTL::vec_zz_p& b)
-{
-    check_square(a, "solve");
-    if (b.length() != a.NumRows())
-        throw Error("solve: a is " + shape(a) + " and b of length " + std::to_string(b.length()) + ": they do not match");
-}
+using ntl::check_square;
+using ntl::check_system;
 
 // d = det a and x with a x = b (a's rows as given, or its transpose's where `transposed`),
 // x undefined where d = 0, as NTL's solve.
@@ -96,13 +86,13 @@ void inv(NTL::mat_zz_p& x, const NTL::mat_zz_p& a)
 
 void solve(NTL::zz_p& d, const NTL::mat_zz_p& a, NTL::vec_zz_p& x, const NTL::vec_zz_p& b)
 {
-    check_right_side(a, b);
+    check_system(a, b, "solve");
     solve_columns(d, x, a, b, false);
 }
 
 void solve(NTL::zz_p& d, NTL::vec_zz_p& x, const NTL::mat_zz_p& a, const NTL::vec_zz_p& b)
 {
-    check_right_side(a, b);
+    check_system(a, b, "solve");
     solve_columns(d, x, a, b, true);
 }
 

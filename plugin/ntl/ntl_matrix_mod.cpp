@@ -16,6 +16,7 @@
 #include "plugin/host_ops/gpu_or_host.hpp"
 #include "plugin/host_ops/progress.hpp"
 #include "plugin/matrix/mat_choice.hpp"
+#include "plugin/ntl/mat_checks.hpp"
 #include "plugin/ntl/mat_zz_p_rows.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/ntl_matrix.hpp"
@@ -28,7 +29,7 @@ using ntl::shape;
 
 void mul(NTL::mat_zz_p& x, const NTL::mat_zz_p& a, const NTL::mat_zz_p& b)
 {
-    if (a.NumCols() != b.NumRows()) throw Error("mul: a is " + shape(a) + " and b " + shape(b) + ": they do not multiply");
+    ntl::check_product(a, b, "mul");
     const std::size_t rows = std::size_t(a.NumRows()), inner = std::size_t(a.NumCols()), cols = std::size_t(b.NumCols());
     // Empty shapes and zero products stay with NTL, which may be called on them before any
     // modulus is set: the modulus is read after.
@@ -54,7 +55,7 @@ void mul(NTL::mat_zz_p& x, const NTL::mat_zz_p& a, const NTL::mat_zz_p& b)
 
 void determinant(NTL::zz_p& d, const NTL::mat_zz_p& a)
 {
-    if (a.NumRows() != a.NumCols()) throw Error("determinant: a is " + shape(a) + ", not square");
+    ntl::check_square(a, "determinant");
     const std::size_t n = std::size_t(a.NumRows());
     const limb_t p = n == 0 ? 0 : modulus();
     // The primality test only where the GPU would run: small matrices stay as cheap as NTL's.

@@ -14,6 +14,7 @@
 #include "plugin/matrix/fmpz_mat_det.hpp"
 #include "plugin/matrix/fmpz_mat_solve.hpp"
 #include "plugin/modular/fmpz_temp.hpp"
+#include "plugin/ntl/mat_checks.hpp"
 #include "plugin/ntl/zz_array.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/ntl_adapter.hpp"
@@ -21,6 +22,8 @@
 
 namespace zgpu {
 namespace {
+
+using ntl::check_system;
 
 // The entries of a's transpose in row-major order (entry (r, c) is a[c][r]), looked up at each access.
 struct TransposedEntries {
@@ -41,14 +44,6 @@ struct FmpzVector {
     fmpz* entries;
 };
 
-void check_system(const NTL::mat_ZZ& a, const NTL::vec_ZZ& b, const char* what)
-{
-    const std::string shape = std::to_string(a.NumRows()) + " x " + std::to_string(a.NumCols());
-    if (a.NumRows() != a.NumCols()) throw Error(std::string(what) + ": a is " + shape + ", not square");
-    if (b.length() != a.NumRows())
-        throw Error(std::string(what) + ": a is " + shape + " and b of length " + std::to_string(b.length()) + ": they do not match");
-}
-
 // Cramer's bounds of a^T y = b (matrix::solve_bounds's, from a's columns and b's entries).
 matrix::SolveBounds transposed_bounds(const NTL::mat_ZZ& a, const NTL::vec_ZZ& b)
 {
@@ -63,14 +58,6 @@ matrix::SolveBounds transposed_bounds(const NTL::mat_ZZ& a, const NTL::vec_ZZ& b
         with_b_bits[std::size_t(c)] = std::uint64_t(NTL::NumBits(norm));
     }
     return {matrix::hadamard_bits(with_b_bits), matrix::hadamard_bits(column_bits)};
-}
-
-std::uint64_t max_bits(const NTL::mat_ZZ& a)
-{
-    long bits = 0;
-    for (long i = 0; i < a.NumRows(); ++i)
-        for (long j = 0; j < a.NumCols(); ++j) bits = std::max(bits, NTL::NumBits(a[i][j]));
-    return std::uint64_t(bits);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <NTL/mat_ZZ.h>
 #include <flint/fmpz.h>
 
 #include "zgpu/ntl_adapter.hpp"
@@ -35,6 +36,15 @@ inline void require_resizable(const NTL::Vec<NTL::ZZ>& x, std::size_t n, const s
     if (x.fixed() && std::size_t(x.length()) != n)
         throw Error(name + ": " + argument + " has the fixed length " + std::to_string(x.length()) + ", " +
                     std::to_string(n) + " entries needed");
+}
+
+// The bits of a's largest entry.
+inline std::uint64_t max_bits(const NTL::mat_ZZ& a)
+{
+    long bits = 0;
+    for (long i = 0; i < a.NumRows(); ++i)
+        for (long j = 0; j < a.NumCols(); ++j) bits = std::max(bits, NTL::NumBits(a[i][j]));
+    return std::uint64_t(bits);
 }
 
 // Moves the computed entries into x entry by entry: x keeps its own storage, fixed (a row of a

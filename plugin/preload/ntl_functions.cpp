@@ -15,6 +15,7 @@
 #include "base/parallel.hpp"
 #include "plugin/flint/c_report.hpp"
 #include "plugin/matrix/mat_choice.hpp"
+#include "plugin/ntl/zz_array.hpp"
 #include "plugin/preload/gates.hpp"
 #include "plugin/preload/intercept.hpp"
 #include "zgpu/ntl.hpp"
@@ -40,14 +41,6 @@ bool zzx_product_worth_it(const NTL::ZZX& a, const NTL::ZZX& b)
     const long la = a.rep.length(), lb = b.rep.length();
     return la > 0 && lb > 0 && la + lb - 1 >= zgpu::preload::kReadSizesFrom &&
            zgpu::preload::fmpz_product_pays(la, lb, la + lb - 1, std::uint64_t(NTL::MaxBits(a)), std::uint64_t(NTL::MaxBits(b)));
-}
-
-std::uint64_t max_bits(const NTL::mat_ZZ& a)
-{
-    long bits = 0;
-    for (long i = 0; i < a.NumRows(); ++i)
-        for (long j = 0; j < a.NumCols(); ++j) bits = std::max(bits, NTL::NumBits(a[i][j]));
-    return std::uint64_t(bits);
 }
 
 bool mat_zz_p_product_worth_it(const NTL::mat_zz_p& a, const NTL::mat_zz_p& b)
@@ -129,7 +122,7 @@ void mul(mat_ZZ& X, const mat_ZZ& A, const mat_ZZ& B)
         counts,
         [&] {
             return A.NumCols() == B.NumRows() && zgpu::preload::thick(A.NumRows(), A.NumCols(), B.NumCols()) &&
-                   zgpu::preload::fmpz_mat_product_pays(A.NumRows(), A.NumCols(), B.NumCols(), max_bits(A), max_bits(B));
+                   zgpu::preload::fmpz_mat_product_pays(A.NumRows(), A.NumCols(), B.NumCols(), zgpu::max_bits(A), zgpu::max_bits(B));
         },
         [&] { return zgpu::report("zgpu_mul", [&] { zgpu::mul(X, A, B); }); },
         [&] { next<void (*)(mat_ZZ&, const mat_ZZ&, const mat_ZZ&)>(counts)(X, A, B); });
