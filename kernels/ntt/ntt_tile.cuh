@@ -7,6 +7,12 @@
 
 namespace zgpu::kernels {
 
+// A pointwise step that maps a whole group of a tile at once, pointwise.group(tile, u) (its type
+// names WholeGroup), where its words' work is long (a polynomial evaluated at each): the group's
+// independent chains interleave, where one word at a time would wait on each chain's latency.
+template <class Pointwise>
+concept GroupPointwise = requires { typename Pointwise::WholeGroup; };
+
 // Calls body(Fixed<First + i * Step>()) for i = 0 .. Count - 1: loops over
 // passes whose stages are known at compile time.
 template <int First, int Step, int Count, class Body>
@@ -27,7 +33,7 @@ __device__ __forceinline__ void for_passes(Body body)
 // from_smem(tile, base, offset) and to_smem(tile, base, offset, v), and leave by output(tile,
 // base, offset, v) on the last inverse pass (a's tiles only): word base + offset of the tile,
 // offset's bits clear in base (group_pass). pointwise(x, y) multiplies two spectra's words,
-// scaled as the caller needs.
+// scaled as the caller needs, or a GroupPointwise maps a's group (a square's).
 // With LogTile known at compile time every pass's stages are, so that the words' and twiddles'
 // addresses are a group's address plus constants: in the batch of 10^4 products of length 1024
 // through five primes a group of 8 words (12 butterflies) took 224 instructions with the
@@ -97,8 +103,11 @@ struct TileProducts {
             }
             if (!square) bottom_butterflies<true, FusedStages>(v, forward, f);
             bottom_butterflies<true, FusedStages>(u, forward, f);
+            if constexpr (GroupPointwise<Pointwise>) pointwise.group(tile, u);
+            else {
 #pragma unroll
-            for (int m = 0; m < kGroup; ++m) u[m] = pointwise(u[m], square ? u[m] : v[m]);
+                for (int m = 0; m < kGroup; ++m) u[m] = pointwise(u[m], square ? u[m] : v[m]);
+            }
             bottom_butterflies<false, FusedStages, PointwiseBound>(u, inverse, f);
 #pragma unroll
             for (int m = 0; m < kGroup; ++m) to_smem(tile, first, m, u[m]);

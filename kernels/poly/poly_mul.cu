@@ -17,6 +17,8 @@
 // Cost: 3 transforms (2 for a square) of (N/2) log2 N butterflies, each one product by a twiddle
 // (three 64-bit multiplications: about 10 IMADs), plus two Montgomery products a coefficient for
 // the pointwise step.
+// A composition f(a) runs the same frame as a square of a: its pointwise step evaluates f at each
+// point of a's spectrum (HornerAtPoints), len(f) - 1 products by the point each.
 #include "kernels/poly/poly_mul.hpp"
 
 #include <algorithm>
@@ -26,6 +28,8 @@
 
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/common/temporary.hpp"
+#include "kernels/modular/modulus.hpp"
+#include "kernels/modular/shoup_product.hpp"
 #include "kernels/ntt/ntt_tile.cuh"
 #include "kernels/poly/product_slots.cuh"
 #include "zgpu/error.hpp"
@@ -192,8 +196,57 @@ struct TileArgs {
 // Six blocks an SM (80 registers a thread, a few spilled): 24 warps hide the products' latency
 // better than the 20 of five blocks (the batch of 10^4 products of length 1024: 2.05 against
 // 2.13 ms on the H200).
-template <int LogTile>
-__global__ void __launch_bounds__(kTileThreads, 6) tile_stages(const TileArgs args)
+// A composition's outer polynomial modulo one prime: count residues.
+struct OuterWords {
+    const limb_t* c;
+    std::uint32_t count;
+};
+
+// The pointwise step of a composition (poly_compose): the outer polynomial's value at each point
+// x of the inner one's spectrum, by Horner's rule, times N^-1. Each step is a product by x, a
+// factor fixed for all of a point's steps: Shoup's, its companion computed once a point. An
+// accumulator stays below 3p < 2^64 (a lazy product below 2p plus a coefficient below p), which
+// Shoup's product takes as it is; the last product by N^-1 leaves it below 2p, the pointwise
+// bound. The eight points of a thread's group run side by side.
+template <class Coefficients>
+struct HornerAtPoints {
+    using WholeGroup = void;
+    Field64 f;
+    Modulus modulus;
+    limb_t scale, scale_shoup;  // N^-1 mod p
+    Coefficients coefficients;   // (tile) -> the outer polynomial's residues and their count
+
+    __device__ HornerAtPoints(const Field64& field, int log_length, Coefficients c)
+        : f(field), modulus(make_modulus(field.p)), scale(field.p - ((field.p - 1) >> log_length)),
+          scale_shoup(shoup_companion(modulus, scale)), coefficients(c)
+    {
+    }
+
+    template <int N>
+    __device__ void group(int tile, limb_t (&u)[N]) const
+    {
+        const auto [c, count] = coefficients(tile);
+        limb_t x[N], x_shoup[N];
+#pragma unroll
+        for (int m = 0; m < N; ++m) {
+            x[m] = f.exact(u[m]);
+            x_shoup[m] = shoup_companion(modulus, x[m]);
+            u[m] = count ? c[count - 1] : 0;
+        }
+        for (std::uint32_t i = count ? count - 1 : 0; i-- > 0;) {
+            const limb_t ci = c[i];
+#pragma unroll
+            for (int m = 0; m < N; ++m) u[m] = mul_shoup_lazy(u[m], x[m], x_shoup[m], f.p) + ci;
+        }
+#pragma unroll
+        for (int m = 0; m < N; ++m) u[m] = mul_shoup_lazy(u[m], scale, scale_shoup, f.p);
+    }
+};
+
+// A product's kernel keeps six blocks an SM; a composition's, whose Horner steps hold three
+// words a point, four (128 registers a thread).
+template <int LogTile, bool Compose>
+__global__ void __launch_bounds__(kTileThreads, Compose ? 4 : 6) tile_stages(const TileArgs args)
 {
     extern __shared__ limb_t smem[];
     __shared__ ProductSlots<kMaxTilesPerBlock> slots;
@@ -235,9 +288,21 @@ __global__ void __launch_bounds__(kTileThreads, 6) tile_stages(const TileArgs ar
         else if (i < slots.product_length[tile]) slots.product[tile][i] = f.exact(v);
     };
 
-    const limb_t scale = pointwise_scale(f, plan.log_length);
-    tile_products<LogTile, kPassStages, kFusedStages>(tiles, plan.square, upper_zero, forward, inverse, f, input, from_smem, to_smem,
-                  [&](limb_t x, limb_t y) { return f.mul(f.mul(x, y), scale); }, output);
+    if constexpr (Compose) {
+        // The outer polynomial of each tile's composition: b's words of the product.
+        const ConstPolyBatchView& outer = plan.b;
+        const std::size_t j = args.outer ? (args.chunk_first + blockIdx.x / (plan.length / kTile)) % plan.products : 0;
+        const auto coefficients = [&](int tile) {
+            if (args.outer) return OuterWords{outer.values.prime(prime) + outer.offset(j), outer.length(j)};
+            return OuterWords{slots.source[1][tile], slots.limit[1][tile]};
+        };
+        const HornerAtPoints<decltype(coefficients)> horner(f, plan.log_length, coefficients);
+        tile_products<LogTile, kPassStages, kFusedStages>(tiles, true, upper_zero, forward, inverse, f, input, from_smem, to_smem, horner, output);
+    } else {
+        const limb_t scale = pointwise_scale(f, plan.log_length);
+        tile_products<LogTile, kPassStages, kFusedStages>(tiles, plan.square, upper_zero, forward, inverse, f, input, from_smem, to_smem,
+                      [&](limb_t x, limb_t y) { return f.mul(f.mul(x, y), scale); }, output);
+    }
 }
 
 unsigned blocks_for(std::size_t blocks)
@@ -265,24 +330,19 @@ void launch_outer(const OuterArgs& args, cudaStream_t stream)
     check_launch(Forward ? "polynomial products (NTT): forward stages launch" : "polynomial products (NTT): inverse stages launch");
 }
 
-}  // namespace
-
-std::uint32_t poly_ntt_length(std::uint64_t a_length, std::uint64_t b_length)
+// The transforms of a call: forward, the pointwise step (a product, or a composition's Horner
+// steps), inverse.
+template <bool Compose>
+void transform_products(const Plan& plan, cudaStream_t stream)
 {
-    const std::uint64_t coefficients = a_length && b_length ? a_length + b_length - 1 : 0;
-    if (coefficients > (std::uint64_t(1) << 31)) throw Error("polynomial products (NTT): " + std::to_string(coefficients) + " coefficients exceed 2^31");
-    return std::max(kPolyNttMinLength, std::uint32_t(std::bit_ceil(coefficients)));
-}
-
-void poly_mul(ConstPolyBatchView a, ConstPolyBatchView b, bool square, std::size_t products, std::uint32_t length,
-              const PolyNttTablesView& tables, PolyBatchView out, cudaStream_t stream)
-{
+    const std::uint32_t length = plan.length;
+    const PolyNttTablesView& tables = plan.tables;
+    const std::size_t products = plan.products;
     if (products == 0 || tables.primes == 0) return;
     if (!std::has_single_bit(length) || length < kPolyNttMinLength || length > tables.length)
         throw Error("polynomial products (NTT): transform length " + std::to_string(length) + " is not a power of two from " +
                     std::to_string(kPolyNttMinLength) + " to the tables' " + std::to_string(tables.length));
-    const Plan plan{a, square ? a : b, out, tables, products, length, std::countr_zero(length), square};
-    const int operands = square ? 1 : 2;
+    const int operands = plan.square ? 1 : 2;
     const std::size_t tile_smem = operands * padded64_words(kTile) * sizeof(limb_t);
 
     if (length <= kTile) {
@@ -290,7 +350,7 @@ void poly_mul(ConstPolyBatchView a, ConstPolyBatchView b, bool square, std::size
         const std::size_t per_block = kTile / length;
         args.blocks_per_prime = (products + per_block - 1) / per_block;
         for_log_tile(plan.log_length, [&](auto log_tile) {
-            tile_stages<decltype(log_tile)::value><<<blocks_for(tables.primes * args.blocks_per_prime), kTileThreads, tile_smem, stream>>>(args);
+            tile_stages<decltype(log_tile)::value, Compose><<<blocks_for(tables.primes * args.blocks_per_prime), kTileThreads, tile_smem, stream>>>(args);
         });
         check_launch("polynomial products (NTT): tile stages launch");
         return;
@@ -315,7 +375,7 @@ void poly_mul(ConstPolyBatchView a, ConstPolyBatchView b, bool square, std::size
             }
         }
         const TileArgs tile{plan, true, outer.spectra, first, outer.chunk_transforms, 0};
-        tile_stages<kLogTile><<<blocks_for(outer.chunk_transforms * (length / kTile)), kTileThreads, tile_smem, stream>>>(tile);
+        tile_stages<kLogTile, Compose><<<blocks_for(outer.chunk_transforms * (length / kTile)), kTileThreads, tile_smem, stream>>>(tile);
         check_launch("polynomial products (NTT): tile stages launch");
         outer.operand = 0;
         outer.s_lo = kLogTile;
@@ -326,6 +386,29 @@ void poly_mul(ConstPolyBatchView a, ConstPolyBatchView b, bool square, std::size
             outer.s_lo += split[p];
         }
     }
+}
+
+}  // namespace
+
+std::uint32_t poly_ntt_length(std::uint64_t a_length, std::uint64_t b_length)
+{
+    const std::uint64_t coefficients = a_length && b_length ? a_length + b_length - 1 : 0;
+    if (coefficients > (std::uint64_t(1) << 31)) throw Error("polynomial products (NTT): " + std::to_string(coefficients) + " coefficients exceed 2^31");
+    return std::max(kPolyNttMinLength, std::uint32_t(std::bit_ceil(coefficients)));
+}
+
+void poly_mul(ConstPolyBatchView a, ConstPolyBatchView b, bool square, std::size_t products, std::uint32_t length,
+              const PolyNttTablesView& tables, PolyBatchView out, cudaStream_t stream)
+{
+    const int log_length = std::has_single_bit(length) ? std::countr_zero(length) : 0;
+    transform_products<false>(Plan{a, square ? a : b, out, tables, products, length, log_length, square}, stream);
+}
+
+void poly_compose(ConstPolyBatchView outer, ConstPolyBatchView a, std::size_t count, std::uint32_t length,
+                  const PolyNttTablesView& tables, PolyBatchView out, cudaStream_t stream)
+{
+    const int log_length = std::has_single_bit(length) ? std::countr_zero(length) : 0;
+    transform_products<true>(Plan{a, outer, out, tables, count, length, log_length, true}, stream);
 }
 
 }  // namespace zgpu::kernels

@@ -1,5 +1,6 @@
 // Batched polynomial products modulo 64-bit NTT primes by the number-theoretic transform:
-// every product of a batch modulo every prime of a set in one call.
+// every product of a batch modulo every prime of a set in one call; and compositions f(a) by
+// the same transforms.
 #pragma once
 
 #include <cstddef>
@@ -54,5 +55,17 @@ std::uint32_t poly_ntt_length(std::uint64_t a_length, std::uint64_t b_length);
 // `stream`; launch and allocation errors are thrown as zgpu::Error.
 void poly_mul(ConstPolyBatchView a, ConstPolyBatchView b, bool square, std::size_t products, std::uint32_t length,
               const PolyNttTablesView& tables, PolyBatchView out, cudaStream_t stream);
+
+// out_j = f_j(a_j) modulo each prime, every coefficient in [0, p_i), for j < count, where f_j
+// is outer's polynomial j (its residues below the primes: prime_stride != 0): a's forward
+// transform, f_j evaluated at each of its `length` points by Horner's rule (len(f_j) - 1
+// products a point), the inverse transform. The values at the points determine f_j(a_j)
+// modulo x^length - 1, which is f_j(a_j) where (len(f_j) - 1)(len(a_j) - 1) < length.
+// Contract: as poly_mul's for a square of a, and for every j: len(f_j) >= 1; len(a_j) <=
+// out.lengths[j] where len(f_j) >= 2; out.lengths[j] = (len(f_j) - 1)(len(a_j) - 1) + 1 <=
+// length (fewer would leave coefficients wrapped in); out overlaps neither a nor outer.
+// Cost: two transforms a prime and composition, and length (len(f_j) - 1) Shoup products.
+void poly_compose(ConstPolyBatchView outer, ConstPolyBatchView a, std::size_t count, std::uint32_t length,
+                  const PolyNttTablesView& tables, PolyBatchView out, cudaStream_t stream);
 
 }  // namespace zgpu::kernels

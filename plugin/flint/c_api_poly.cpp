@@ -121,6 +121,16 @@ int _zgpu_fmpz_poly_pow(fmpz* res, const fmpz* poly, slong len, ulong e)
     return report(__func__, [&] { zgpu::_fmpz_poly_pow(res, poly, len, e); });
 }
 
+int zgpu_fmpz_poly_compose(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly_t poly2)
+{
+    return report(__func__, [&] { zgpu::fmpz_poly_compose(res, poly1, poly2); });
+}
+
+int _zgpu_fmpz_poly_compose(fmpz* res, const fmpz* poly1, slong len1, const fmpz* poly2, slong len2)
+{
+    return report(__func__, [&] { zgpu::_fmpz_poly_compose(res, poly1, len1, poly2, len2); });
+}
+
 int zgpu_fmpz_poly_resultant(fmpz_t res, const fmpz_poly_t a, const fmpz_poly_t b)
 {
     return report(__func__, [&] { zgpu::fmpz_poly_resultant(res, a, b); });

@@ -1,6 +1,6 @@
-// FLINT-style products of fmpz polynomials: the argument checks, then plugin/poly/product_over_z
-// with FLINT's own functions as the CPU backend. Where res is an operand the product goes to a
-// temporary, swapped in at the end; else it is written in place.
+// FLINT-style products, powers and compositions of fmpz polynomials: the argument checks, then
+// plugin/poly/product_over_z with FLINT's own functions as the CPU backend. Where res is an
+// operand the result goes to a temporary, swapped in at the end; else it is written in place.
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
@@ -115,7 +115,71 @@ std::size_t raise(const fmpz* coeffs, std::size_t length, ulong e, const std::fu
     return ran == Backend::gpu ? out : 0;
 }
 
+// (f, f_length)(h, h_length): FLINT's own function, flint(), where it answers at once (either
+// with fewer than 2 coefficients after the zeros on top), else poly::compose_over_z with flint()
+// as the CPU backend. On the GPU the result's coefficients go to room(n), which returns space for
+// n of them holding neither operand. Returns the GPU's length n, or 0 where flint() ran.
+std::size_t compose(const fmpz* f, std::size_t f_length, const fmpz* h, std::size_t h_length,
+                    const std::function<fmpz*(std::size_t)>& room, const std::function<void()>& flint)
+{
+    const poly::ZPoly outer = operand(f, f_length, kUntruncated, "poly1");
+    const poly::ZPoly inner = operand(h, h_length, kUntruncated, "poly2");
+    // ||f||_1 max(1, ||h||_1)^(f_length - 1) bounds every coefficient of f(h); a bound past 64
+    // bits goes to FLINT as too large.
+    const std::uint64_t h_norm_bits = inner.length < 2 ? 0 : one_norm_bits(h, slong(inner.length));
+    const bool bounded = outer.length < 2 || h_norm_bits <= (~std::uint64_t(0) >> 1) / (outer.length - 1);
+    if (outer.length < 2 || inner.length < 2 || !bounded) {
+        set_last_backend(Backend::cpu);
+        flint();
+        return 0;
+    }
+    const std::uint64_t bits = one_norm_bits(f, slong(outer.length)) + (outer.length - 1) * h_norm_bits;
+    const std::size_t out = (outer.length - 1) * (inner.length - 1) + 1;
+    fmpz* composition = nullptr;
+    const Backend ran = poly::compose_over_z(outer, inner, bits, flint, [&](std::size_t from, ConstBatchView values) {
+        if (!composition) composition = room(out);
+        adapters::unpack_fmpz_vec(values, composition + from);
+    });
+    return ran == Backend::gpu ? out : 0;
+}
+
 }  // namespace
+
+void fmpz_poly_compose(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly_t poly2)
+{
+    if (!res || !poly1 || !poly2)
+        throw Error(std::string("fmpz_poly_compose: ") + (!res ? "res" : !poly1 ? "poly1" : "poly2") + " is NULL");
+    // res may be either operand, which the composition reads to the end: then a temporary.
+    FmpzPolyTemp temporary;
+    fmpz_poly_struct* out = res == poly1 || res == poly2 ? temporary.get() : res;
+    const std::size_t n = compose(
+        poly1->coeffs, std::size_t(poly1->length), poly2->coeffs, std::size_t(poly2->length),
+        [&](std::size_t length) {
+            fmpz_poly_fit_length(out, slong(length));
+            return out->coeffs;
+        },
+        [&] { ::fmpz_poly_compose(out, poly1, poly2); });
+    if (n) {
+        _fmpz_poly_set_length(out, slong(n));
+        _fmpz_poly_normalise(out);
+    }
+    if (out != res) fmpz_poly_swap(res, out);
+}
+
+void _fmpz_poly_compose(fmpz* res, const fmpz* poly1, slong len1, const fmpz* poly2, slong len2)
+{
+    const std::string f = "_fmpz_poly_compose";
+    if (len1 < 1 || len2 < 1) throw Error(f + ": len1 and len2 are " + std::to_string(len1) + " and " + std::to_string(len2) + ", at least 1 each is needed");
+    if (!res) throw Error(f + ": res is NULL");
+    if (!poly1 || !poly2) throw Error(f + ": " + (!poly1 ? "poly1" : "poly2") + " is NULL");
+    if (len2 > 1 && len1 - 1 > (WORD_MAX - 1) / (len2 - 1)) throw Error(f + ": the composition's length overflows a slong");
+    // Every coefficient of res is written, top zeros included, as FLINT's does.
+    const slong length = (len1 - 1) * (len2 - 1) + 1;
+    const std::size_t n = compose(
+        poly1, std::size_t(len1), poly2, std::size_t(len2), [&](std::size_t) { return res; },
+        [&] { ::_fmpz_poly_compose(res, poly1, len1, poly2, len2); });
+    if (n) _fmpz_vec_zero(res + n, length - slong(n));
+}
 
 void fmpz_poly_pow(fmpz_poly_t res, const fmpz_poly_t poly, ulong e)
 {

@@ -100,6 +100,19 @@ void fmpz_poly_power(const HostOperand& f, std::size_t length, std::uint64_t e, 
 // The device memory fmpz_poly_power takes for a power of out_length coefficients.
 std::size_t fmpz_poly_power_bytes(const HostOperand& f, std::size_t length, std::size_t out_length, const ModularTables& tables);
 
+// f(h) over Z for polynomials of f_length >= 2 and h_length >= 2 coefficients that f and h pack,
+// every coefficient of f(h) of absolute value below 2^bits: both reduced modulo the primes of
+// PrimeSet::for_bits(bits, sign = true) (device tables `tables`), f evaluated at the points of
+// h's transform modulo each prime and the inverse transform taken (kernels::poly_compose), and
+// one CRT. result(first, values) receives the (f_length - 1)(h_length - 1) + 1 coefficients in
+// order, chunk by chunk. Their transform (the power of two >= their count) is at most
+// kMaxPolyTransform; the caller checks it.
+void fmpz_poly_compose(const HostOperand& f, std::size_t f_length, const HostOperand& h, std::size_t h_length,
+                       const ModularTables& tables, const HostResult& result);
+// The device memory fmpz_poly_compose takes.
+std::size_t fmpz_poly_compose_bytes(const HostOperand& f, std::size_t f_length, const HostOperand& h, std::size_t h_length,
+                                    const ModularTables& tables);
+
 // The device memory fmpz_poly_product takes for these arguments on each device it uses, and
 // whether that many bytes fit the first device in use (its free memory and what zgpu holds
 // there already) within ZGPU_GPU_MEMORY_LIMIT.

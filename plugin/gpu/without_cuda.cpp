@@ -129,6 +129,14 @@ std::size_t fmpz_poly_product_bytes(const HostOperand&, std::size_t, const HostO
 }
 void fmpz_poly_power(const HostOperand&, std::size_t, std::uint64_t, const ModularTables&, const HostResult&) { unavailable(); }
 std::size_t fmpz_poly_power_bytes(const HostOperand&, std::size_t, std::size_t, const ModularTables&) { unavailable(); }
+void fmpz_poly_compose(const HostOperand&, std::size_t, const HostOperand&, std::size_t, const ModularTables&, const HostResult&)
+{
+    unavailable();
+}
+std::size_t fmpz_poly_compose_bytes(const HostOperand&, std::size_t, const HostOperand&, std::size_t, const ModularTables&)
+{
+    unavailable();
+}
 bool poly_device_fits(std::size_t) { unavailable(); }
 void residues_poly_mul(kernels::ConstResidueView, kernels::ConstResidueView, std::span<const limb_t>, kernels::ResidueView)
 {

@@ -25,13 +25,20 @@ std::uint64_t flint_group_steps(std::uint64_t rows) { return rows / 3 + 2 * (n_s
 // precomp form), so the largest degrees stay with FLINT.
 constexpr std::size_t kMaxGroupBytes = std::size_t(1) << 30;
 
+// Whether a composition modulo f with groups of `group` rows fits the GPU's transforms and
+// batches. The cost model asks it too, so that the plugin's gates, which call FLINT's own
+// function (a threaded one among them) where the model says no, see it.
+bool fits_gpu(slong lenf, slong group)
+{
+    return transform_length_estimate(std::uint64_t(lenf - 1), std::uint64_t(lenf - 1)) <= gpu::kMaxPolyTransform &&
+           gpu::nmod_compose_group_bytes(std::size_t(lenf - 1), std::size_t(group)) <= kMaxGroupBytes;
+}
+
 // Whether the GPU can take a composition modulo f with groups of `group` rows at all (the cost
 // model aside).
 bool gpu_can(slong lenf, const ulong* f, slong lenfinv, nmod_t mod, slong group)
 {
-    if (requested_backend() == Backend::cpu || lenf < 3 || mod.n < 2 || lenfinv < 1) return false;
-    if (transform_length_estimate(std::uint64_t(lenf - 1), std::uint64_t(lenf - 1)) > gpu::kMaxPolyTransform) return false;
-    if (gpu::nmod_compose_group_bytes(std::size_t(lenf - 1), std::size_t(group)) > kMaxGroupBytes) return false;
+    if (requested_backend() == Backend::cpu || lenf < 3 || mod.n < 2 || lenfinv < 1 || !fits_gpu(lenf, group)) return false;
     ulong inverse = 0;
     return n_gcdinv(&inverse, f[lenf - 1], mod.n) == 1;
 }
@@ -46,6 +53,7 @@ std::pair<slong, slong> nmod_compose_vec_blocks(slong lenf, slong count)
 
 bool gpu_pays_for_nmod_compose_precomp(slong lenf, slong inner, ulong n)
 {
+    if (!fits_gpu(lenf, inner)) return false;
     const std::uint64_t m = std::uint64_t(lenf - 1), rows = std::uint64_t(inner);
     const std::uint64_t rounds = 3 + ceil_log2(rows), gpu_steps = rows + rows / 3 + 1, flint_steps = flint_group_steps(rows) + 1;
     return gpu_pays_for_nmod_compose(m, rounds, gpu_steps, flint_steps, rows * m + rows * rows + 3 * m, n, host_threads());
@@ -54,6 +62,7 @@ bool gpu_pays_for_nmod_compose_precomp(slong lenf, slong inner, ulong n)
 bool gpu_pays_for_nmod_compose_vec(slong lenf, slong count, ulong n)
 {
     const auto [inner, group] = nmod_compose_vec_blocks(lenf, count);
+    if (!fits_gpu(lenf, group)) return false;
     const std::uint64_t m = std::uint64_t(lenf - 1), rows = std::uint64_t(group), polys = std::uint64_t(count);
     const std::uint64_t rounds = 3 + ceil_log2(std::uint64_t(inner)) + ceil_log2(rows);
     const std::uint64_t gpu_steps = std::uint64_t(inner) + rows + polys * (rows / 3 + 1);

@@ -57,7 +57,9 @@ Backend nmod_poly_compose_mod_vec(const NmodComposeVec& call, const std::functio
 // group = lenf / inner + 1 rows of B a polynomial.
 std::pair<slong, slong> nmod_compose_vec_blocks(slong lenf, slong count);
 
-// Whether the cost model sends a composition of each shape to the GPU (the GPU's limits aside).
+// Whether the cost model sends a composition of each shape to the GPU: no where its transform or
+// a group of its rows does not fit the GPU's batches, so that a caller that says no leaves the
+// call to FLINT's own function (the threaded one, where FLINT called that).
 bool gpu_pays_for_nmod_compose_precomp(slong lenf, slong inner, ulong n);
 bool gpu_pays_for_nmod_compose_vec(slong lenf, slong count, ulong n);
 

@@ -50,6 +50,15 @@ constexpr double kGpuSecondsPerWordProduct = 1e-13;
 // and 20 600. The choice it makes: FLINT at 256 (9.4 ms against the GPU's 7.2), the GPU from 512.
 constexpr double kGpuPowmodSecondsPerStep = 60e-6;
 
+// A Horner step of a composition on the GPU (kernels::poly_compose): one Shoup product and an
+// addition, about 12 IMADs, at the H200's 1.65e13 IMADs a second.
+constexpr double kGpuSecondsPerHornerStep = 0.75e-12;
+
+// Compositions whose result holds fewer bits take FLINT well under a millisecond: its products
+// are then short ones into GMP's, which the product model's rate (fitted to long products)
+// overstates, and the GPU's fixed cost decides.
+constexpr double kGpuComposeFromBits = 1 << 20;
+
 // Each NTT prime is above 2^61.99, counted as 62 bits of the CRT's product.
 constexpr std::uint64_t kPrimeBits = 62;
 
@@ -245,6 +254,39 @@ bool gpu_pays_for_resultant(std::size_t a_length, std::size_t b_length, std::uin
     const double gpu =
         resultants::kGpuSecondsPerCall + double(a_length) * double(b_length) * primes * resultants::kGpuSecondsPerUpdate;
     return gpu < cpu;
+}
+
+double flint_fmpz_compose_seconds(const ComposeShape& c, unsigned threads)
+{
+    // Level i of FLINT's divide and conquer multiplies about f_length / 2^(i + 1) blocks of f's
+    // terms, each a polynomial in h of degree 2^i - 1, by h^(2^i), and squares h^(2^i) for the
+    // next level: products of about 2^i (h_length - 1) coefficients of 2^i bits(h) bits, the
+    // blocks' carrying f's bits too.
+    const double h_term_bits = double(c.h_bits) + std::log2(double(c.h_length));
+    double seconds = 0;
+    for (std::uint64_t span = 2; span < c.f_length; span *= 2) {
+        const std::uint64_t length = span * (c.h_length - 1) + 1;
+        const std::uint64_t power_bits = std::uint64_t(double(span) * h_term_bits);
+        const PolyShape block = fmpz_product_shape(length, length, 2 * length - 1, power_bits, power_bits + c.f_bits);
+        const PolyShape square = fmpz_product_shape(length, length, 2 * length - 1, power_bits, power_bits);
+        const double blocks = std::max(1.0, double(c.f_length) / double(2 * span));
+        seconds += blocks * flint_call_seconds(flint_fmpz_seconds(block), threads) + flint_call_seconds(flint_fmpz_seconds(square), threads);
+    }
+    return seconds;
+}
+
+bool gpu_pays_for_fmpz_poly_compose(const ComposeShape& c, unsigned threads)
+{
+    const std::uint64_t out_length = (c.f_length - 1) * (c.h_length - 1) + 1;
+    if (double(out_length) * double(c.bits) < kGpuComposeFromBits) return false;
+    const double transform = double(transform_length_estimate(out_length, 1));
+    const double primes = double(crt_primes_estimate(c.bits));
+    const double operand_words = double(c.f_length * words(c.f_bits) + c.h_length * words(c.h_bits));
+    const double bytes = 8.0 * (operand_words + double(out_length) * double(words(c.bits + 1)));
+    const double word_products = operand_words * primes + double(out_length) * primes * primes;
+    const double gpu = kGpuSecondsPerCall + bytes / kGpuBytesPerSecond + primes * transform * log2_at_least_one(transform) * kGpuSecondsPerButterfly +
+                       primes * transform * double(c.f_length - 1) * kGpuSecondsPerHornerStep + word_products * kGpuSecondsPerWordProduct;
+    return gpu < flint_fmpz_compose_seconds(c, threads);
 }
 
 std::uint64_t powering_squarings(std::uint64_t e) { return std::uint64_t(std::bit_width(e) - 1); }

@@ -45,6 +45,14 @@ PolyShape fmpz_product_shape(std::uint64_t a_length, std::uint64_t b_length, std
 // overflow.
 PolyShape fmpz_power_shape(std::uint64_t length, std::uint64_t e, std::uint64_t bits);
 
+// A composition f(h) over Z as the model sees it: f of f_length >= 2 and h of h_length >= 2
+// coefficients, their largest of f_bits and h_bits bits, the result's bound of `bits` bits.
+struct ComposeShape {
+    std::uint64_t f_length, h_length;
+    std::uint64_t f_bits, h_bits;
+    std::uint64_t bits;
+};
+
 // Seconds FLINT takes for one product on one thread: nmod_poly_mul's and fmpz_poly_mul's.
 double flint_nmod_seconds(const PolyShape& p);
 double flint_fmpz_seconds(const PolyShape& p);
@@ -56,6 +64,12 @@ bool gpu_pays_for_nmod_products(std::span<const PolyShape> products, unsigned th
 // One product over Z: FLINT's on its own threads, or on the GPU reduced modulo `primes`
 // primes, multiplied and reconstructed by one CRT.
 bool gpu_pays_for_fmpz_poly_product(const PolyShape& product, unsigned threads);
+
+// f(h): FLINT's divide and conquer (its products on its threads where they are long enough)
+// against the GPU's one transform pair a prime, (f_length - 1) Horner steps a point of h's
+// transform, and one CRT. FLINT's seconds on `threads` threads, for progress lines.
+double flint_fmpz_compose_seconds(const ComposeShape& c, unsigned threads);
+bool gpu_pays_for_fmpz_poly_compose(const ComposeShape& c, unsigned threads);
 
 // The steps of binary powering to the e >= 1: its squarings, and those with its products by
 // the base.

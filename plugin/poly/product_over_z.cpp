@@ -110,6 +110,46 @@ Backend gpu_with_host_finish(const char* what, const std::function<void(const Ho
     return Backend::gpu;
 }
 
+// A result the GPU computes from its operands' residues modulo one prime set, without crossing
+// PCIe between its steps (a power, a composition): its out_length coefficients below 2^bits.
+struct ResidueAlgorithm {
+    const char* what;       // for the host's warning where the GPU fails
+    std::string progress;   // the progress line's name
+    bool operands_fit;      // lengths that cannot overflow, coefficients of at most kMaxLimbs limbs
+    std::uint64_t out_length;
+    std::uint64_t bits;
+    std::function<bool()> gpu_pays;
+    std::function<double()> flint_seconds;  // one thread
+    std::function<std::size_t(const gpu::ModularTables&)> device_bytes;
+    std::function<void(const gpu::ModularTables&, const HostResult&)> run;
+};
+
+// The algorithm on the GPU where it takes it (coefficients and results within kMaxLimbs limbs, a
+// transform within gpu::kMaxPolyTransform, buffers that fit the device) and the cost model
+// picks it, else on_cpu; failures as for products.
+Backend on_residues(const ResidueAlgorithm& a, const std::function<void()>& on_cpu, const HostResult& on_gpu_result)
+{
+    const bool takes = a.operands_fit && a.bits < std::uint64_t(64) * kMaxLimbs &&
+                       transform_length_estimate(a.out_length, 1) <= gpu::kMaxPolyTransform;
+    const Backend backend = takes ? choose(a.gpu_pays()) : Backend::cpu;
+    Progress progress(a.progress, takes ? a.flint_seconds() : 0, a.out_length);
+    const auto on_gpu = [&] {
+        const PrimeSet set = product_primes(a.bits);
+        const bool fits = set.state().product_limbs <= kMaxLimbs && gpu::poly_device_fits(a.device_bytes(set.state().gpu_tables()));
+        if (!fits) {
+            on_host(on_cpu);
+            return Backend::cpu;
+        }
+        return gpu_with_host_finish(
+            a.what, [&](const HostResult& deliver) { a.run(set.state().gpu_tables(), deliver); }, on_gpu_result, &progress, on_cpu);
+    };
+    Backend ran = backend;
+    run_on(
+        backend, [&] { return ran = on_gpu(); }, [&] { on_host(on_cpu); });
+    progress.ran_on(ran);
+    return ran;
+}
+
 }  // namespace
 
 std::uint64_t product_bits(const ZPoly& a, const ZPoly& b) { return fmpz_product_bits(a.length, b.length, a.bits, b.bits); }
@@ -148,31 +188,41 @@ Backend power_over_z(const ZPoly& f, std::uint64_t e, std::uint64_t bits, const 
     // Lengths beyond any transform are left to the host before they can overflow.
     const bool short_enough = e <= gpu::kMaxPolyTransform / (f.length - 1);
     const std::uint64_t out_length = short_enough ? (f.length - 1) * e + 1 : 0;
-    const bool takes = short_enough && f.coeffs.too_large.empty() && bits < std::uint64_t(64) * kMaxLimbs &&
-                       transform_length_estimate(out_length, 1) <= gpu::kMaxPolyTransform;
     const PolyShape last = fmpz_power_shape(short_enough ? f.length : 2, short_enough ? e : 1, bits);
-    const Backend backend = takes ? choose(gpu_pays_for_fmpz_poly_product(last, host_threads())) : Backend::cpu;
-    Progress progress("polynomial power over Z, " + std::to_string(f.length) + " coefficients of " + std::to_string(f.bits) +
-                          " bits to the " + std::to_string(e),
-                      takes ? flint_fmpz_seconds(last) : 0, out_length);
-    const auto on_gpu = [&] {
-        const PrimeSet set = product_primes(bits);
-        const bool fits = set.state().product_limbs <= kMaxLimbs &&
-                          gpu::poly_device_fits(gpu::fmpz_poly_power_bytes(f.coeffs, f.length, out_length, set.state().gpu_tables()));
-        if (!fits) {
-            on_host(on_cpu);
-            return Backend::cpu;
-        }
-        return gpu_with_host_finish(
-            "polynomial power",
-            [&](const HostResult& deliver) { gpu::fmpz_poly_power(f.coeffs, f.length, e, set.state().gpu_tables(), deliver); },
-            on_gpu_result, &progress, on_cpu);
-    };
-    Backend ran = backend;
-    run_on(
-        backend, [&] { return ran = on_gpu(); }, [&] { on_host(on_cpu); });
-    progress.ran_on(ran);
-    return ran;
+    const ResidueAlgorithm power{
+        "polynomial power",
+        "polynomial power over Z, " + std::to_string(f.length) + " coefficients of " + std::to_string(f.bits) + " bits to the " +
+            std::to_string(e),
+        short_enough && f.coeffs.too_large.empty(),
+        out_length,
+        bits,
+        [&] { return gpu_pays_for_fmpz_poly_product(last, host_threads()); },
+        [&] { return flint_fmpz_seconds(last); },
+        [&](const gpu::ModularTables& tables) { return gpu::fmpz_poly_power_bytes(f.coeffs, f.length, out_length, tables); },
+        [&](const gpu::ModularTables& tables, const HostResult& deliver) { gpu::fmpz_poly_power(f.coeffs, f.length, e, tables, deliver); }};
+    return on_residues(power, on_cpu, on_gpu_result);
+}
+
+Backend compose_over_z(const ZPoly& f, const ZPoly& h, std::uint64_t bits, const std::function<void()>& on_cpu,
+                       const HostResult& on_gpu_result)
+{
+    const bool short_enough = f.length >= 2 && h.length >= 2 && f.length - 1 <= gpu::kMaxPolyTransform / (h.length - 1);
+    const std::uint64_t out_length = short_enough ? (f.length - 1) * (h.length - 1) + 1 : 0;
+    const ComposeShape shape{f.length, h.length, f.bits, h.bits, bits};
+    const ResidueAlgorithm composition{
+        "polynomial composition",
+        "polynomial composition over Z, " + std::to_string(f.length) + " of " + std::to_string(h.length) + " coefficients of " +
+            std::to_string(f.bits) + " and " + std::to_string(h.bits) + " bits",
+        short_enough && f.coeffs.too_large.empty() && h.coeffs.too_large.empty(),
+        out_length,
+        bits,
+        [&] { return gpu_pays_for_fmpz_poly_compose(shape, host_threads()); },
+        [&] { return flint_fmpz_compose_seconds(shape, 1); },
+        [&](const gpu::ModularTables& tables) { return gpu::fmpz_poly_compose_bytes(f.coeffs, f.length, h.coeffs, h.length, tables); },
+        [&](const gpu::ModularTables& tables, const HostResult& deliver) {
+            gpu::fmpz_poly_compose(f.coeffs, f.length, h.coeffs, h.length, tables, deliver);
+        }};
+    return on_residues(composition, on_cpu, on_gpu_result);
 }
 
 Backend product_over_z_on(Backend backend, const ZPoly& a, const ZPoly& b, std::size_t out_length,

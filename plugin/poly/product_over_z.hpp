@@ -63,6 +63,16 @@ Backend product_over_z(const ZPoly& a, const ZPoly& b, std::size_t out_length, c
 Backend power_over_z(const ZPoly& f, std::uint64_t e, std::uint64_t bits, const std::function<void()>& on_cpu,
                      const HostResult& on_gpu_result);
 
+// f(h) for f.length >= 2 and h.length >= 2, every coefficient of absolute value below 2^bits
+// (the caller's bound, for instance bits(||f||_1) + (f.length - 1) bits(||h||_1)). on_cpu
+// computes it on the CPU, as for products. On the GPU on_gpu_result(first, values) gets the
+// (f.length - 1)(h.length - 1) + 1 coefficients from `first` on, in order: f and h reduced
+// modulo the primes of product_primes(bits) once, f evaluated at the points of h's transform
+// modulo each (gpu::fmpz_poly_compose) and one CRT. What the GPU does not take, and failures,
+// as for powers. Returns the backend that ran.
+Backend compose_over_z(const ZPoly& f, const ZPoly& h, std::uint64_t bits, const std::function<void()>& on_cpu,
+                       const HostResult& on_gpu_result);
+
 // The same on the backend given, with `multiply` as the GPU's product and `max_transform` its
 // limit.
 Backend product_over_z_on(Backend backend, const ZPoly& a, const ZPoly& b, std::size_t out_length,

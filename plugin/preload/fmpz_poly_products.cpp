@@ -1,7 +1,7 @@
-// FLINT's products of fmpz polynomials, defined in FLINT's name: zgpu where its cost model
-// picks the GPU, else FLINT's own function. The raw forms keep FLINT's contracts (len1 >= 1,
-// len2 >= 1, zeros on top allowed, every coefficient of res written); zgpu computes into a
-// temporary, so res may even overlap an operand.
+// FLINT's products, powers and compositions of fmpz polynomials, defined in FLINT's name: zgpu
+// where its cost model picks the GPU, else FLINT's own function. The raw forms keep FLINT's
+// contracts (len1 >= 1, len2 >= 1, zeros on top allowed, every coefficient of res written); zgpu
+// computes a product into a temporary, so res may even overlap an operand.
 #include <algorithm>
 
 #include <flint/fmpz.h>
@@ -129,6 +129,20 @@ void _fmpz_poly_pow(fmpz* res, const fmpz* poly, slong len, ulong e)
     route(
         counts, worth_it, [&] { return _zgpu_fmpz_poly_pow(res, poly, len, e); },
         [&] { next<decltype(&_fmpz_poly_pow)>(counts)(res, poly, len, e); });
+}
+
+// FLINT's fmpz_poly_compose ends here, through the dynamic linker.
+void _fmpz_poly_compose(fmpz* res, const fmpz* poly1, slong len1, const fmpz* poly2, slong len2)
+{
+    static Counts counts("_fmpz_poly_compose");
+    const auto worth_it = [&] {
+        return zgpu::preload::fmpz_compose_long_enough(len1, len2) &&
+               zgpu::preload::fmpz_compose_pays(len1, len2, std::uint64_t(FLINT_ABS(_fmpz_vec_max_bits(poly1, len1))),
+                                                std::uint64_t(FLINT_ABS(_fmpz_vec_max_bits(poly2, len2))));
+    };
+    route(
+        counts, worth_it, [&] { return _zgpu_fmpz_poly_compose(res, poly1, len1, poly2, len2); },
+        [&] { next<decltype(&_fmpz_poly_compose)>(counts)(res, poly1, len1, poly2, len2); });
 }
 
 void fmpz_poly_mul(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly_t poly2)

@@ -72,4 +72,20 @@ bool fmpz_power_pays(slong len, ulong e, std::uint64_t max_bits)
     return poly::gpu_pays_for_fmpz_poly_product(poly::fmpz_power_shape(std::uint64_t(len), e, e * norm_bits), host_threads());
 }
 
+bool fmpz_compose_long_enough(slong len1, slong len2)
+{
+    return len1 > 4 && len2 > 2 && len1 - 1 <= (WORD_MAX / 2) / (len2 - 1) && (len1 - 1) * (len2 - 1) + 1 >= kReadSizesFrom;
+}
+
+bool fmpz_compose_pays(slong len1, slong len2, std::uint64_t f_bits, std::uint64_t h_bits)
+{
+    // ||f||_1 < len1 2^f_bits and ||h||_1 < len2 2^h_bits bound the result's bits.
+    const std::uint64_t f_norm_bits = f_bits + std::uint64_t(std::bit_width(ulong(len1)));
+    const std::uint64_t h_norm_bits = h_bits + std::uint64_t(std::bit_width(ulong(len2)));
+    if (h_norm_bits > std::uint64_t(64) * kMaxLimbs / std::uint64_t(len1 - 1)) return false;
+    const poly::ComposeShape shape{std::uint64_t(len1), std::uint64_t(len2), f_bits, h_bits,
+                                   f_norm_bits + std::uint64_t(len1 - 1) * h_norm_bits};
+    return poly::gpu_pays_for_fmpz_poly_compose(shape, host_threads());
+}
+
 }  // namespace zgpu::preload

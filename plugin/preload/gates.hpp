@@ -67,4 +67,11 @@ bool fmpz_mat_product_pays(slong rows, slong inner, slong cols, std::uint64_t a_
 bool fmpz_power_long_enough(slong len, ulong e);
 bool fmpz_power_pays(slong len, ulong e, std::uint64_t max_bits);
 
+// A composition f(h) over Z, f of len1 and h of len2 coefficients: whether it is long enough to
+// read their sizes (and not one of FLINT's shortcuts: len1 <= 4 by Horner's rule, len2 <= 2 by
+// a Taylor shift or an evaluation), and whether it pays with coefficients of at most f_bits and
+// h_bits bits.
+bool fmpz_compose_long_enough(slong len1, slong len2);
+bool fmpz_compose_pays(slong len1, slong len2, std::uint64_t f_bits, std::uint64_t h_bits);
+
 }  // namespace zgpu::preload

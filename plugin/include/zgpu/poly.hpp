@@ -36,6 +36,8 @@ void fmpz_poly_sqr(fmpz_poly_t res, const fmpz_poly_t a);
 void _fmpz_poly_mul(fmpz* res, const fmpz* a, slong lena, const fmpz* b, slong lenb);
 void fmpz_poly_pow(fmpz_poly_t res, const fmpz_poly_t poly, ulong e);
 void _fmpz_poly_pow(fmpz* res, const fmpz* poly, slong len, ulong e);
+void fmpz_poly_compose(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly_t poly2);
+void _fmpz_poly_compose(fmpz* res, const fmpz* poly1, slong len1, const fmpz* poly2, slong len2);
 void fmpz_poly_resultant(fmpz_t res, const fmpz_poly_t a, const fmpz_poly_t b);
 
 // Progress lines on stderr for products, resultants and determinants that FLINT would take a

@@ -114,6 +114,17 @@ int zgpu_fmpz_poly_pow(fmpz_poly_t res, const fmpz_poly_t poly, ulong e);
    overlap poly; every coefficient written. */
 int _zgpu_fmpz_poly_pow(fmpz * res, const fmpz * poly, slong len, ulong e);
 
+/* res = poly1(poly2), as fmpz_poly_compose (res may be either). On the GPU both are reduced
+   modulo primes enough for the bound ||poly1||_1 max(1, ||poly2||_1)^(len1 - 1) once, poly1 is
+   evaluated at the points of poly2's transform modulo each prime and the transform inverted, and
+   one CRT reconstructs the result: exact on every input. FLINT's function answers where either
+   has fewer than two coefficients. */
+int zgpu_fmpz_poly_compose(fmpz_poly_t res, const fmpz_poly_t poly1, const fmpz_poly_t poly2);
+
+/* (res, (len1 - 1)(len2 - 1) + 1) = (poly1, len1)(poly2, len2), as _fmpz_poly_compose:
+   len1 >= 1, len2 >= 1, res overlaps neither; every coefficient written. */
+int _zgpu_fmpz_poly_compose(fmpz * res, const fmpz * poly1, slong len1, const fmpz * poly2, slong len2);
+
 /* res = Res(a, b), as fmpz_poly_resultant (0 where a or b is zero; res may be a coefficient of a
    or b). On the GPU modulo as many primes as Hadamard's bound on the Sylvester matrix needs,
    each prime's remainder sequence run by a warp, and one CRT: exact on every input. */

@@ -2,7 +2,8 @@
 // other moduli (crt_to_moduli.hpp), against FLINT's nmod_poly_mul and nmod_poly_mullow: short
 // transforms (several a block), one tile, long ones (one to three passes over device memory),
 // batches of mixed lengths, squares, truncations, raw words reduced on the way, and the
-// three-prime bound at its tightest (every coefficient n - 1).
+// three-prime bound at its tightest (every coefficient n - 1); and compositions f(a)
+// (poly_compose) against FLINT's nmod_poly_compose.
 #include <algorithm>
 #include <bit>
 #include <random>
@@ -63,8 +64,11 @@ struct Product {
     std::size_t out;
 };
 
+// What a batch computes: products a b (or squares a^2), or compositions b(a).
+enum class Operation { product, square, compose };
+
 // Runs the batch on the GPU: residues prime-major, products one after another in each row.
-std::vector<std::vector<Poly>> gpu_products(const std::vector<Product>& batch, const std::vector<limb_t>& primes, bool raw, bool square)
+std::vector<std::vector<Poly>> gpu_batch(const std::vector<Product>& batch, const std::vector<limb_t>& primes, bool raw, Operation operation)
 {
     const std::size_t k = primes.size(), rows = raw ? 1 : k;
     std::vector<std::uint64_t> a_off, b_off, out_off;
@@ -75,7 +79,8 @@ std::vector<std::vector<Poly>> gpu_products(const std::vector<Product>& batch, c
         a_len.push_back(std::uint32_t(p.a[0].size())), b_len.push_back(std::uint32_t(p.b[0].size())), out_len.push_back(std::uint32_t(p.out));
         a_total += p.a[0].size(), b_total += p.b[0].size(), out_total += p.out;
         const std::size_t la = std::min(p.a[0].size(), p.out), lb = std::min(p.b[0].size(), p.out);
-        if (p.out) length = std::max<std::uint64_t>(length, kernels::poly_ntt_length(la, lb));
+        if (operation == Operation::compose) length = std::max<std::uint64_t>(length, std::bit_ceil(p.out));
+        else if (p.out) length = std::max<std::uint64_t>(length, kernels::poly_ntt_length(la, lb));
     }
     std::vector<limb_t> a_rows(rows * std::max<std::uint64_t>(a_total, 1)), b_rows(rows * std::max<std::uint64_t>(b_total, 1));
     for (std::size_t i = 0; i < rows; ++i)
@@ -91,13 +96,22 @@ std::vector<std::vector<Poly>> gpu_products(const std::vector<Product>& batch, c
     const kernels::ConstPolyBatchView a{{da.data(), a_total, k, stride * a_total}, dao.data(), dal.data()};
     const kernels::ConstPolyBatchView b{{db.data(), b_total, k, stride * b_total}, dbo.data(), dbl.data()};
     const kernels::PolyBatchView c{{dc.data(), out_total, k, out_total}, dco.data(), dcl.data()};
-    kernels::poly_mul(a, square ? a : b, square, batch.size(), std::uint32_t(length), tables.view(), c, nullptr);
+    if (operation == Operation::compose) kernels::poly_compose(b, a, batch.size(), std::uint32_t(length), tables.view(), c, nullptr);
+    else {
+        const bool square = operation == Operation::square;
+        kernels::poly_mul(a, square ? a : b, square, batch.size(), std::uint32_t(length), tables.view(), c, nullptr);
+    }
     const std::vector<limb_t> got = dc.download();
     std::vector<std::vector<Poly>> out(batch.size(), std::vector<Poly>(k));
     for (std::size_t j = 0; j < batch.size(); ++j)
         for (std::size_t i = 0; i < k; ++i)
             out[j][i] = Poly(got.begin() + i * out_total + out_off[j], got.begin() + i * out_total + out_off[j] + batch[j].out);
     return out;
+}
+
+std::vector<std::vector<Poly>> gpu_products(const std::vector<Product>& batch, const std::vector<limb_t>& primes, bool raw, bool square)
+{
+    return gpu_batch(batch, primes, raw, square ? Operation::square : Operation::product);
 }
 
 void expect_products(const std::vector<Product>& batch, const std::vector<limb_t>& primes, bool raw, bool square)
@@ -229,6 +243,73 @@ TEST_F(PolyMul, ThreePrimesThenEachModulus)
                                    std::uint32_t(2 * length), dout.data(), nullptr);
             ASSERT_EQ(dout.download(), flint_product(a, b, 2 * length, n));
         }
+    }
+}
+
+// FLINT's f(a) modulo m.
+Poly flint_composition(const Poly& f, const Poly& a, limb_t m)
+{
+    nmod_poly_t x, y, r;
+    nmod_poly_init(x, m);
+    nmod_poly_init(y, m);
+    nmod_poly_init(r, m);
+    for (std::size_t i = 0; i < f.size(); ++i) nmod_poly_set_coeff_ui(x, slong(i), f[i]);
+    for (std::size_t i = 0; i < a.size(); ++i) nmod_poly_set_coeff_ui(y, slong(i), a[i]);
+    nmod_poly_compose(r, x, y);
+    const std::size_t n = (f.size() - 1) * (a.size() - 1) + 1;
+    Poly out(n, 0);
+    for (std::size_t i = 0; i < n; ++i) out[i] = nmod_poly_get_coeff_ui(r, slong(i));
+    nmod_poly_clear(x);
+    nmod_poly_clear(y);
+    nmod_poly_clear(r);
+    return out;
+}
+
+// The compositions f(a) of a batch (Product's a: the inner polynomials, b: the outer ones).
+void expect_compositions(const std::vector<Product>& batch, const std::vector<limb_t>& primes)
+{
+    const auto got = gpu_batch(batch, primes, false, Operation::compose);
+    for (std::size_t j = 0; j < batch.size(); ++j)
+        for (std::size_t i = 0; i < primes.size(); ++i)
+            ASSERT_EQ(got[j][i], flint_composition(batch[j].b[i], batch[j].a[i], primes[i]))
+                << "composition " << j << " (" << batch[j].b[0].size() << " of " << batch[j].a[0].size() << "), prime " << primes[i];
+}
+
+Product random_composition(std::size_t outer, std::size_t inner, const std::vector<limb_t>& primes, std::mt19937_64& rng)
+{
+    Product p = random_product(inner, outer, (outer - 1) * (inner - 1) + 1, primes, rng);
+    for (std::size_t i = 0; i < primes.size(); ++i) p.a[i].back() = std::max<limb_t>(p.a[i].back(), 1);
+    return p;
+}
+
+// One composition a call, from the shortest transform to long ones (outer passes), results
+// that fill their transform exactly ((lf - 1)(la - 1) + 1 = 64, 2048, 65536), constants inside
+// and outside.
+TEST_F(PolyMul, CompositionsOfEveryShape)
+{
+    const std::pair<std::size_t, std::size_t> shapes[] = {{1, 1},   {1, 5},    {5, 1},     {2, 2},     {3, 5},   {8, 10},
+                                                          {24, 90}, {33, 65},  {100, 3},   {2, 3000},  {256, 256}, {256, 258},
+                                                          {600, 300}};
+    for (const auto& [outer, inner] : shapes) {
+        SCOPED_TRACE(std::to_string(outer) + " of " + std::to_string(inner));
+        expect_compositions({random_composition(outer, inner, primes, rng)}, primes);
+    }
+}
+
+// Many compositions a call, several a block, and the accumulator's bound at its tightest: every
+// coefficient p - 1.
+TEST_F(PolyMul, CompositionBatchesAndLargestCoefficients)
+{
+    std::vector<Product> batch;
+    for (int j = 0; j < 37; ++j) batch.push_back(random_composition(1 + rng() % 12, 1 + rng() % 12, primes, rng));
+    expect_compositions(batch, primes);
+    for (const auto& [outer, inner] : {std::pair<std::size_t, std::size_t>{7, 9}, {300, 200}}) {
+        Product p = random_composition(outer, inner, primes, rng);
+        for (std::size_t i = 0; i < primes.size(); ++i) {
+            std::fill(p.a[i].begin(), p.a[i].end(), primes[i] - 1);
+            std::fill(p.b[i].begin(), p.b[i].end(), primes[i] - 1);
+        }
+        expect_compositions({p}, primes);
     }
 }
 

@@ -64,6 +64,24 @@ TEST(PolyChoice, SmallProductsStayOnTheHost)
     EXPECT_FALSE(gpu_pays_for_nmod_products(few, 16));
 }
 
+// Compositions over Z: the plugin's row (256 of 256 coefficients of 64 bits, which FLINT 3.6
+// took 1.7 to 1.95 s for on 16 threads) goes to the GPU and FLINT's estimate is near what it
+// took; short ones stay on the host.
+TEST(PolyChoice, CompositionsGoToTheGpuFromSomeHundredCoefficients)
+{
+    const auto shape = [](std::uint64_t f_length, std::uint64_t h_length, std::uint64_t bits) {
+        const std::uint64_t norm_bits = bits + std::uint64_t(std::bit_width(h_length));
+        return ComposeShape{f_length, h_length, bits, bits, bits + 8 + (f_length - 1) * norm_bits};
+    };
+    const ComposeShape row = shape(256, 256, 64);
+    EXPECT_TRUE(gpu_pays_for_fmpz_poly_compose(row, 16));
+    EXPECT_GT(flint_fmpz_compose_seconds(row, 16), 0.5);
+    EXPECT_LT(flint_fmpz_compose_seconds(row, 16), 6.0);
+    EXPECT_GT(flint_fmpz_compose_seconds(row, 1), flint_fmpz_compose_seconds(row, 16));
+    for (const auto& [f_length, h_length] : {std::pair<std::uint64_t, std::uint64_t>{5, 3}, {10, 10}, {20, 5}})
+        EXPECT_FALSE(gpu_pays_for_fmpz_poly_compose(shape(f_length, h_length, 64), 16)) << f_length << " of " << h_length;
+}
+
 // Powers mod f modulo a 62-bit prime, the exponent the prime (119 steps, 61 of them squarings):
 // the plugin's row (degree 2^16) and nmod_poly_factor's (degree 3000) on the GPU; degrees of a
 // few coefficients, and a single step of a few hundred, on the host. Powers of x cost FLINT its

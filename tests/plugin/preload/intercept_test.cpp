@@ -200,6 +200,32 @@ TEST(PluginGates, PowersGoToTheGpuWhenLongAndLarge)
     EXPECT_FALSE(fmpz_power_pays(2, 1u << 20, 1u << 20));
 }
 
+// Compositions mod f, as FLINT's distinct-degree factoring makes them (16 polynomials at once on
+// its threads; blocks of about sqrt(degree) rows): degree 3000 goes to the GPU; degree 2^18,
+// whose group of rows would take more than the GPU's batches, is left to FLINT's own function by
+// the gate itself, so that FLINT's threaded form answers for it.
+TEST(PluginGates, CompositionsModFTheGpuCannotBatchStayWithFlint)
+{
+    const ulong p = (UWORD(1) << 62) - 57;
+    EXPECT_TRUE(nmod_compose_vec_worth_it(3001, 16, p));
+    EXPECT_TRUE(nmod_compose_precomp_worth_it(3000, 3001, 55, p));
+    EXPECT_FALSE(nmod_compose_vec_worth_it((1 << 18) + 1, 16, p));
+    EXPECT_FALSE(nmod_compose_precomp_worth_it(1 << 18, (1 << 18) + 1, 513, p));
+}
+
+// Compositions over Z: the row goes to the GPU; FLINT's shortcuts (len1 <= 4, len2 <= 2),
+// short results, lengths that overflow and bounds past a batch stay with FLINT.
+TEST(PluginGates, CompositionsGoToTheGpuWhenLongAndLarge)
+{
+    EXPECT_TRUE(fmpz_compose_long_enough(256, 256));
+    EXPECT_TRUE(fmpz_compose_pays(256, 256, 64, 64)) << "fmpz_poly_compose of 256 of 256 coefficients of 64 bits";
+    EXPECT_FALSE(fmpz_compose_long_enough(4, 1000));
+    EXPECT_FALSE(fmpz_compose_long_enough(1000, 2));
+    EXPECT_FALSE(fmpz_compose_long_enough(6, 6));
+    EXPECT_FALSE(fmpz_compose_long_enough(WORD_MAX / 4, 5));
+    EXPECT_FALSE(fmpz_compose_pays(5000, 5000, 1000, 1000)) << "the bound leaves a batch";
+}
+
 }  // namespace
 }  // namespace zgpu::preload
 

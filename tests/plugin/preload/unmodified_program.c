@@ -71,6 +71,24 @@ static void fmpz_products(flint_rand_t state, slong length, flint_bitcnt_t bits)
 #endif
         _fmpz_vec_clear(x, la), _fmpz_vec_clear(y, lb), _fmpz_vec_clear(r, 2 * la - 1);
     }
+    {
+        /* Compositions: of a's first terms with b's, aliased, and a raw one with a zero on top of
+           each operand. */
+        fmpz_poly_t f, h;
+        fmpz_poly_init(f), fmpz_poly_init(h);
+        fmpz_poly_set_trunc(f, a, 30), fmpz_poly_set_trunc(h, b, 40);
+        fmpz_poly_compose(c, f, h), say("fmpz_poly_compose", check_fmpz_vec(c->coeffs, c->length));
+        fmpz_poly_set(c, h), fmpz_poly_compose(c, f, c), say("fmpz_poly_compose aliased", check_fmpz_vec(c->coeffs, c->length));
+        if (f->length > 0 && h->length > 0)
+        {
+            slong l1 = f->length + 1, l2 = h->length + 1, lr = (l1 - 1) * (l2 - 1) + 1;
+            fmpz * x = _fmpz_vec_init(l1), * y = _fmpz_vec_init(l2), * r = _fmpz_vec_init(lr);
+            _fmpz_vec_set(x, f->coeffs, f->length), _fmpz_vec_set(y, h->coeffs, h->length);
+            _fmpz_poly_compose(r, x, l1, y, l2), say("_fmpz_poly_compose", check_fmpz_vec(r, lr));
+            _fmpz_vec_clear(x, l1), _fmpz_vec_clear(y, l2), _fmpz_vec_clear(r, lr);
+        }
+        fmpz_poly_clear(f), fmpz_poly_clear(h);
+    }
     fmpz_poly_mul(c, a, b);
     fmpz_poly_div(c, c, b), say("fmpz_poly_div", check_fmpz_vec(c->coeffs, c->length) ^ (ulong) fmpz_poly_equal(c, a));
     fmpz_poly_zero(b), fmpz_poly_mul(c, a, b), say("fmpz_poly_mul by zero", check_fmpz_vec(c->coeffs, c->length));
