@@ -18,7 +18,8 @@
 // (three 64-bit multiplications: about 10 IMADs), plus two Montgomery products a coefficient for
 // the pointwise step.
 // A composition f(a) runs the same frame as a square of a: its pointwise step evaluates f at each
-// point of a's spectrum (HornerAtPoints), len(f) - 1 products by the point each.
+// point of a's spectrum (HornerAtPoints), len(f) - 1 products by the point each; and so does a
+// power a^e, its pointwise step each point's e-th power (PowerAtPoints).
 #include "kernels/poly/poly_mul.hpp"
 
 #include <algorithm>
@@ -78,7 +79,11 @@ struct Plan {
     std::uint32_t length;
     int log_length;
     bool square;
+    std::uint64_t exponent = 0;  // a power's
 };
+
+// What the pointwise step between the transforms computes.
+enum class Pointwise { product, composition, power };
 
 // N^-1 R^2 mod p: the pointwise product x y / R times it is x y / N. N divides p - 1, so
 // N^-1 = p - (p - 1) / N.
@@ -243,10 +248,38 @@ struct HornerAtPoints {
     }
 };
 
+// The pointwise step of a power (poly_pow): each point x of the spectrum to the e-th power, times
+// N^-1, by Montgomery's products left to right over e's bits (x in Montgomery form, x R, so that
+// each product keeps that form; the last one by N^-1 leaves it). Below 2p throughout. The eight
+// points of a thread's group run side by side.
+struct PowerAtPoints {
+    using WholeGroup = void;
+    Field64 f;
+    std::uint64_t e;
+    limb_t scale;  // N^-1 mod p
+
+    template <int N>
+    __device__ void group(int, limb_t (&u)[N]) const
+    {
+        limb_t x[N];
+#pragma unroll
+        for (int m = 0; m < N; ++m) u[m] = x[m] = f.mul(f.exact(u[m]), f.r2);
+        for (int bit = 62 - __clzll(e); bit >= 0; --bit) {
+#pragma unroll
+            for (int m = 0; m < N; ++m) {
+                u[m] = f.mul(u[m], u[m]);
+                if ((e >> bit) & 1) u[m] = f.mul(u[m], x[m]);
+            }
+        }
+#pragma unroll
+        for (int m = 0; m < N; ++m) u[m] = f.mul(u[m], scale);
+    }
+};
+
 // A product's kernel keeps six blocks an SM; a composition's, whose Horner steps hold three
-// words a point, four (128 registers a thread).
-template <int LogTile, bool Compose>
-__global__ void __launch_bounds__(kTileThreads, Compose ? 4 : 6) tile_stages(const TileArgs args)
+// words a point, four (128 registers a thread), and a power's the same.
+template <int LogTile, Pointwise Step>
+__global__ void __launch_bounds__(kTileThreads, Step == Pointwise::product ? 6 : 4) tile_stages(const TileArgs args)
 {
     extern __shared__ limb_t smem[];
     __shared__ ProductSlots<kMaxTilesPerBlock> slots;
@@ -288,16 +321,20 @@ __global__ void __launch_bounds__(kTileThreads, Compose ? 4 : 6) tile_stages(con
         else if (i < slots.product_length[tile]) slots.product[tile][i] = f.exact(v);
     };
 
-    if constexpr (Compose) {
-        // The outer polynomial of each tile's composition: b's words of the product.
+    if constexpr (Step == Pointwise::composition) {
+        // The outer polynomial of each tile's composition: b's words of the product, all of them
+        // (the slots' limits are cut to the result's length, which a constant a makes shorter).
         const ConstPolyBatchView& outer = plan.b;
-        const std::size_t j = args.outer ? (args.chunk_first + blockIdx.x / (plan.length / kTile)) % plan.products : 0;
         const auto coefficients = [&](int tile) {
-            if (args.outer) return OuterWords{outer.values.prime(prime) + outer.offset(j), outer.length(j)};
-            return OuterWords{slots.source[1][tile], slots.limit[1][tile]};
+            const std::size_t j = args.outer ? (args.chunk_first + blockIdx.x / (plan.length / kTile)) % plan.products : first_product + tile;
+            if (j >= plan.products) return OuterWords{nullptr, 0};
+            return OuterWords{outer.values.prime(prime) + outer.offset(j), outer.length(j)};
         };
         const HornerAtPoints<decltype(coefficients)> horner(f, plan.log_length, coefficients);
         tile_products<LogTile, kPassStages, kFusedStages>(tiles, true, upper_zero, forward, inverse, f, input, from_smem, to_smem, horner, output);
+    } else if constexpr (Step == Pointwise::power) {
+        const PowerAtPoints power{f, plan.exponent, f.p - ((f.p - 1) >> plan.log_length)};
+        tile_products<LogTile, kPassStages, kFusedStages>(tiles, true, upper_zero, forward, inverse, f, input, from_smem, to_smem, power, output);
     } else {
         const limb_t scale = pointwise_scale(f, plan.log_length);
         tile_products<LogTile, kPassStages, kFusedStages>(tiles, plan.square, upper_zero, forward, inverse, f, input, from_smem, to_smem,
@@ -332,7 +369,7 @@ void launch_outer(const OuterArgs& args, cudaStream_t stream)
 
 // The transforms of a call: forward, the pointwise step (a product, or a composition's Horner
 // steps), inverse.
-template <bool Compose>
+template <Pointwise Step>
 void transform_products(const Plan& plan, cudaStream_t stream)
 {
     const std::uint32_t length = plan.length;
@@ -350,7 +387,7 @@ void transform_products(const Plan& plan, cudaStream_t stream)
         const std::size_t per_block = kTile / length;
         args.blocks_per_prime = (products + per_block - 1) / per_block;
         for_log_tile(plan.log_length, [&](auto log_tile) {
-            tile_stages<decltype(log_tile)::value, Compose><<<blocks_for(tables.primes * args.blocks_per_prime), kTileThreads, tile_smem, stream>>>(args);
+            tile_stages<decltype(log_tile)::value, Step><<<blocks_for(tables.primes * args.blocks_per_prime), kTileThreads, tile_smem, stream>>>(args);
         });
         check_launch("polynomial products (NTT): tile stages launch");
         return;
@@ -375,7 +412,7 @@ void transform_products(const Plan& plan, cudaStream_t stream)
             }
         }
         const TileArgs tile{plan, true, outer.spectra, first, outer.chunk_transforms, 0};
-        tile_stages<kLogTile, Compose><<<blocks_for(outer.chunk_transforms * (length / kTile)), kTileThreads, tile_smem, stream>>>(tile);
+        tile_stages<kLogTile, Step><<<blocks_for(outer.chunk_transforms * (length / kTile)), kTileThreads, tile_smem, stream>>>(tile);
         check_launch("polynomial products (NTT): tile stages launch");
         outer.operand = 0;
         outer.s_lo = kLogTile;
@@ -401,14 +438,22 @@ void poly_mul(ConstPolyBatchView a, ConstPolyBatchView b, bool square, std::size
               const PolyNttTablesView& tables, PolyBatchView out, cudaStream_t stream)
 {
     const int log_length = std::has_single_bit(length) ? std::countr_zero(length) : 0;
-    transform_products<false>(Plan{a, square ? a : b, out, tables, products, length, log_length, square}, stream);
+    transform_products<Pointwise::product>(Plan{a, square ? a : b, out, tables, products, length, log_length, square}, stream);
 }
 
 void poly_compose(ConstPolyBatchView outer, ConstPolyBatchView a, std::size_t count, std::uint32_t length,
                   const PolyNttTablesView& tables, PolyBatchView out, cudaStream_t stream)
 {
     const int log_length = std::has_single_bit(length) ? std::countr_zero(length) : 0;
-    transform_products<true>(Plan{a, outer, out, tables, count, length, log_length, true}, stream);
+    transform_products<Pointwise::composition>(Plan{a, outer, out, tables, count, length, log_length, true}, stream);
+}
+
+void poly_pow(ConstPolyBatchView a, std::uint64_t e, std::size_t count, std::uint32_t length, const PolyNttTablesView& tables,
+              PolyBatchView out, cudaStream_t stream)
+{
+    if (e == 0) throw Error("polynomial powers (NTT): the exponent is 0");
+    const int log_length = std::has_single_bit(length) ? std::countr_zero(length) : 0;
+    transform_products<Pointwise::power>(Plan{a, a, out, tables, count, length, log_length, true, e}, stream);
 }
 
 }  // namespace zgpu::kernels

@@ -1,6 +1,6 @@
 // Batched polynomial products modulo 64-bit NTT primes by the number-theoretic transform:
-// every product of a batch modulo every prime of a set in one call; and compositions f(a) by
-// the same transforms.
+// every product of a batch modulo every prime of a set in one call; and compositions f(a) and
+// powers a^e by the same transforms.
 #pragma once
 
 #include <cstddef>
@@ -67,5 +67,14 @@ void poly_mul(ConstPolyBatchView a, ConstPolyBatchView b, bool square, std::size
 // Cost: two transforms a prime and composition, and length (len(f_j) - 1) Shoup products.
 void poly_compose(ConstPolyBatchView outer, ConstPolyBatchView a, std::size_t count, std::uint32_t length,
                   const PolyNttTablesView& tables, PolyBatchView out, cudaStream_t stream);
+
+// out_j = a_j^e modulo each prime, every coefficient in [0, p_i), for j < count and e >= 1:
+// a's forward transform, each point to the e-th power, the inverse transform: a^e modulo
+// x^length - 1, which is a^e where e (len(a_j) - 1) < length.
+// Contract: as poly_mul's for a square of a, and for every j: len(a_j) <= out.lengths[j] =
+// e (len(a_j) - 1) + 1 <= length. Cost: two transforms a prime and power, and about 2 log2 e
+// Montgomery products a point.
+void poly_pow(ConstPolyBatchView a, std::uint64_t e, std::size_t count, std::uint32_t length, const PolyNttTablesView& tables,
+              PolyBatchView out, cudaStream_t stream);
 
 }  // namespace zgpu::kernels

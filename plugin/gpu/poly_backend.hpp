@@ -92,7 +92,8 @@ void fmpz_poly_product(const HostOperand& a, std::size_t a_length, const HostOpe
 // f^e over Z for a polynomial of `length` >= 2 coefficients that f packs and e >= 2, every
 // coefficient of f^e of absolute value below 2^bits: f reduced modulo the primes of
 // PrimeSet::for_bits(bits, sign = true) (device tables `tables`), raised to the power modulo
-// each prime on the device, and reconstructed by one CRT. result(first, values) receives the
+// each prime on the device (each point of its transform raised, kernels::poly_pow), and
+// reconstructed by one CRT. result(first, values) receives the
 // (length - 1) e + 1 coefficients in order, chunk by chunk. The transform of the last step
 // (the power of two >= the power's length) is at most kMaxPolyTransform; the caller checks it.
 void fmpz_poly_power(const HostOperand& f, std::size_t length, std::uint64_t e, const ModularTables& tables,

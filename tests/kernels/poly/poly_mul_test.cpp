@@ -64,11 +64,12 @@ struct Product {
     std::size_t out;
 };
 
-// What a batch computes: products a b (or squares a^2), or compositions b(a).
-enum class Operation { product, square, compose };
+// What a batch computes: products a b (or squares a^2), compositions b(a), or powers a^e.
+enum class Operation { product, square, compose, power };
 
 // Runs the batch on the GPU: residues prime-major, products one after another in each row.
-std::vector<std::vector<Poly>> gpu_batch(const std::vector<Product>& batch, const std::vector<limb_t>& primes, bool raw, Operation operation)
+std::vector<std::vector<Poly>> gpu_batch(const std::vector<Product>& batch, const std::vector<limb_t>& primes, bool raw, Operation operation,
+                                         std::uint64_t e = 0)
 {
     const std::size_t k = primes.size(), rows = raw ? 1 : k;
     std::vector<std::uint64_t> a_off, b_off, out_off;
@@ -79,7 +80,7 @@ std::vector<std::vector<Poly>> gpu_batch(const std::vector<Product>& batch, cons
         a_len.push_back(std::uint32_t(p.a[0].size())), b_len.push_back(std::uint32_t(p.b[0].size())), out_len.push_back(std::uint32_t(p.out));
         a_total += p.a[0].size(), b_total += p.b[0].size(), out_total += p.out;
         const std::size_t la = std::min(p.a[0].size(), p.out), lb = std::min(p.b[0].size(), p.out);
-        if (operation == Operation::compose) length = std::max<std::uint64_t>(length, std::bit_ceil(p.out));
+        if (operation == Operation::compose || operation == Operation::power) length = std::max<std::uint64_t>(length, std::bit_ceil(p.out));
         else if (p.out) length = std::max<std::uint64_t>(length, kernels::poly_ntt_length(la, lb));
     }
     std::vector<limb_t> a_rows(rows * std::max<std::uint64_t>(a_total, 1)), b_rows(rows * std::max<std::uint64_t>(b_total, 1));
@@ -97,6 +98,7 @@ std::vector<std::vector<Poly>> gpu_batch(const std::vector<Product>& batch, cons
     const kernels::ConstPolyBatchView b{{db.data(), b_total, k, stride * b_total}, dbo.data(), dbl.data()};
     const kernels::PolyBatchView c{{dc.data(), out_total, k, out_total}, dco.data(), dcl.data()};
     if (operation == Operation::compose) kernels::poly_compose(b, a, batch.size(), std::uint32_t(length), tables.view(), c, nullptr);
+    else if (operation == Operation::power) kernels::poly_pow(a, e, batch.size(), std::uint32_t(length), tables.view(), c, nullptr);
     else {
         const bool square = operation == Operation::square;
         kernels::poly_mul(a, square ? a : b, square, batch.size(), std::uint32_t(length), tables.view(), c, nullptr);
@@ -311,6 +313,45 @@ TEST_F(PolyMul, CompositionBatchesAndLargestCoefficients)
         }
         expect_compositions({p}, primes);
     }
+}
+
+// Powers a^e of one polynomial a call and of batches, from the shortest transform to long ones,
+// exponents 1 to 300, results that fill their transform (e (la - 1) + 1 = 2048), every
+// coefficient p - 1; against FLINT's nmod_poly_pow.
+TEST_F(PolyMul, PowersOfEveryShape)
+{
+    const auto power = [&](std::size_t length, std::uint64_t e, bool largest) {
+        Product p = random_product(length, 1, e * (length - 1) + 1, primes, rng);
+        if (largest)
+            for (std::size_t i = 0; i < primes.size(); ++i) std::fill(p.a[i].begin(), p.a[i].end(), primes[i] - 1);
+        return p;
+    };
+    const auto expect = [&](const std::vector<Product>& batch, std::uint64_t e) {
+        const auto got = gpu_batch(batch, primes, false, Operation::power, e);
+        for (std::size_t j = 0; j < batch.size(); ++j)
+            for (std::size_t i = 0; i < primes.size(); ++i) {
+                nmod_poly_t x, r;
+                nmod_poly_init(x, primes[i]);
+                nmod_poly_init(r, primes[i]);
+                for (std::size_t c = 0; c < batch[j].a[i].size(); ++c) nmod_poly_set_coeff_ui(x, slong(c), batch[j].a[i][c]);
+                nmod_poly_pow(r, x, e);
+                Poly expected(batch[j].out, 0);
+                for (std::size_t c = 0; c < batch[j].out; ++c) expected[c] = nmod_poly_get_coeff_ui(r, slong(c));
+                nmod_poly_clear(x);
+                nmod_poly_clear(r);
+                ASSERT_EQ(got[j][i], expected) << "power " << j << " (" << batch[j].a[0].size() << " coefficients to the " << e
+                                               << "), prime " << primes[i];
+            }
+    };
+    for (const auto& [length, e] : {std::pair<std::size_t, std::uint64_t>{1, 5}, {2, 1}, {2, 31}, {5, 3}, {100, 2}, {90, 23},
+                                    {1024, 64}, {3000, 7}, {2, 300}})
+        for (const bool largest : {false, true}) {
+            SCOPED_TRACE(std::to_string(length) + " to the " + std::to_string(e));
+            expect({power(length, e, largest)}, e);
+        }
+    std::vector<Product> batch;
+    for (int j = 0; j < 29; ++j) batch.push_back(power(1 + rng() % 20, 6, j % 3 == 0));
+    expect(batch, 6);
 }
 
 }  // namespace
