@@ -20,16 +20,6 @@ namespace {
 constexpr double kPcieBytesPerSecond = 55e9;
 constexpr double kImadsPerHornerStep = 12;
 
-double flint_seconds(int threads, const std::function<void()>& call)
-{
-    flint_set_num_threads(threads);
-    call();  // FLINT's threads and tables started
-    const double start = now();
-    call();
-    flint_set_num_threads(1);
-    return now() - start;
-}
-
 // The bits of ||p||_1.
 flint_bitcnt_t one_norm_bits(const fmpz_poly_t p)
 {
@@ -69,7 +59,7 @@ void row(slong f_length, slong h_length, flint_bitcnt_t bits, unsigned host_thre
     random_poly(f, f_length, bits, 1);
     random_poly(h, h_length, bits, 2);
     const auto flint = [&] { fmpz_poly_compose(theirs, f, h); };
-    const double one = flint_seconds(1, flint), all = flint_seconds(int(host_threads), flint);
+    const double one = flint_second_call_seconds(1, flint), all = flint_second_call_seconds(int(host_threads), flint);
     const auto zgpu = [&] { return zgpu_fmpz_poly_compose(ours, f, h); };
     const double gpu = zgpu_seconds("gpu", zgpu);
     if (!fmpz_poly_equal(ours, theirs)) {

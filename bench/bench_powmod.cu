@@ -19,15 +19,6 @@ namespace {
 
 constexpr ulong kPrime = UWORD(4611686018427387847);  // below 2^62
 
-double flint_seconds(int threads, const std::function<void()>& call)
-{
-    flint_set_num_threads(threads);
-    call();  // FLINT's threads and tables started
-    const double start = now();
-    call();
-    return now() - start;
-}
-
 void row(slong m, unsigned host_threads)
 {
     nmod_poly_t f, finv, base;
@@ -46,7 +37,7 @@ void row(slong m, unsigned host_threads)
     const auto flint = [&] {
         _nmod_poly_powmod_ui_binexp_preinv(theirs.data(), padded.data(), kPrime, f->coeffs, m + 1, finv->coeffs, m + 1, f->mod);
     };
-    const double one = flint_seconds(1, flint), all = flint_seconds(int(host_threads), flint);
+    const double one = flint_second_call_seconds(1, flint), all = flint_second_call_seconds(int(host_threads), flint);
     const auto zgpu = [&] {
         return _zgpu_nmod_poly_powmod_ui_binexp_preinv(ours.data(), padded.data(), kPrime, f->coeffs, m + 1, finv->coeffs, m + 1, f->mod);
     };

@@ -159,6 +159,19 @@ inline void fill_fmpz(fmpz* values, slong count, std::uint32_t n, std::uint64_t 
     }
 }
 
+// FLINT's call on `threads` threads, timed on its second call (the first starts FLINT's threads
+// and tables); FLINT's default of one thread again afterwards.
+inline double flint_second_call_seconds(int threads, const std::function<void()>& call)
+{
+    flint_set_num_threads(threads);
+    call();
+    const double start = now();
+    call();
+    const double seconds = now() - start;
+    flint_set_num_threads(1);
+    return seconds;
+}
+
 // Median time of a zgpu C call (0 on success) with ZGPU_BACKEND set to `backend`; exits with
 // zgpu's message if it fails.
 inline double zgpu_seconds(const char* backend, const std::function<int()>& call)

@@ -54,10 +54,13 @@ constexpr double kGpuPowmodSecondsPerStep = 60e-6;
 // addition, about 12 IMADs, at the H200's 1.65e13 IMADs a second.
 constexpr double kGpuSecondsPerHornerStep = 0.75e-12;
 
-// Compositions whose result holds fewer bits take FLINT well under a millisecond: its products
-// are then short ones into GMP's, which the product model's rate (fitted to long products)
-// overstates, and the GPU's fixed cost decides.
-constexpr double kGpuComposeFromBits = 1 << 20;
+// Compositions whose result holds fewer bits take FLINT a fraction of a millisecond: its
+// products are then short ones into GMP's, which the product model's rate (fitted to long
+// products) overstates, and the GPU's fixed cost decides. On the H200 (bench/results/
+// 2026-11-30-h200-compose-over-z/run08-bench-compose.md) 16 of 16 coefficients of 64 bits, a
+// result of 2.5e5 bits, took FLINT 0.63 ms on one thread (1.70 on 16) and the GPU 0.084 ms;
+// FLINT's time falls about in proportion below that.
+constexpr double kGpuComposeFromBits = 1 << 17;
 
 // Each NTT prime is above 2^61.99, counted as 62 bits of the CRT's product.
 constexpr std::uint64_t kPrimeBits = 62;

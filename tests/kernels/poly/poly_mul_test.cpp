@@ -251,20 +251,8 @@ TEST_F(PolyMul, ThreePrimesThenEachModulus)
 // FLINT's f(a) modulo m.
 Poly flint_composition(const Poly& f, const Poly& a, limb_t m)
 {
-    nmod_poly_t x, y, r;
-    nmod_poly_init(x, m);
-    nmod_poly_init(y, m);
-    nmod_poly_init(r, m);
-    for (std::size_t i = 0; i < f.size(); ++i) nmod_poly_set_coeff_ui(x, slong(i), f[i]);
-    for (std::size_t i = 0; i < a.size(); ++i) nmod_poly_set_coeff_ui(y, slong(i), a[i]);
-    nmod_poly_compose(r, x, y);
-    const std::size_t n = (f.size() - 1) * (a.size() - 1) + 1;
-    Poly out(n, 0);
-    for (std::size_t i = 0; i < n; ++i) out[i] = nmod_poly_get_coeff_ui(r, slong(i));
-    nmod_poly_clear(x);
-    nmod_poly_clear(y);
-    nmod_poly_clear(r);
-    return out;
+    return flint_nmod(f, a, (f.size() - 1) * (a.size() - 1) + 1, m,
+                      [](nmod_poly_t r, const nmod_poly_t x, const nmod_poly_t y) { nmod_poly_compose(r, x, y); });
 }
 
 // The compositions f(a) of a batch (Product's a: the inner polynomials, b: the outer ones).
@@ -330,15 +318,8 @@ TEST_F(PolyMul, PowersOfEveryShape)
         const auto got = gpu_batch(batch, primes, false, Operation::power, e);
         for (std::size_t j = 0; j < batch.size(); ++j)
             for (std::size_t i = 0; i < primes.size(); ++i) {
-                nmod_poly_t x, r;
-                nmod_poly_init(x, primes[i]);
-                nmod_poly_init(r, primes[i]);
-                for (std::size_t c = 0; c < batch[j].a[i].size(); ++c) nmod_poly_set_coeff_ui(x, slong(c), batch[j].a[i][c]);
-                nmod_poly_pow(r, x, e);
-                Poly expected(batch[j].out, 0);
-                for (std::size_t c = 0; c < batch[j].out; ++c) expected[c] = nmod_poly_get_coeff_ui(r, slong(c));
-                nmod_poly_clear(x);
-                nmod_poly_clear(r);
+                const Poly expected = flint_nmod(batch[j].a[i], {}, batch[j].out, primes[i],
+                                                 [e](nmod_poly_t r, const nmod_poly_t x, const nmod_poly_t) { nmod_poly_pow(r, x, e); });
                 ASSERT_EQ(got[j][i], expected) << "power " << j << " (" << batch[j].a[0].size() << " coefficients to the " << e
                                                << "), prime " << primes[i];
             }
