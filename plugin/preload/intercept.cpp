@@ -147,10 +147,14 @@ public:
         });
         return ready_.load(std::memory_order_acquire);
     }
-    ~WarmStart()
+    // Returns once a start that was asked for has finished.
+    void wait()
     {
+        if (!asked()) return;
+        std::call_once(started_, [] {});  // the thread is made by then
         if (thread_.joinable()) thread_.join();
     }
+    ~WarmStart() { wait(); }
 
 private:
     std::once_flag started_;
@@ -159,6 +163,18 @@ private:
 };
 
 WarmStart warm_start;
+
+// exit() runs the calling thread's thread_local destructors before any handler of atexit
+// (glibc's order), among those handlers CUDA's teardown and the destructors of zgpu's device
+// state, which a GPU start still running would meet half done: on the H200 machine processes
+// that exited 0.1 to 0.6 s into the start printed cudaErrorCudartUnloading or crashed, and one
+// with eager module loading hung. The thread that loads the plugin, the one that calls exit in
+// nearly every program, holds this guard, which waits for the start to finish.
+struct ExitWaitsForStart {
+    ~ExitWaitsForStart() { warm_start.wait(); }
+};
+thread_local ExitWaitsForStart exit_waits_for_start;
+[[maybe_unused]] const ExitWaitsForStart* const guard_of_loading_thread = &exit_waits_for_start;
 
 // ZGPU_REPORT=1: a line a function called, at exit.
 struct ReportAtExit {
