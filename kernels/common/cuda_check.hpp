@@ -20,4 +20,12 @@ inline void check(cudaError_t status, std::string_view what)
 // Right after a launch on the calling thread: throws as check does if the launch failed.
 inline void check_launch(std::string_view what) { check(cudaGetLastError(), what); }
 
+// Loads a kernel into the current context now. CUDA loads each kernel at its first launch
+// (lazy loading, its default), which a process's first call would otherwise wait for.
+inline void load_kernel(const void* kernel, std::string_view what)
+{
+    cudaFuncAttributes attributes{};
+    check(cudaFuncGetAttributes(&attributes, kernel), what);
+}
+
 }  // namespace zgpu::kernels

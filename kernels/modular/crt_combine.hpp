@@ -36,5 +36,8 @@ ZGPU_HOST_DEVICE inline std::size_t crt_y_image_word(std::size_t e, std::size_t 
 bool crt_tensor_fits_device();
 void crt_combine_tensor(const ModularTablesView& t, bool sign, const CrtChunk& c, cudaStream_t stream);
 void crt_combine_words(const ModularTablesView& t, bool sign, const CrtChunk& c, cudaStream_t stream);
+// Loads both combining kernels into the current context (the second: the tensor kernel alone).
+void load_crt_combine_kernels();
+void load_crt_combine_tensor_kernel();
 
 }  // namespace zgpu::kernels

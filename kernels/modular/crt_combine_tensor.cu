@@ -233,6 +233,11 @@ bool crt_tensor_fits_device()
     return std::size_t(limit) >= sizeof(Shared);
 }
 
+void load_crt_combine_tensor_kernel()
+{
+    load_kernel(reinterpret_cast<const void*>(crt_combine_tensor_kernel), "multi_crt: loading the tensor combining kernel");
+}
+
 void crt_combine_tensor(const ModularTablesView& t, bool sign, const CrtChunk& c, cudaStream_t stream)
 {
     const int bytes = int(sizeof(Shared));

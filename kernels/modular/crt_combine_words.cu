@@ -146,6 +146,12 @@ __global__ void __launch_bounds__(kCombineThreads, 3) crt_combine(const ModularT
 
 }  // namespace
 
+void load_crt_combine_kernels()
+{
+    load_kernel(reinterpret_cast<const void*>(crt_combine), "multi_crt: loading the combining kernels");
+    load_crt_combine_tensor_kernel();
+}
+
 void crt_combine_words(const ModularTablesView& t, bool sign, const CrtChunk& c, cudaStream_t stream)
 {
     crt_combine<<<unsigned((c.count + kTileValues - 1) / kTileValues), kCombineThreads, 0, stream>>>(t, sign, c);

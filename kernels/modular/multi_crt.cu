@@ -201,6 +201,14 @@ __global__ void crt_negate(const ModularTablesView t, const CrtChunk c)
 
 }  // namespace
 
+void load_multi_crt_kernels()
+{
+    for (const void* kernel : {reinterpret_cast<const void*>(crt_prepare), reinterpret_cast<const void*>(crt_fix),
+                               reinterpret_cast<const void*>(crt_negate)})
+        load_kernel(kernel, "multi_crt: loading its kernels");
+    load_crt_combine_kernels();
+}
+
 void multi_crt(ConstResidueView r, const ModularTablesView& tables, bool sign, BatchView out, cudaStream_t stream)
 {
     if (r.count == 0) return;

@@ -22,4 +22,8 @@ namespace zgpu::kernels {
 // chunks of that many. Only enqueues work on `stream`; launch and allocation errors are thrown as zgpu::Error.
 void multi_crt(ConstResidueView r, const ModularTablesView& tables, bool sign, BatchView out, cudaStream_t stream);
 
+// Loads multi_crt's kernels into the current context, where CUDA would load each at its first
+// launch.
+void load_multi_crt_kernels();
+
 }  // namespace zgpu::kernels

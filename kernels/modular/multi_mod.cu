@@ -165,7 +165,26 @@ void launch_tile(ConstBatchView x, const ModularTablesView& t, ResidueView out, 
     check_launch("multi_mod kernel launch");
 }
 
+// The kernels launch_tile<TE, TK, ME, MK> may launch.
+template <int TE, int TK, int ME, int MK>
+void load_tile()
+{
+    for (const void* kernel : {reinterpret_cast<const void*>(multi_mod_kernel<TE, TK, ME, MK, 1>),
+                               reinterpret_cast<const void*>(multi_mod_kernel<TE, TK, ME, MK, 2>),
+                               reinterpret_cast<const void*>(multi_mod_kernel<TE, TK, ME, MK, 4>),
+                               reinterpret_cast<const void*>(multi_mod_kernel<TE, TK, ME, MK, 8>),
+                               reinterpret_cast<const void*>(multi_mod_kernel<TE, TK, ME, MK, 16>)})
+        load_kernel(kernel, "multi_mod: loading its kernels");
+}
+
 }  // namespace
+
+void load_multi_mod_kernels()
+{
+    load_kernel(reinterpret_cast<const void*>(multi_mod_short), "multi_mod: loading its kernels");
+    load_tile<16, 8, 4, 2>();
+    load_tile<16, 8, 2, 4>();
+}
 
 void multi_mod(ConstBatchView x, const ModularTablesView& tables, ResidueView out, cudaStream_t stream)
 {

@@ -19,4 +19,8 @@ namespace zgpu::kernels {
 // as zgpu::Error.
 void multi_mod(ConstBatchView x, const ModularTablesView& tables, ResidueView out, cudaStream_t stream);
 
+// Loads multi_mod's kernels into the current context, where CUDA would load each at its first
+// launch.
+void load_multi_mod_kernels();
+
 }  // namespace zgpu::kernels

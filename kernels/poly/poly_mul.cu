@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <bit>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/common/cuda_check.hpp"
@@ -425,7 +426,23 @@ void transform_products(const Plan& plan, cudaStream_t stream)
     }
 }
 
+template <Pointwise Step, int... LogTile>
+void load_tiles(std::integer_sequence<int, LogTile...>)
+{
+    (load_kernel(reinterpret_cast<const void*>(tile_stages<LogTile, Step>), "polynomial products (NTT): loading the tile kernels"), ...);
+}
+
 }  // namespace
+
+void load_poly_mul_kernels()
+{
+    load_kernel(reinterpret_cast<const void*>(outer_pass<true>), "polynomial products (NTT): loading the outer passes");
+    load_kernel(reinterpret_cast<const void*>(outer_pass<false>), "polynomial products (NTT): loading the outer passes");
+    const std::integer_sequence<int, 5, 6, 7, 8, 9, 10, 11> log_tiles;
+    load_tiles<Pointwise::product>(log_tiles);
+    load_tiles<Pointwise::composition>(log_tiles);
+    load_tiles<Pointwise::power>(log_tiles);
+}
 
 std::uint32_t poly_ntt_length(std::uint64_t a_length, std::uint64_t b_length)
 {

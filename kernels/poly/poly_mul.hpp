@@ -43,6 +43,10 @@ using ConstPolyBatchView = BasicPolyBatchView<const limb_t>;
 // least kPolyNttMinLength.
 std::uint32_t poly_ntt_length(std::uint64_t a_length, std::uint64_t b_length);
 
+// Loads this family's kernels (every transform length and pointwise step) into the current
+// context, where CUDA would load each at its first launch.
+void load_poly_mul_kernels();
+
 // out_j = a_j b_j mod x^(out.lengths[j]) modulo each prime, every coefficient in [0, p_i), for
 // j < products; `square` computes a_j^2 (b is not read), with one forward transform.
 // Contract: every view and the tables in device memory, on the same primes (out.values.primes ==

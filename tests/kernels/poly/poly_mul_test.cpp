@@ -12,6 +12,8 @@
 
 #include "backend_param.hpp"
 #include "../modular/device_modular.hpp"
+#include "kernels/modular/multi_crt.hpp"
+#include "kernels/modular/multi_mod.hpp"
 #include "kernels/modular/ntt_primes.hpp"
 #include "kernels/poly/crt_to_moduli.hpp"
 #include "kernels/poly/poly_mul.hpp"
@@ -301,6 +303,14 @@ TEST_F(PolyMul, CompositionBatchesAndLargestCoefficients)
         }
         expect_compositions({p}, primes);
     }
+}
+
+// The families' kernels load ahead of their first launch (the plugin's warm start does this).
+TEST_F(PolyMul, KernelsLoadAheadOfTheirFirstLaunch)
+{
+    EXPECT_NO_THROW(kernels::load_poly_mul_kernels());
+    EXPECT_NO_THROW(kernels::load_multi_mod_kernels());
+    EXPECT_NO_THROW(kernels::load_multi_crt_kernels());
 }
 
 // Powers a^e of one polynomial a call and of batches, from the shortest transform to long ones,
