@@ -41,7 +41,8 @@ PLUGIN_FLINT = [f"{RESULTS}/2026-11-29-h200-compose/run32-plugin-rows.md",
                 f"{RESULTS}/2026-11-29-h200-inverse-leaves/run04/plugin-rows.md",
                 f"{RESULTS}/2026-11-30-h200-compose-over-z/run08-plugin-rows.md",
                 f"{RESULTS}/2026-11-30-h200-compose-over-z/run09-plugin-rows.md",
-                f"{RESULTS}/2026-11-30-h200-compose-over-z/run10-plugin-rows.md"]
+                f"{RESULTS}/2026-11-30-h200-compose-over-z/run10-plugin-rows.md",
+                f"{RESULTS}/2026-11-30-h200-compose-over-z/run14-plugin-rows.md"]
 PLUGIN_NTL = f"{RESULTS}/2026-11-28-h200-plugin-ntl-pow-f12bc9c/bench-ntl.md"
 # Multi-modular reduction and CRT: an H100 with 16 host threads.
 MODULAR = f"{RESULTS}/2026-11-25-h100-modular-crt-tensor-a81b131.md"
