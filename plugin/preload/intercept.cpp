@@ -130,19 +130,23 @@ void pad_the_heap()
 class WarmStart {
 public:
     bool asked() const { return asked_.load(std::memory_order_acquire); }
+    // False once the start has found no GPU, or failed: no call takes it from then on.
+    bool possible() const { return !absent_.load(std::memory_order_acquire); }
     bool ready()
     {
         std::call_once(started_, [this] {
             asked_.store(true, std::memory_order_release);
             thread_ = std::thread([this] {
                 try {
-                    if (!gpu_available()) return;
-                    pad_the_heap();
-                    gpu::warm_up();
-                    ready_.store(gpu_available(), std::memory_order_release);
+                    if (gpu_available()) {
+                        pad_the_heap();
+                        gpu::warm_up();
+                        ready_.store(gpu_available(), std::memory_order_release);
+                    }
                 } catch (const std::exception& e) {
                     std::fprintf(stderr, "zgpu plugin: the GPU did not start (%s); calls go to FLINT\n", e.what());
                 }
+                absent_.store(!ready_.load(std::memory_order_acquire), std::memory_order_release);
             });
         });
         return ready_.load(std::memory_order_acquire);
@@ -159,7 +163,7 @@ public:
 private:
     std::once_flag started_;
     std::thread thread_;
-    std::atomic<bool> ready_{false}, asked_{false};
+    std::atomic<bool> ready_{false}, asked_{false}, absent_{false};
 };
 
 WarmStart warm_start;
@@ -210,6 +214,7 @@ bool report_on()
 }
 
 bool gpu_ready() { return warm_start.ready(); }
+bool gpu_possible() { return warm_start.possible(); }
 bool gpu_start_asked() { return warm_start.asked(); }
 
 Counts::Counts(const char* name, const char* symbol, Library library)

@@ -2,8 +2,10 @@
 // which reach FLINT, the recursion rule and the settings. The settings are read once a process;
 // each test runs in a process of its own (gtest_discover_tests), so each sets the environment
 // it needs before the first call (a whole-suite run in one process leaves them out).
+#include <chrono>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -164,6 +166,19 @@ TEST_F(PluginIntercept, AutomaticStartsTheGpuOnlyForACallItWouldSend)
     call(f, trace, true, 0, nothing);
     EXPECT_TRUE(gpu_start_asked());
     EXPECT_EQ(trace.steps, (std::vector<std::string>{"test_f:test", "test_f:flint", "test_f:test", "test_f:flint"}));
+}
+
+TEST_F(PluginIntercept, WithoutAGpuCallsSkipTheTestOnceTheStartFoundNone)
+{
+    unsetenv("ZGPU_BACKEND");
+    static Counts f("test_f");
+    Trace trace;
+    if (gpu_available()) GTEST_SKIP() << "for a machine without a GPU";
+    call(f, trace, true, 0, nothing);
+    for (int i = 0; i < 500 && gpu_possible(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    EXPECT_FALSE(gpu_possible());
+    call(f, trace, true, 0, nothing);
+    EXPECT_EQ(trace.steps, (std::vector<std::string>{"test_f:test", "test_f:flint", "test_f:flint"}));
 }
 
 TEST_F(PluginIntercept, ReportCountsCallsAndTime)
