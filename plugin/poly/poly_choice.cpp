@@ -280,6 +280,9 @@ double flint_fmpz_compose_seconds(const ComposeShape& c, unsigned threads)
 
 bool gpu_pays_for_fmpz_poly_compose(const ComposeShape& c, unsigned threads)
 {
+    // FLINT's shortcuts (Horner's rule for f of at most 4 terms, a Taylor shift for h of 2) are
+    // not what the model estimates; the GPU's Horner steps grow as len(f)^2 for h of 2.
+    if (c.f_length <= 4 || c.h_length <= 2) return false;
     const std::uint64_t out_length = (c.f_length - 1) * (c.h_length - 1) + 1;
     if (double(out_length) * double(c.bits) < kGpuComposeFromBits) return false;
     const double transform = double(transform_length_estimate(out_length, 1));

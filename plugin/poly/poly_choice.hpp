@@ -67,7 +67,8 @@ bool gpu_pays_for_fmpz_poly_product(const PolyShape& product, unsigned threads);
 
 // f(h): FLINT's divide and conquer (its products on its threads where they are long enough)
 // against the GPU's one transform pair a prime, (f_length - 1) Horner steps a point of h's
-// transform, and one CRT. FLINT's seconds on `threads` threads, for progress lines.
+// transform, and one CRT. Shapes that FLINT takes by a shortcut (f_length <= 4, h_length <= 2)
+// and results under 2^17 bits stay with FLINT. FLINT's seconds on `threads` threads, for progress lines.
 double flint_fmpz_compose_seconds(const ComposeShape& c, unsigned threads);
 bool gpu_pays_for_fmpz_poly_compose(const ComposeShape& c, unsigned threads);
 

@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "base/parallel.hpp"
+#include "plugin/gpu/poly_backend.hpp"
 #include "plugin/matrix/fmpz_mat_mul.hpp"
 #include "plugin/matrix/mat_choice.hpp"
 #include "plugin/poly/nmod_compose.hpp"
@@ -74,7 +75,9 @@ bool fmpz_power_pays(slong len, ulong e, std::uint64_t max_bits)
 
 bool fmpz_compose_long_enough(slong len1, slong len2)
 {
-    return len1 > 4 && len2 > 2 && len1 - 1 <= (WORD_MAX / 2) / (len2 - 1) && (len1 - 1) * (len2 - 1) + 1 >= kReadSizesFrom;
+    // Results longer than the GPU's longest transform stay with FLINT before their sizes are read.
+    const slong longest = slong(gpu::kMaxPolyTransform);
+    return len1 > 4 && len2 > 2 && len1 - 1 <= (longest - 1) / (len2 - 1) && (len1 - 1) * (len2 - 1) + 1 >= kReadSizesFrom;
 }
 
 bool fmpz_compose_pays(slong len1, slong len2, std::uint64_t f_bits, std::uint64_t h_bits)

@@ -124,6 +124,19 @@ void pad_the_heap()
     mallopt(M_TOP_PAD, int(pad));
 }
 
+// exit() runs the calling thread's thread_local destructors before any handler of atexit
+// (glibc's order), among those handlers CUDA's teardown and the destructors of zgpu's device
+// state, which a GPU start still running would meet half done: on the H200 machine processes
+// that exited 0.1 to 0.6 s into the start printed cudaErrorCudartUnloading or crashed, and one
+// with eager module loading hung. A thread that holds this guard waits, as it exits, for the
+// start to finish.
+void wait_for_warm_start();
+struct ExitWaitsForStart {
+    ~ExitWaitsForStart() { wait_for_warm_start(); }
+};
+thread_local ExitWaitsForStart exit_waits_for_start;
+void guard_this_thread() { static_cast<void>(&exit_waits_for_start); }
+
 // The GPU's start (driver, context, streams, pinned staging: about 0.4 s on the H200 machine)
 // runs on a thread of its own from the first call sent to zgpu on, so that no call waits for
 // it: until it is done calls go to FLINT.
@@ -136,6 +149,7 @@ public:
     {
         std::call_once(started_, [this] {
             asked_.store(true, std::memory_order_release);
+            guard_this_thread();
             thread_ = std::thread([this] {
                 try {
                     if (gpu_available()) {
@@ -167,18 +181,11 @@ private:
 };
 
 WarmStart warm_start;
+void wait_for_warm_start() { warm_start.wait(); }
 
-// exit() runs the calling thread's thread_local destructors before any handler of atexit
-// (glibc's order), among those handlers CUDA's teardown and the destructors of zgpu's device
-// state, which a GPU start still running would meet half done: on the H200 machine processes
-// that exited 0.1 to 0.6 s into the start printed cudaErrorCudartUnloading or crashed, and one
-// with eager module loading hung. The thread that loads the plugin, the one that calls exit in
-// nearly every program, holds this guard, which waits for the start to finish.
-struct ExitWaitsForStart {
-    ~ExitWaitsForStart() { warm_start.wait(); }
-};
-thread_local ExitWaitsForStart exit_waits_for_start;
-[[maybe_unused]] const ExitWaitsForStart* const guard_of_loading_thread = &exit_waits_for_start;
+// The thread that loads the plugin, the one that calls exit in nearly every program, holds it;
+// so does the thread whose call asks for the start.
+[[maybe_unused]] const bool loading_thread_guarded = (guard_this_thread(), true);
 
 // ZGPU_REPORT=1: a line a function called, at exit.
 struct ReportAtExit {

@@ -288,13 +288,15 @@ TEST_F(PolyMul, CompositionsOfEveryShape)
     }
 }
 
-// Many compositions a call, several a block, and the accumulator's bound at its tightest: every
-// coefficient p - 1.
+// Many compositions a call, several a block or two on long transforms, and the accumulator's
+// bound at its tightest: every coefficient p - 1.
 TEST_F(PolyMul, CompositionBatchesAndLargestCoefficients)
 {
     std::vector<Product> batch;
     for (int j = 0; j < 37; ++j) batch.push_back(random_composition(1 + rng() % 12, 1 + rng() % 12, primes, rng));
     expect_compositions(batch, primes);
+    // Two a call on a transform above the tile (its outer passes).
+    expect_compositions({random_composition(64, 70, primes, rng), random_composition(40, 100, primes, rng)}, primes);
     for (const auto& [outer, inner] : {std::pair<std::size_t, std::size_t>{7, 9}, {300, 200}}) {
         Product p = random_composition(outer, inner, primes, rng);
         for (std::size_t i = 0; i < primes.size(); ++i) {
@@ -343,6 +345,8 @@ TEST_F(PolyMul, PowersOfEveryShape)
     std::vector<Product> batch;
     for (int j = 0; j < 29; ++j) batch.push_back(power(1 + rng() % 20, 6, j % 3 == 0));
     expect(batch, 6);
+    // Two a call on a transform above the tile (its outer passes).
+    expect({power(1024, 3, false), power(700, 3, true)}, 3);
 }
 
 }  // namespace

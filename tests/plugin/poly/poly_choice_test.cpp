@@ -78,6 +78,8 @@ TEST(PolyChoice, CompositionsGoToTheGpuFromSomeHundredCoefficients)
     EXPECT_GT(flint_fmpz_compose_seconds(row, 16), 0.5);
     EXPECT_LT(flint_fmpz_compose_seconds(row, 16), 6.0);
     EXPECT_GT(flint_fmpz_compose_seconds(row, 1), flint_fmpz_compose_seconds(row, 16));
+    EXPECT_FALSE(gpu_pays_for_fmpz_poly_compose(shape(100000, 2, 64), 16)) << "a Taylor shift, FLINT's";
+    EXPECT_FALSE(gpu_pays_for_fmpz_poly_compose(shape(4, 100000, 64), 16)) << "Horner's rule, FLINT's";
     for (const auto& [f_length, h_length] : {std::pair<std::uint64_t, std::uint64_t>{5, 3}, {10, 10}, {20, 5}})
         EXPECT_FALSE(gpu_pays_for_fmpz_poly_compose(shape(f_length, h_length, 64), 16)) << f_length << " of " << h_length;
 }

@@ -238,6 +238,9 @@ TEST(PluginGates, CompositionsGoToTheGpuWhenLongAndLarge)
     EXPECT_FALSE(fmpz_compose_long_enough(1000, 2));
     EXPECT_FALSE(fmpz_compose_long_enough(6, 6));
     EXPECT_FALSE(fmpz_compose_long_enough(WORD_MAX / 4, 5));
+    EXPECT_TRUE(fmpz_compose_long_enough(4097, 4096)) << "a result just under 2^24 coefficients, the longest transform";
+    EXPECT_FALSE(fmpz_compose_long_enough(4097, 4097)) << "2^24 + 1 coefficients";
+    EXPECT_FALSE(fmpz_compose_long_enough(5000, 5000)) << "a result beyond the longest transform";
     EXPECT_FALSE(fmpz_compose_pays(5000, 5000, 1000, 1000)) << "the bound leaves a batch";
 }
 
