@@ -72,9 +72,16 @@ void nmod_poly_compose_mod_precomp(limb_t* res, const limb_t* poly1, std::size_t
 // nmod_poly_compose_mod_brent_kung_vec_preinv computes them with `inner` >= 2 powers of g and
 // B of `group` rows of inner a polynomial: polys[j] of lengths[j] <= group inner coefficients,
 // g of glen <= m (reduced mod f). res may hold any operand.
+// The device memory a batch's product mod f of degree m takes: the batch's residues and working
+// arrays, and the composition's own product, in words of m.
+inline constexpr std::size_t kNmodComposeWordsOfMPerProduct = 14;
 // The device memory a batch of one group of a composition takes, mod f of degree m (a group's
-// products are summed in one batch).
-std::size_t nmod_compose_group_bytes(std::size_t m, std::size_t group);
+// products are summed in one batch). Defined in every build, so that the choice sees the same
+// limit with and without CUDA.
+inline std::size_t nmod_compose_group_bytes(std::size_t m, std::size_t group)
+{
+    return kNmodComposeWordsOfMPerProduct * m * sizeof(limb_t) * group;
+}
 void nmod_poly_compose_mod_vec(limb_t* const* res, const limb_t* const* polys, const std::size_t* lengths, std::size_t count,
                                std::size_t inner, std::size_t group, const limb_t* g, std::size_t glen, const limb_t* f, std::size_t lenf, const limb_t* finv,
                                std::size_t finv_length, limb_t n);

@@ -109,8 +109,6 @@ void nmod_poly_compose_mod_precomp(limb_t*, const limb_t*, std::size_t, const li
 {
     unavailable();
 }
-// Nothing runs on a GPU here, so nothing takes its memory (the choice asks before it picks).
-std::size_t nmod_compose_group_bytes(std::size_t, std::size_t) { return 0; }
 void nmod_poly_compose_mod_vec(limb_t* const*, const limb_t* const*, const std::size_t*, std::size_t, std::size_t, std::size_t,
                                const limb_t*, std::size_t,
                                const limb_t*, std::size_t, const limb_t*, std::size_t, limb_t)

@@ -19,9 +19,6 @@
 namespace zgpu::gpu {
 namespace {
 
-// The device memory a batch's product takes: the batch's residues and working arrays, and the
-// composition's own product, in words of m.
-constexpr std::size_t kWordsOfMPerProduct = 14;
 constexpr std::size_t kBatchBytes = std::size_t(1) << 28;
 
 // CUDA's limit on a grid's y dimension, which the batched steps walk (nmod_poly_steps.hpp).
@@ -30,16 +27,11 @@ constexpr std::size_t kMaxBatch = 65535;
 // The largest batch: whole groups where they fit kBatchBytes and a launch, at least one group.
 std::size_t max_batch_for(std::size_t m, std::size_t group, std::size_t products)
 {
-    const std::size_t fits = std::min(kMaxBatch, std::max<std::size_t>(1, kBatchBytes / (kWordsOfMPerProduct * m * sizeof(limb_t))));
+    const std::size_t fits = std::min(kMaxBatch, std::max<std::size_t>(1, kBatchBytes / (kNmodComposeWordsOfMPerProduct * m * sizeof(limb_t))));
     return std::min(products, std::max(group, fits / group * group));
 }
 
 }  // namespace
-
-std::size_t nmod_compose_group_bytes(std::size_t m, std::size_t group)
-{
-    return kWordsOfMPerProduct * m * sizeof(limb_t) * group;
-}
 
 namespace {
 

@@ -5,6 +5,8 @@
 # Arguments: PROGRAM PLUGIN.
 set -uo pipefail
 program=$1 plugin=$2
+# An ASan build's runtime must come first; the plugin loaded by LD_PRELOAD comes before it.
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 expected=$("$program") || { echo "FAIL: the program alone failed"; exit 1; }
 status=0
 for pause in 0 50000 100000 200000 300000 400000 600000 1000000; do
