@@ -86,12 +86,13 @@ struct Plan {
 // What the pointwise step between the transforms computes.
 enum class Pointwise { product, composition, power };
 
-// N^-1 R^2 mod p: the pointwise product x y / R times it is x y / N. N divides p - 1, so
-// N^-1 = p - (p - 1) / N.
+// N^-1 mod p for N = 2^log_length: N divides p - 1, so N^-1 = p - (p - 1) / N.
+__device__ inline limb_t inverse_length(const Field64& f, int log_length) { return f.p - ((f.p - 1) >> log_length); }
+
+// N^-1 R^2 mod p: the pointwise product x y / R times it is x y / N.
 __device__ inline limb_t pointwise_scale(const Field64& f, int log_length)
 {
-    const limb_t inverse = f.p - ((f.p - 1) >> log_length);
-    return f.normal(f.mul(f.normal(f.mul(inverse, f.r2)), f.r2));
+    return f.normal(f.mul(f.normal(f.mul(inverse_length(f, log_length), f.r2)), f.r2));
 }
 
 // Stages s_lo .. s_lo + stages - 1 (stages <= kMaxOuterStages) of the long transforms of a
@@ -196,12 +197,6 @@ struct TileArgs {
     std::size_t blocks_per_prime;  // short transforms: blocks of kTile / N products a prime
 };
 
-// The tile's stages: the forward ones below the tile's top (all of a short transform's), the
-// pointwise product and the inverse ones up to the tile's top. Tiles 0 .. tiles - 1 are a's, the
-// next `tiles` b's, one after another in shared memory.
-// Six blocks an SM (80 registers a thread, a few spilled): 24 warps hide the products' latency
-// better than the 20 of five blocks (the batch of 10^4 products of length 1024: 2.05 against
-// 2.13 ms on the H200).
 // A composition's outer polynomial modulo one prime: count residues.
 struct OuterWords {
     const limb_t* c;
@@ -223,7 +218,7 @@ struct HornerAtPoints {
     Coefficients coefficients;   // (tile) -> the outer polynomial's residues and their count
 
     __device__ HornerAtPoints(const Field64& field, int log_length, Coefficients c)
-        : f(field), modulus(make_modulus(field.p)), scale(field.p - ((field.p - 1) >> log_length)),
+        : f(field), modulus(make_modulus(field.p)), scale(inverse_length(field, log_length)),
           scale_shoup(shoup_companion(modulus, scale)), coefficients(c)
     {
     }
@@ -277,8 +272,13 @@ struct PowerAtPoints {
     }
 };
 
-// A product's kernel keeps six blocks an SM; a composition's, whose Horner steps hold three
-// words a point, four (128 registers a thread), and a power's the same.
+// The tile's stages: the forward ones below the tile's top (all of a short transform's), the
+// pointwise step and the inverse ones up to the tile's top. Tiles 0 .. tiles - 1 are a's, the
+// next `tiles` b's, one after another in shared memory.
+// A product's kernel keeps six blocks an SM (80 registers a thread, a few spilled): 24 warps hide
+// the products' latency better than the 20 of five blocks (the batch of 10^4 products of length
+// 1024: 2.05 against 2.13 ms on the H200). A composition's, whose Horner steps hold three words a
+// point, keeps four (128 registers a thread), and a power's the same.
 template <int LogTile, Pointwise Step>
 __global__ void __launch_bounds__(kTileThreads, Step == Pointwise::product ? 6 : 4) tile_stages(const TileArgs args)
 {
@@ -334,7 +334,7 @@ __global__ void __launch_bounds__(kTileThreads, Step == Pointwise::product ? 6 :
         const HornerAtPoints<decltype(coefficients)> horner(f, plan.log_length, coefficients);
         tile_products<LogTile, kPassStages, kFusedStages>(tiles, true, upper_zero, forward, inverse, f, input, from_smem, to_smem, horner, output);
     } else if constexpr (Step == Pointwise::power) {
-        const PowerAtPoints power{f, plan.exponent, f.p - ((f.p - 1) >> plan.log_length)};
+        const PowerAtPoints power{f, plan.exponent, inverse_length(f, plan.log_length)};
         tile_products<LogTile, kPassStages, kFusedStages>(tiles, true, upper_zero, forward, inverse, f, input, from_smem, to_smem, power, output);
     } else {
         const limb_t scale = pointwise_scale(f, plan.log_length);
@@ -368,8 +368,8 @@ void launch_outer(const OuterArgs& args, cudaStream_t stream)
     check_launch(Forward ? "polynomial products (NTT): forward stages launch" : "polynomial products (NTT): inverse stages launch");
 }
 
-// The transforms of a call: forward, the pointwise step (a product, or a composition's Horner
-// steps), inverse.
+// The transforms of a call: forward, the pointwise step (a product, a composition's Horner steps
+// or a power's), inverse.
 template <Pointwise Step>
 void transform_products(const Plan& plan, cudaStream_t stream)
 {
@@ -432,6 +432,10 @@ void load_tiles(std::integer_sequence<int, LogTile...>)
     (load_kernel(reinterpret_cast<const void*>(tile_stages<LogTile, Step>), "polynomial products (NTT): loading the tile kernels"), ...);
 }
 
+// log2 of a transform length; 0 for one that is not a power of two, which transform_products
+// refuses.
+int log_length_of(std::uint32_t length) { return std::has_single_bit(length) ? std::countr_zero(length) : 0; }
+
 }  // namespace
 
 void load_poly_mul_kernels()
@@ -454,23 +458,20 @@ std::uint32_t poly_ntt_length(std::uint64_t a_length, std::uint64_t b_length)
 void poly_mul(ConstPolyBatchView a, ConstPolyBatchView b, bool square, std::size_t products, std::uint32_t length,
               const PolyNttTablesView& tables, PolyBatchView out, cudaStream_t stream)
 {
-    const int log_length = std::has_single_bit(length) ? std::countr_zero(length) : 0;
-    transform_products<Pointwise::product>(Plan{a, square ? a : b, out, tables, products, length, log_length, square}, stream);
+    transform_products<Pointwise::product>(Plan{a, square ? a : b, out, tables, products, length, log_length_of(length), square}, stream);
 }
 
 void poly_compose(ConstPolyBatchView outer, ConstPolyBatchView a, std::size_t count, std::uint32_t length,
                   const PolyNttTablesView& tables, PolyBatchView out, cudaStream_t stream)
 {
-    const int log_length = std::has_single_bit(length) ? std::countr_zero(length) : 0;
-    transform_products<Pointwise::composition>(Plan{a, outer, out, tables, count, length, log_length, true}, stream);
+    transform_products<Pointwise::composition>(Plan{a, outer, out, tables, count, length, log_length_of(length), true}, stream);
 }
 
 void poly_pow(ConstPolyBatchView a, std::uint64_t e, std::size_t count, std::uint32_t length, const PolyNttTablesView& tables,
               PolyBatchView out, cudaStream_t stream)
 {
     if (e == 0) throw Error("polynomial powers (NTT): the exponent is 0");
-    const int log_length = std::has_single_bit(length) ? std::countr_zero(length) : 0;
-    transform_products<Pointwise::power>(Plan{a, a, out, tables, count, length, log_length, true, e}, stream);
+    transform_products<Pointwise::power>(Plan{a, a, out, tables, count, length, log_length_of(length), true, e}, stream);
 }
 
 }  // namespace zgpu::kernels

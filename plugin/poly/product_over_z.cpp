@@ -118,8 +118,8 @@ struct ResidueAlgorithm {
     bool operands_fit;      // lengths that cannot overflow, coefficients of at most kMaxLimbs limbs
     std::uint64_t out_length;
     std::uint64_t bits;
-    std::function<bool()> gpu_pays;
-    std::function<double()> flint_seconds;  // one thread
+    bool gpu_pays;          // the cost model's choice
+    double flint_seconds;   // one thread
     std::function<std::size_t(const gpu::ModularTables&)> device_bytes;
     std::function<void(const gpu::ModularTables&, const HostResult&)> run;
 };
@@ -131,8 +131,8 @@ Backend on_residues(const ResidueAlgorithm& a, const std::function<void()>& on_c
 {
     const bool takes = a.operands_fit && a.bits < std::uint64_t(64) * kMaxLimbs &&
                        transform_length_estimate(a.out_length, 1) <= gpu::kMaxPolyTransform;
-    const Backend backend = takes ? choose(a.gpu_pays()) : Backend::cpu;
-    Progress progress(a.progress, takes ? a.flint_seconds() : 0, a.out_length);
+    const Backend backend = takes ? choose(a.gpu_pays) : Backend::cpu;
+    Progress progress(a.progress, takes ? a.flint_seconds : 0, a.out_length);
     const auto on_gpu = [&] {
         const PrimeSet set = product_primes(a.bits);
         const bool fits = set.state().product_limbs <= kMaxLimbs && gpu::poly_device_fits(a.device_bytes(set.state().gpu_tables()));
@@ -196,8 +196,8 @@ Backend power_over_z(const ZPoly& f, std::uint64_t e, std::uint64_t bits, const 
         short_enough && f.coeffs.too_large.empty(),
         out_length,
         bits,
-        [&] { return gpu_pays_for_fmpz_poly_product(last, host_threads()); },
-        [&] { return flint_fmpz_seconds(last); },
+        gpu_pays_for_fmpz_poly_product(last, host_threads()),
+        flint_fmpz_seconds(last),
         [&](const gpu::ModularTables& tables) { return gpu::fmpz_poly_power_bytes(f.coeffs, f.length, out_length, tables); },
         [&](const gpu::ModularTables& tables, const HostResult& deliver) { gpu::fmpz_poly_power(f.coeffs, f.length, e, tables, deliver); }};
     return on_residues(power, on_cpu, on_gpu_result);
@@ -216,8 +216,8 @@ Backend compose_over_z(const ZPoly& f, const ZPoly& h, std::uint64_t bits, const
         short_enough && f.coeffs.too_large.empty() && h.coeffs.too_large.empty(),
         out_length,
         bits,
-        [&] { return gpu_pays_for_fmpz_poly_compose(shape, host_threads()); },
-        [&] { return flint_fmpz_compose_seconds(shape, 1); },
+        gpu_pays_for_fmpz_poly_compose(shape, host_threads()),
+        flint_fmpz_compose_seconds(shape, 1),
         [&](const gpu::ModularTables& tables) { return gpu::fmpz_poly_compose_bytes(f.coeffs, f.length, h.coeffs, h.length, tables); },
         [&](const gpu::ModularTables& tables, const HostResult& deliver) {
             gpu::fmpz_poly_compose(f.coeffs, f.length, h.coeffs, h.length, tables, deliver);

@@ -165,17 +165,20 @@ public:
         });
         return ready_.load(std::memory_order_acquire);
     }
-    // Returns once a start that was asked for has finished.
+    // Returns once a start that was asked for has finished. Guarded threads may exit at once:
+    // one joins, the others wait for it.
     void wait()
     {
         if (!asked()) return;
         std::call_once(started_, [] {});  // the thread is made by then
+        const std::lock_guard lock(joining_);
         if (thread_.joinable()) thread_.join();
     }
     ~WarmStart() { wait(); }
 
 private:
     std::once_flag started_;
+    std::mutex joining_;
     std::thread thread_;
     std::atomic<bool> ready_{false}, asked_{false}, absent_{false};
 };
