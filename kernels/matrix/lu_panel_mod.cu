@@ -6,7 +6,8 @@
 //     (x <- d x - m u for the pivot d, the row's entry m in the pivot column and the pivot row's
 //     u), which scales every row below by d. The panel's pivots are inverted together at its end
 //     (one inversion, 3 q products), and the multipliers m / d then take their place: each row's
-//     scale cancels, as row and pivot carry the same product of earlier pivots.
+//     scale cancels, as row and pivot carry the same product of earlier pivots. The pivot rows'
+//     own entries are scaled back by the inverse of that product, so that U is true.
 //   - The pass that eliminates column c also finds column c + 1's pivot (its first nonzero).
 //   - Each thread loads kBatch rows before it computes on them, so that their loads overlap, and
 //     multiplies by the column's pivot and the pivot row's entry by Shoup's products (primes
@@ -129,8 +130,9 @@ public:
     }
 
     // Rows r0 on: the panel's columns in the order `order` gives (the q pivot columns first),
-    // the multipliers of pivot t (rows below r0 + t) times inverse[t].
-    __device__ void finish_multipliers(unsigned q, const std::uint32_t* order, const limb_t* inverse) const
+    // the multipliers of pivot t (rows below r0 + t) times inverse[t], and pivot row t's own
+    // entries (U's) times row_scale[t], which undoes the scaling of the elimination.
+    __device__ void finish_rows(unsigned q, const std::uint32_t* order, const limb_t* inverse, const limb_t* row_scale) const
     {
         const std::size_t width = k1_ - k0_;
         for (std::size_t i = r0_ + threadIdx.x; i < m_; i += kThreads) {
@@ -138,11 +140,13 @@ public:
 #pragma unroll
             for (unsigned t = 0; t < kLuPanel; ++t)
                 if (t < width) row[t] = cell(i, k0_ + t);
+            const std::size_t pivot_row = i - r0_;  // where below q, row i is pivot row pivot_row
 #pragma unroll
             for (unsigned t = 0; t < kLuPanel; ++t) {
                 if (t >= width) break;
                 const limb_t x = row[order[t]];
-                cell(i, k0_ + t) = t < q && i > r0_ + t ? p_.mul(x, inverse[t]) : x;
+                cell(i, k0_ + t) = t < pivot_row ? (t < q ? p_.mul(x, inverse[t]) : x)
+                                   : pivot_row < q ? p_.mul(x, row_scale[pivot_row]) : x;
             }
         }
     }
@@ -173,11 +177,11 @@ private:
 
 // Thread 0's end of a panel: inverse[t] = 1 / pivot[t] for t < q by one inversion (Montgomery's
 // trick), and the determinant times the true pivots: pivot t was found on a row scaled by the
-// product of the pivots before it. Where row_scale is not null, row_scale[t] is the inverse of
-// that product (pivot row t's true entries are its entries times it) and true_inverse[t] the
+// product of the pivots before it. row_scale[t] is the inverse of that product (pivot row t's
+// true entries are its entries times it); where true_inverse is not null, true_inverse[t] is the
 // inverse of the true pivot.
-__device__ limb_t invert_pivots(const Modulus& p, const limb_t* pivot, unsigned q, limb_t* inverse, limb_t det,
-                                limb_t* row_scale = nullptr, limb_t* true_inverse = nullptr)
+__device__ limb_t invert_pivots(const Modulus& p, const limb_t* pivot, unsigned q, limb_t* inverse, limb_t det, limb_t* row_scale,
+                                limb_t* true_inverse)
 {
     limb_t prefix[kLuPanel + 1];
     prefix[0] = 1 % p.n;
@@ -187,10 +191,8 @@ __device__ limb_t invert_pivots(const Modulus& p, const limb_t* pivot, unsigned 
         inverse[t] = p.mul(inverse_prefix, prefix[t]);
         inverse_prefix = p.mul(inverse_prefix, pivot[t]);  // now 1 / prefix[t]
         det = p.mul(det, p.mul(pivot[t], inverse_prefix));
-        if (row_scale) {
-            row_scale[t] = inverse_prefix;
-            true_inverse[t] = p.mul(prefix[t], inverse[t]);
-        }
+        row_scale[t] = inverse_prefix;
+        if (true_inverse) true_inverse[t] = p.mul(prefix[t], inverse[t]);
     }
     return det;
 }
@@ -200,7 +202,7 @@ struct PanelShared {
     unsigned long long next_pivot[2];  // column c's pivot row in slot c % 2
     limb_t pivot[kLuPanel], inverse[kLuPanel], row_scale[kLuPanel];
     std::uint32_t order[kLuPanel];     // the panel's pivot columns, then the others
-    std::uint64_t swapped[kLuPanel];   // the top part's: the row each pivot came from
+    std::uint64_t swapped[kLuPanel];   // the row each pivot came from
 };
 
 // The block's elimination of `panel` (from row state->rank to the panel's last). A top part
@@ -257,9 +259,10 @@ __device__ bool eliminate_panel(const MatricesView& a, const Panel& panel, std::
             if (pivot_columns >> t & 1) shared.order[next++] = t;
         for (unsigned t = 0; t < width; ++t)
             if (!(pivot_columns >> t & 1)) shared.order[next++] = t;
-        det = top_part ? invert_pivots(p, shared.pivot, q, shared.inverse, det, shared.row_scale, top->inverse)
-                       : invert_pivots(p, shared.pivot, q, shared.inverse, det);
+        det = invert_pivots(p, shared.pivot, q, shared.inverse, det, shared.row_scale, top_part ? top->inverse : nullptr);
         if (top_part) top->failed = 0;
+        if (state->record)
+            for (unsigned t = 0; t < q; ++t) state->record[r0 + t] = {shared.swapped[t], k0 + shared.order[t]};
     }
     __syncthreads();
     if (top_part) {
@@ -280,7 +283,7 @@ __device__ bool eliminate_panel(const MatricesView& a, const Panel& panel, std::
             if (e % q > e / q) top->u[e / q][e % q] = p.mul(panel.cell(r0 + e / q, k0 + e % q), shared.row_scale[e / q]);
         __syncthreads();
     }
-    panel.finish_multipliers(q, shared.order, shared.inverse);
+    panel.finish_rows(q, shared.order, shared.inverse, shared.row_scale);
     __syncthreads();
     panel.store();
     if (threadIdx.x == 0) {

@@ -23,16 +23,24 @@ constexpr std::size_t kLuPanel = 16;
 // the rows below then take their multipliers from the top part's U over the whole GPU.
 constexpr std::size_t kLuTopRows = 128;
 
-// Where an elimination stands, in device memory from panel to panel. The elimination is for the
-// rank and the determinant: it leaves true multipliers and true U rows right of each panel (up
-// to update_end, and beyond once the caller's substitutions ran), but U's entries inside a panel
-// scaled by the panel's earlier pivots (no use for solving).
+// Pivot t of an elimination: the row swapped into row t (t itself where none was) and the
+// pivot's column.
+struct LuPivot {
+    std::uint64_t row, column;
+};
+
+// Where an elimination stands, in device memory from panel to panel. The elimination leaves true
+// multipliers and true U rows (right of each panel up to update_end, and beyond once the
+// caller's substitutions ran); inside a panel of q pivots, rows r0 on hold their entries in the
+// panel's column order (its pivot columns first, then the others), so that the multipliers of
+// pivot t lie in column k0 + t for the rows below it.
 struct LuState {
-    Modulus p;                 // a prime
-    std::uint64_t rank = 0;    // pivots so far
-    std::uint64_t pivots = 0;  // pivots of the last panel
-    limb_t det = 1;            // the true pivots' product, negated for each row swap
-    std::uint32_t stopped = 0; // a column had no pivot and the caller asked to stop there
+    Modulus p;                   // a prime
+    std::uint64_t rank = 0;      // pivots so far
+    std::uint64_t pivots = 0;    // pivots of the last panel
+    limb_t det = 1;              // the true pivots' product, negated for each row swap
+    std::uint32_t stopped = 0;   // a column had no pivot and the caller asked to stop there
+    LuPivot* record = nullptr;   // where not null (device memory), record[t] for each pivot t
 };
 
 // What a panel's top part hands to the rows below it, in device memory apart from LuState
@@ -52,7 +60,8 @@ struct LuPanelTop {
 //     (state->stopped = 1, det = 0: the matrix is singular) and later panels return at once (the
 //     caller stops its trailing updates);
 //   - the panel's pivot columns are moved to its front in their order (rows r0 on), so that the
-//     multipliers fill columns k0 .. k0 + q - 1 of rows r0 + q on, for q pivots;
+//     multipliers fill columns k0 .. k0 + q - 1 of rows r0 + q on, for q pivots; where
+//     state->record is not null, it receives each pivot's row and column;
 //   - rows r0 .. r0 + q - 1 become U's rows in columns k0 + width .. update_end - 1 (the columns
 //     from update_end on wait for the caller's lu_substitute_mod).
 // state->rank then grows by q and state->pivots is q. rows_from_r0 must be m - state->rank as

@@ -45,6 +45,30 @@ int zgpu_nmod_mat_solve(int* nonsingular, nmod_mat_t x, const nmod_mat_t a, cons
     });
 }
 
+int zgpu_nmod_mat_lu(slong* rank, slong* P, nmod_mat_t a, int rank_check)
+{
+    return report(__func__, [&] {
+        if (!rank) throw zgpu::Error("nmod_mat_lu: rank is NULL");
+        *rank = zgpu::nmod_mat_lu(P, a, rank_check);
+    });
+}
+
+int zgpu_nmod_mat_rref(slong* rank, nmod_mat_t a)
+{
+    return report(__func__, [&] {
+        if (!rank) throw zgpu::Error("nmod_mat_rref: rank is NULL");
+        *rank = zgpu::nmod_mat_rref(a);
+    });
+}
+
+int zgpu_nmod_mat_nullspace(slong* nullity, nmod_mat_t x, const nmod_mat_t a)
+{
+    return report(__func__, [&] {
+        if (!nullity) throw zgpu::Error("nmod_mat_nullspace: nullity is NULL");
+        *nullity = zgpu::nmod_mat_nullspace(x, a);
+    });
+}
+
 int zgpu_fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b)
 {
     return report(__func__, [&] { zgpu::fmpz_mat_mul(c, a, b); });

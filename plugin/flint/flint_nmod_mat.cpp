@@ -1,7 +1,8 @@
-// FLINT-style products, determinants, ranks, inverses and solutions of nmod matrices: the argument checks, then
-// plugin/matrix.
+// FLINT-style products, determinants, ranks, inverses, solutions, LU factors, echelon forms and
+// null spaces of nmod matrices: the argument checks, then plugin/matrix.
 #include <string>
 
+#include "plugin/matrix/nmod_mat_echelon.hpp"
 #include "plugin/matrix/nmod_mat_inv.hpp"
 #include "plugin/matrix/nmod_mat_lu.hpp"
 #include "plugin/matrix/nmod_mat_mul.hpp"
@@ -68,6 +69,28 @@ int nmod_mat_solve(nmod_mat_t x, const nmod_mat_t a, const nmod_mat_t b)
         throw Error("nmod_mat_solve: different moduli: a mod " + std::to_string(a->mod.n) + ", b mod " + std::to_string(b->mod.n) +
                     ", x mod " + std::to_string(x->mod.n));
     return matrix::nmod_mat_solution(x, a, b);
+}
+
+slong nmod_mat_lu(slong* P, nmod_mat_t a, int rank_check)
+{
+    if (!a) throw Error("nmod_mat_lu: a is NULL");
+    if (!P && a->r > 0) throw Error("nmod_mat_lu: P is NULL");
+    return matrix::nmod_mat_factor_lu(P, a, rank_check);
+}
+
+slong nmod_mat_rref(nmod_mat_t a)
+{
+    if (!a) throw Error("nmod_mat_rref: a is NULL");
+    return matrix::nmod_mat_reduced_echelon(a);
+}
+
+slong nmod_mat_nullspace(nmod_mat_t x, const nmod_mat_t a)
+{
+    if (!x || !a) throw Error(std::string("nmod_mat_nullspace: ") + (!x ? "x" : "a") + " is NULL");
+    if (x->r != a->c || x->c != a->c) throw Error("nmod_mat_nullspace: x is " + shape(x) + ", a is " + shape(a));
+    if (a->mod.n != x->mod.n)
+        throw Error("nmod_mat_nullspace: different moduli: a mod " + std::to_string(a->mod.n) + ", x mod " + std::to_string(x->mod.n));
+    return matrix::nmod_mat_null_space(x, a);
 }
 
 }  // namespace zgpu

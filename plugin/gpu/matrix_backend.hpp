@@ -35,6 +35,19 @@ limb_t nmod_mat_det(std::span<const limb_t* const> rows, limb_t p, const std::fu
 std::size_t nmod_mat_rank(std::span<const limb_t* const> rows, std::size_t cols, limb_t p,
                           const std::function<void(std::uint64_t)>& columns_done);
 inline constexpr std::size_t kLuProgressPanels = 32;
+
+// The LU of a mod p as FLINT's nmod_mat_lu_classical computes it: the same pivots (each column's
+// first nonzero entry from the current row down, swapped into that row, or none, and the next
+// column), and L and U packed the same way into out_rows (of rows.size() rows; may be a's rows,
+// written once a's are read). a of rows.size() rows of `cols` words, entries in [0, p), p prime.
+// rows[t] is the row swapped into row t at pivot t (t itself where none was), columns[t] pivot
+// t's column; there are as many as the rank. On an error nothing is written. columns_done as
+// nmod_mat_rank's.
+struct LuPivots {
+    std::vector<std::size_t> rows, columns;
+};
+LuPivots nmod_mat_lu(std::span<const limb_t* const> rows, std::size_t cols, limb_t p, std::span<limb_t* const> out_rows,
+                     const std::function<void(std::uint64_t)>& columns_done);
 // Columns of the LU's panels (kernels/matrix/lu_panel_mod.hpp's kLuPanel), for the cost models.
 inline constexpr std::size_t kLuPanelColumns = 16;
 

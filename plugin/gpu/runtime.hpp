@@ -105,7 +105,7 @@ public:
     // Page-locked host memory for the few words an operation reads back from the device (a
     // division's summary, a check's first failing index), apart from the staging memory: the
     // pipeline's chunks are there while such operations run inside it.
-    static constexpr std::size_t kReadbackBytes = 64;
+    static constexpr std::size_t kReadbackBytes = 128;
     template <class T>
     T* readback()
     {

@@ -284,27 +284,45 @@ bool nmod_mat_lu_uses_threads(std::size_t rows, std::size_t cols)
     return flint_nmod_mat_lu_seconds(rows, cols) >= lu::kFlintThreadedFromSeconds;
 }
 
-bool gpu_pays_for_nmod_mat_lu(std::size_t rows, std::size_t cols, bool rank_mode, unsigned threads)
+namespace {
+
+// FLINT's LU-based work of `one` seconds on one thread, on `threads` threads.
+double flint_lu_work_seconds(double one, unsigned threads)
 {
-    const double one = flint_nmod_mat_lu_seconds(rows, cols);
     const double speedup = 1 + std::log2(std::max(1.0, one / lu::kFlintThreadsPayFromSeconds)) / 3;
-    const double cpu = one / std::clamp(speedup, 1.0, std::max(1.0, double(threads) / 4));
-    const double gpu = lu::kGpuSecondsPerCall + 8.0 * double(rows) * double(cols) / lu::kGpuBytesPerSecond +
+    return one / std::clamp(speedup, 1.0, std::max(1.0, double(threads) / 4));
+}
+
+// The GPU's LU of rows x cols against FLINT's; `transfers` matrices of that shape cross PCIe.
+bool gpu_pays_for_lu(std::size_t rows, std::size_t cols, bool rank_mode, double transfers, unsigned threads)
+{
+    const double cpu = flint_lu_work_seconds(flint_nmod_mat_lu_seconds(rows, cols), threads);
+    const double gpu = lu::kGpuSecondsPerCall + transfers * 8.0 * double(rows) * double(cols) / lu::kGpuBytesPerSecond +
                        gpu_lu_seconds(rows, cols, rank_mode);
     return gpu < cpu;
 }
 
+}  // namespace
+
+bool gpu_pays_for_nmod_mat_lu(std::size_t rows, std::size_t cols, bool rank_mode, unsigned threads)
+{
+    return gpu_pays_for_lu(rows, cols, rank_mode, 1, threads);
+}
+
+bool gpu_pays_for_nmod_mat_lu_factors(std::size_t rows, std::size_t cols, unsigned threads)
+{
+    return gpu_pays_for_lu(rows, cols, true, 2, threads);
+}
+
 namespace {
 
-// FLINT's LU and its triangular solves for flint_cols right-hand sides (n for an inverse) on
-// `threads` threads, against the GPU's inverse of n x n and, for a solution, its product into n x
-// product_cols: a (and b) up, the inverse or the solution down.
-bool gpu_pays_for_inverse(std::size_t n, std::size_t flint_cols, std::size_t product_cols, unsigned threads)
+// FLINT's work of `one` seconds on one thread (its LU and triangular solves, or the solves
+// alone) on `threads` threads, against the GPU's inverse of n x n and, for a solution, its
+// product into n x product_cols: a (and b) up, the inverse or the solution down.
+bool gpu_pays_for_inverse(std::size_t n, double one, std::size_t product_cols, unsigned threads)
 {
     const double size = double(n), cols = double(product_cols);
-    const double one = flint_nmod_mat_lu_seconds(n, n) + size * size * double(flint_cols) * lu::kFlintSecondsPerTerm;
-    const double speedup = 1 + std::log2(std::max(1.0, one / lu::kFlintThreadsPayFromSeconds)) / 3;
-    const double cpu = one / std::clamp(speedup, 1.0, std::max(1.0, double(threads) / 4));
+    const double cpu = flint_lu_work_seconds(one, threads);
     const double words = size * size + size * cols + size * (product_cols ? cols : size);
     // The recursion's multiply-adds are about those of one product of the whole size; its
     // leaves of 32 rows each take a few launches (the inverse, the products around it).
@@ -313,11 +331,25 @@ bool gpu_pays_for_inverse(std::size_t n, std::size_t flint_cols, std::size_t pro
     return gpu < cpu;
 }
 
+// FLINT's LU and its triangular solves for `cols` right-hand sides (n for an inverse).
+double flint_lu_and_solves_seconds(std::size_t n, std::size_t cols)
+{
+    return flint_nmod_mat_lu_seconds(n, n) + double(n) * double(n) * double(cols) * lu::kFlintSecondsPerTerm;
+}
+
 }  // namespace
 
-bool gpu_pays_for_nmod_mat_inv(std::size_t n, unsigned threads) { return gpu_pays_for_inverse(n, n, 0, threads); }
+bool gpu_pays_for_nmod_mat_inv(std::size_t n, unsigned threads) { return gpu_pays_for_inverse(n, flint_lu_and_solves_seconds(n, n), 0, threads); }
 
-bool gpu_pays_for_nmod_mat_solve(std::size_t n, std::size_t cols, unsigned threads) { return gpu_pays_for_inverse(n, cols, cols, threads); }
+bool gpu_pays_for_nmod_mat_solve(std::size_t n, std::size_t cols, unsigned threads)
+{
+    return gpu_pays_for_inverse(n, flint_lu_and_solves_seconds(n, cols), cols, threads);
+}
+
+bool gpu_pays_for_nmod_mat_solve_triu(std::size_t n, std::size_t cols, unsigned threads)
+{
+    return gpu_pays_for_inverse(n, double(n) * double(n) * double(cols) / 2 * lu::kFlintSecondsPerTerm, cols, threads);
+}
 
 double flint_fmpz_mat_seconds(const ZMatrix& a, const ZMatrix& b)
 {

@@ -56,6 +56,9 @@ bool det_by_blocks(std::size_t n, std::size_t primes);
 double flint_nmod_mat_lu_seconds(std::size_t rows, std::size_t cols);
 bool nmod_mat_lu_uses_threads(std::size_t rows, std::size_t cols);
 bool gpu_pays_for_nmod_mat_lu(std::size_t rows, std::size_t cols, bool rank_mode, unsigned threads);
+// The LU's factors (nmod_mat_lu, and nmod_mat_rref's first part): the rank's LU, and the factors
+// come back.
+bool gpu_pays_for_nmod_mat_lu_factors(std::size_t rows, std::size_t cols, unsigned threads);
 
 // nmod_mat_inv of an n x n matrix mod a prime: FLINT's (its LU, then triangular solves with n
 // right-hand sides: about 4 times its LU's multiply-adds; it measured 11.4 to 13.0 s at 4096
@@ -67,6 +70,9 @@ bool gpu_pays_for_nmod_mat_inv(std::size_t n, unsigned threads);
 // nmod_mat_solve of an n x n system with `cols` right-hand sides: FLINT's LU and triangular
 // solves against the GPU's inverse and its product into b.
 bool gpu_pays_for_nmod_mat_solve(std::size_t n, std::size_t cols, unsigned threads);
+// nmod_mat_rref's second part, U^-1 V for U n x n upper triangular and V n x cols: FLINT's
+// nmod_mat_solve_triu (n^2 cols / 2 multiply-adds) against the GPU's inverse and its product.
+bool gpu_pays_for_nmod_mat_solve_triu(std::size_t n, std::size_t cols, unsigned threads);
 
 // Products over Z: FLINT's fmpz_mat_mul on one thread, in seconds, by the model; whether the CPU
 // backend gives FLINT its threads; whether the GPU pays on `threads` host threads.

@@ -1,4 +1,5 @@
-// FLINT's matrix products, determinants, ranks and solutions, defined in FLINT's name: zgpu where its cost
+// FLINT's matrix products, determinants, ranks, solutions, LU factors and echelon forms, defined
+// in FLINT's name: zgpu where its cost
 // model picks the GPU, else FLINT's own function. FLINT's checks stay FLINT's: a call zgpu
 // refuses (shapes that do not match, a non-square determinant) goes to FLINT, which aborts.
 #include <flint/fmpz_mat.h>
@@ -107,6 +108,36 @@ int nmod_mat_inv(nmod_mat_t B, const nmod_mat_t A)
         },
         [&] { return zgpu_nmod_mat_inv(&invertible, B, A); }, [&] { return invertible; },
         [&] { return next<decltype(&nmod_mat_inv)>(counts)(B, A); });
+}
+
+// FLINT's own nmod_mat_lu picks its pivots by its algorithm (recursive on large matrices); the
+// GPU's are nmod_mat_lu_classical's. Both give P A = L U, which is all FLINT promises.
+slong nmod_mat_lu(slong* P, nmod_mat_t A, int rank_check)
+{
+    static Counts counts("nmod_mat_lu");
+    slong rank = 0;
+    return route(
+        counts,
+        [&] {
+            return A->r && A->c &&
+                   zgpu::matrix::gpu_pays_for_nmod_mat_lu_factors(std::size_t(A->r), std::size_t(A->c), zgpu::host_threads());
+        },
+        [&] { return zgpu_nmod_mat_lu(&rank, P, A, rank_check); }, [&] { return rank; },
+        [&] { return next<decltype(&nmod_mat_lu)>(counts)(P, A, rank_check); });
+}
+
+// FLINT's nmod_mat_nullspace calls it.
+slong nmod_mat_rref(nmod_mat_t A)
+{
+    static Counts counts("nmod_mat_rref");
+    slong rank = 0;
+    return route(
+        counts,
+        [&] {
+            return A->r && A->c &&
+                   zgpu::matrix::gpu_pays_for_nmod_mat_lu_factors(std::size_t(A->r), std::size_t(A->c), zgpu::host_threads());
+        },
+        [&] { return zgpu_nmod_mat_rref(&rank, A); }, [&] { return rank; }, [&] { return next<decltype(&nmod_mat_rref)>(counts)(A); });
 }
 
 int nmod_mat_solve(nmod_mat_t X, const nmod_mat_t A, const nmod_mat_t B)

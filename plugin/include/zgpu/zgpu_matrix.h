@@ -39,6 +39,26 @@ int zgpu_nmod_mat_inv(int * invertible, nmod_mat_t b, const nmod_mat_t a);
    zgpu_nmod_mat_inv, then the inverse's product into b on the device. */
 int zgpu_nmod_mat_solve(int * nonsingular, nmod_mat_t x, const nmod_mat_t a, const nmod_mat_t b);
 
+/* *rank = nmod_mat_lu(P, a, rank_check): P a = L U, a overwritten by L (unit lower triangular,
+   its diagonal not stored, truncated to rank columns) and U (rank rows in row echelon form), P
+   a permutation of a's rows (P[i] is the row of a that became row i). P has a's rows (NULL only
+   where a has none). Where rank_check is set and a column has no pivot while rows are left,
+   *rank = 0 and a is undefined, as FLINT leaves it. The modulus prime, as FLINT requires (a
+   composite one goes to FLINT's function). On the GPU, for a prime modulus, the blocked LU of
+   zgpu_nmod_mat_rank with true factors, brought into FLINT's packed form on the host: the
+   factors and P equal nmod_mat_lu_classical's (each column's first nonzero entry from the
+   current row down is its pivot). FLINT's nmod_mat_lu may choose other pivots on large
+   matrices; P a = L U holds for both.
+   *rank = nmod_mat_rref(a): a in reduced row echelon form (unique), as FLINT. On the GPU, the LU,
+   then U's other columns times the inverse of its pivot columns' triangle, on the GPU where the
+   cost model says it pays (else FLINT's nmod_mat_solve_triu).
+   *nullity = nmod_mat_nullspace(x, a): x, of a's columns rows and columns and a's modulus, gets
+   FLINT's basis of the null space (from the reduced echelon form: one column for each column of
+   a without a pivot, 1 there) in its first columns, zeros elsewhere; x may be a. */
+int zgpu_nmod_mat_lu(slong * rank, slong * P, nmod_mat_t a, int rank_check);
+int zgpu_nmod_mat_rref(slong * rank, nmod_mat_t a);
+int zgpu_nmod_mat_nullspace(slong * nullity, nmod_mat_t x, const nmod_mat_t a);
+
 /* c = a * b over Z, as fmpz_mat_mul. */
 int zgpu_fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b);
 

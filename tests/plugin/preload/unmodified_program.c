@@ -210,6 +210,25 @@ static void matrices(flint_rand_t state, slong dim, flint_bitcnt_t bits, ulong n
             say("nmod_mat_solve", (ulong) nmod_mat_solve(x3, y, b3) ^ check_ulong_vec(x3->entries, dim * 3));
             nmod_mat_clear(b3), nmod_mat_clear(x3);
         }
+        {
+            /* The LU's pivots may differ with the plugin (FLINT's recursive LU against the
+               classical one's); det(y), the sign of P times U's diagonal, may not. */
+            nmod_mat_t lu, e, ns;
+            slong * perm = flint_malloc(sizeof(slong) * dim);
+            slong rank, i, j, inversions = 0;
+            ulong d = 1;
+            nmod_mat_init_set(lu, y), nmod_mat_init_set(e, y), nmod_mat_init(ns, dim, dim, n);
+            rank = nmod_mat_lu(perm, lu, 0);
+            for (i = 0; i < dim; i++)
+            {
+                d = n_mulmod2_preinv(d, nmod_mat_entry(lu, i, i), n, y->mod.ninv);
+                for (j = i + 1; j < dim; j++) inversions += perm[i] > perm[j];
+            }
+            say("nmod_mat_lu", (ulong) rank ^ (inversions % 2 && d ? n - d : d));
+            say("nmod_mat_rref", (ulong) nmod_mat_rref(e) ^ check_ulong_vec(e->entries, dim * dim));
+            say("nmod_mat_nullspace", (ulong) nmod_mat_nullspace(ns, y) ^ check_ulong_vec(ns->entries, dim * dim));
+            nmod_mat_clear(lu), nmod_mat_clear(e), nmod_mat_clear(ns), flint_free(perm);
+        }
     }
     fmpz_mat_clear(a), fmpz_mat_clear(b), fmpz_mat_clear(c), fmpz_clear(det);
     nmod_mat_clear(x), nmod_mat_clear(y), nmod_mat_clear(z);
