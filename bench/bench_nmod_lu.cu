@@ -22,16 +22,6 @@ namespace {
 constexpr double kPcieBytesPerSecond = 55e9;
 constexpr ulong kPrime62 = (ulong(1) << 62) - 57;
 
-// Random entries, and rank at most `rank` where it is below the smaller side: the first `rank`
-// rows random, each later row the sum of two earlier ones.
-void fill(nmod_mat_t a, slong rank, std::uint64_t seed)
-{
-    for (slong i = 0; i < a->r; ++i)
-        for (slong j = 0; j < a->c; ++j)
-            nmod_mat_entry(a, i, j) = i < rank ? mix(seed + std::uint64_t(i * a->c + j)) % a->mod.n
-                                               : nmod_add(nmod_mat_entry(a, i - rank, j), nmod_mat_entry(a, (i * 7) % rank, j), a->mod);
-}
-
 std::string ms(double seconds) { return std::to_string(1e3 * seconds).substr(0, 8); }
 
 // One row: the det (square, full rank) or the rank of a rows x cols matrix of rank `rank`; FLINT
@@ -39,7 +29,7 @@ std::string ms(double seconds) { return std::to_string(1e3 * seconds).substr(0, 
 void row(bool det, slong rows, slong cols, slong rank, unsigned threads, bool flint_one_thread, double imad_peak)
 {
     Mat a(rows, cols, kPrime62);
-    fill(a.m, rank, std::uint64_t(rows * 1000 + cols));
+    fill_of_rank(a.m, rank, std::uint64_t(rows * 1000 + cols));
     ulong det_ours = 0, det_theirs = 0;
     slong rank_ours = -1, rank_theirs = -1;
     const auto flint_call = [&] {
@@ -85,7 +75,7 @@ void row(bool det, slong rows, slong cols, slong rank, unsigned threads, bool fl
 int profile(slong n)
 {
     Mat a(n, n, kPrime62);
-    fill(a.m, n, 1);
+    fill_of_rank(a.m, n, 1);
     setenv("ZGPU_BACKEND", "gpu", 1);
     for (int k = 0; k < 3; ++k) {
         ulong det = 0;

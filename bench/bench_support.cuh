@@ -12,6 +12,7 @@
 
 #include <cuda_runtime.h>
 #include <flint/fmpz_vec.h>
+#include <flint/nmod.h>
 #include <flint/nmod_mat.h>
 
 #include "adapters/flint_headers_check.hpp"
@@ -145,6 +146,16 @@ __global__ void fill_random(zgpu::BatchView batch, std::uint32_t n, std::uint64_
         batch.limbs[k] = j < n ? (j == n - 1 ? x | (1ull << 63) : x) : 0;
         if (j == 0) batch.sizes[i] = (x >> 7) & 1 ? -std::int32_t(n) : std::int32_t(n);
     }
+}
+
+// Random entries, and rank at most `rank` where it is below the smaller side: the first `rank`
+// rows random, each later row the sum of two earlier ones.
+inline void fill_of_rank(nmod_mat_t a, slong rank, std::uint64_t seed)
+{
+    for (slong i = 0; i < a->r; ++i)
+        for (slong j = 0; j < a->c; ++j)
+            nmod_mat_entry(a, i, j) = i < rank ? mix(seed + std::uint64_t(i * a->c + j)) % a->mod.n
+                                               : nmod_add(nmod_mat_entry(a, i - rank, j), nmod_mat_entry(a, (i * 7) % rank, j), a->mod);
 }
 
 // FLINT's fmpz values of exactly n limbs, random limbs, random signs.
