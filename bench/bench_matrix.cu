@@ -394,6 +394,60 @@ void solutions(unsigned threads)
     solve_row(1000, 1, 64, threads, false);
 }
 
+// End to end: zgpu_fmpz_mat_inv of n x n entries of `bits` bits (random signs), on the GPU,
+// against FLINT's fmpz_mat_inv on all host threads (one call; none where flint is false), b and
+// den checked equal. Bounds: the inverses' n^3 multiply-adds a prime at 8 IMADs each (the
+// determinant's third more is left out) at the IMAD peak, and the adjugate down over PCIe.
+void inverse_row(slong n, unsigned bits, unsigned threads, bool flint, double imad_peak)
+{
+    fmpz_mat_t a, b, theirs;
+    fmpz_mat_init(a, n, n), fmpz_mat_init(b, n, n), fmpz_mat_init(theirs, n, n);
+    fill_fmpz(fmpz_mat_entry(a, 0, 0), n * n, bits / 64, 59);
+    fmpz_t den, their_den;
+    fmpz_init(den), fmpz_init(their_den);
+    double flint_time = 0;
+    if (flint) {
+        flint_set_num_threads(int(threads));
+        const double start = now();
+        fmpz_mat_inv(theirs, their_den, a);
+        flint_time = now() - start;
+        flint_set_num_threads(1);
+    }
+    int invertible = 0;
+    const double gpu = zgpu_seconds("gpu", [&] { return zgpu_fmpz_mat_inv(&invertible, b, den, a); });
+    if (!invertible || (flint && !(fmpz_equal(den, their_den) && fmpz_mat_equal(b, theirs)))) {
+        std::fprintf(stderr, "fmpz_mat_inv %ld x %ld: the GPU's inverse differs from FLINT's\n", long(n), long(n));
+        std::exit(1);
+    }
+    char flint_ms[32] = "-", ratio[32] = "-";
+    if (flint) {
+        std::snprintf(flint_ms, sizeof flint_ms, "%.1f", 1e3 * flint_time);
+        std::snprintf(ratio, sizeof ratio, "%.1f", flint_time / gpu);
+    }
+    const double primes = double(fmpz_bits(den)) / 61 + 1, size = double(n);
+    const double at_peak = 8 * primes * size * size * size / imad_peak, pcie = size * size * double(fmpz_bits(den)) / 8 / 55e9;
+    std::printf("| %ld | %u | %ld | %.2f | %s | %s | %.3f | %.3f | %.0f %% |\n", long(n), bits, long(fmpz_bits(den)), 1e3 * gpu, flint_ms, ratio,
+                1e3 * at_peak, 1e3 * pcie, 100 * (at_peak + pcie) / gpu);
+    fmpz_clear(den), fmpz_clear(their_den);
+    fmpz_mat_clear(a), fmpz_mat_clear(b), fmpz_mat_clear(theirs);
+}
+
+void inverses(unsigned threads, double imad_peak)
+{
+    std::printf("\n### End to end: zgpu_fmpz_mat_inv, n x n, entries of `bits` bits with random signs\n\n"
+                "gpu: ZGPU_BACKEND=gpu, median of 5 after two calls; FLINT: fmpz_mat_inv on %u threads, one call. den bits: "
+                "of the common denominator (about the determinant's). ms. b and den are checked against FLINT's where FLINT ran. "
+                "Bounds: n^3 multiply-adds a prime (den bits / 61 + 1 primes), 8 IMADs each, at the IMAD peak; the adjugate "
+                "over PCIe at 55 GB/s; share: both over the gpu time.\n\n"
+                "| n | bits | den bits | gpu ms | FLINT ms | x FLINT | inverses at peak ms | PCIe ms | share |\n"
+                "|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+                threads);
+    inverse_row(64, 64, threads, true, imad_peak);
+    inverse_row(100, 64, threads, true, imad_peak);
+    inverse_row(200, 64, threads, true, imad_peak);
+    inverse_row(500, 64, threads, false, imad_peak);
+}
+
 void products(unsigned threads, double imad_peak)
 {
     std::printf("### Device-resident: n x n times n x n, modulo `count` NTT primes (one product a prime), on the integer units "
@@ -495,7 +549,7 @@ void determinants(double imad_peak, bool flint_300)
 }  // namespace
 
 // Arguments pick sections: "mul" (products mod n), "mul-z" (products over Z), "det"
-// (determinants), "solve" (solutions over Q); none runs all. "flint-300"
+// (determinants), "solve" (solutions over Q), "inv" (inverses over Z); none runs all. "flint-300"
 // also runs FLINT on the 300 x 300 determinant of 1024-bit entries (about two minutes).
 int main(int argc, char** argv)
 {
@@ -509,6 +563,7 @@ int main(int argc, char** argv)
     if (args.empty() || args.contains("mul-z")) products_over_z(threads);
     if (args.empty() || args.contains("det")) determinants(imad_peak, args.contains("flint-300"));
     if (args.empty() || args.contains("solve")) solutions(threads);
+    if (args.empty() || args.contains("inv")) inverses(threads, imad_peak);
     flint_cleanup_master();
     return 0;
 }

@@ -79,6 +79,14 @@ int zgpu_fmpz_mat_det(fmpz_t det, const fmpz_mat_t a)
     return report(__func__, [&] { zgpu::fmpz_mat_det(det, a); });
 }
 
+int zgpu_fmpz_mat_inv(int* invertible, fmpz_mat_t b, fmpz_t den, const fmpz_mat_t a)
+{
+    return report(__func__, [&] {
+        if (!invertible) throw zgpu::Error("fmpz_mat_inv: invertible is NULL");
+        *invertible = zgpu::fmpz_mat_inv(b, den, a);
+    });
+}
+
 int zgpu_fmpz_mat_solve(int* nonsingular, fmpz_mat_t x, fmpz_t den, const fmpz_mat_t a, const fmpz_mat_t b)
 {
     return report(__func__, [&] {

@@ -1,4 +1,4 @@
-// FLINT-style products, determinants and solutions of fmpz matrices: the argument checks, then
+// FLINT-style products, determinants, solutions and inverses of fmpz matrices: the argument checks, then
 // plugin/matrix with FLINT's own functions as the CPU backend. The GPU reads the entries as one
 // row-major array. The product goes straight into c's entries, reusing their memory as FLINT
 // does, where a, b and c are whole, separate matrices; else (c is a or b, or a window) into a
@@ -13,7 +13,10 @@
 #include "plugin/flint/fmpz_array.hpp"
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/host_ops/flint_threads.hpp"
+#include "plugin/host_ops/gpu_or_host.hpp"
+#include "plugin/host_ops/progress.hpp"
 #include "plugin/matrix/fmpz_mat_det.hpp"
+#include "plugin/matrix/fmpz_mat_inv.hpp"
 #include "plugin/matrix/fmpz_mat_mul.hpp"
 #include "plugin/matrix/fmpz_mat_solve.hpp"
 #include "plugin/modular/fmpz_temp.hpp"
@@ -130,6 +133,59 @@ int fmpz_mat_solve(fmpz_mat_t x, fmpz_t den, const fmpz_mat_t a, const fmpz_mat_
     if (!matrix::fmpz_mat_solve(fmpz_mat_entry(solution.get(), 0, 0), common.get(), za, zb, bounds, flint)) return nonsingular;
     for (slong i = 0; i < x->r; ++i)
         for (slong j = 0; j < x->c; ++j) fmpz_swap(fmpz_mat_entry(x, i, j), fmpz_mat_entry(solution.get(), i, j));
+    fmpz_swap(den, common.get());
+    return 1;
+}
+
+int fmpz_mat_inv(fmpz_mat_t b, fmpz_t den, const fmpz_mat_t a)
+{
+    const std::string f = "fmpz_mat_inv: ";
+    if (!b || !den || !a) throw Error(f + (!b ? "b" : !den ? "den" : "a") + " is NULL");
+    if (a->r != a->c) throw Error(f + "a is " + shape(a) + ", not square");
+    if (b->r != a->r || b->c != a->c) throw Error(f + "b is " + shape(b) + ", a is " + shape(a));
+    int invertible = 0;
+    const auto flint = [&] {
+        const FlintThreads threads(host_threads());
+        invertible = ::fmpz_mat_inv(b, den, a);
+    };
+    // Where FLINT's den is the lcm of the denominators (more than 15 rows); a zero row (bound 0)
+    // is singular, FLINT's answer.
+    const std::size_t n = std::size_t(a->r);
+    const std::uint64_t bound = n > matrix::kSolveAboveRows ? matrix::hadamard_bits(squared_norm_bits(a)) : 0;
+    if (bound == 0 || choose(matrix::gpu_pays_for_fmpz_mat_inv(n, bound, host_threads())) == Backend::cpu) {
+        run_on(Backend::cpu, {}, flint);
+        return invertible;
+    }
+    const RowMajor entries(a);
+    const matrix::ZMatrix za = operand(entries, a, "a");
+    if (!za.entries.too_large.empty()) {
+        run_on(Backend::cpu, {}, flint);
+        return invertible;
+    }
+    FmpzTemp det;
+    matrix::fmpz_mat_determinant(det.get(), za, bound, [&] { ::fmpz_mat_det(det.get(), a); });
+    // Singular, decided exactly: FLINT returns 0 too, its output undefined.
+    if (fmpz_is_zero(det.get())) {
+        fmpz_zero(den);
+        return 0;
+    }
+    // b and den are written once, at the end (b may be a).
+    FmpzMatTemp inverse(a->r, a->r);
+    FmpzTemp common;
+    Progress progress("fmpz_mat_inv, " + shape(a), matrix::flint_fmpz_mat_inv_seconds(n, bound), 0);
+    const std::optional<Backend> ran = gpu_unless_it_stands_aside(
+        [&] {
+            return matrix::fmpz_mat_inverse(fmpz_mat_entry(inverse.get(), 0, 0), common.get(), za, det.get(), bound,
+                                            matrix::gpu_fmpz_mat_adjugate);
+        },
+        flint, "an inverse");
+    progress.ran_on(ran.value_or(Backend::cpu));
+    if (ran != Backend::gpu) {
+        if (!ran) run_on(Backend::cpu, {}, flint);
+        return invertible;
+    }
+    for (slong i = 0; i < b->r; ++i)
+        for (slong j = 0; j < b->c; ++j) fmpz_swap(fmpz_mat_entry(b, i, j), fmpz_mat_entry(inverse.get(), i, j));
     fmpz_swap(den, common.get());
     return 1;
 }

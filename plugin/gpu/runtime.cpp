@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "base/settings.hpp"
 #include "plugin/gpu/gpu_backend.hpp"
 #include "zgpu/error.hpp"
 
@@ -136,6 +137,13 @@ std::size_t Runtime::scratch_available() const
     std::size_t free = 0, total = 0;
     check(cudaMemGetInfo(&free, &total), "reading the device's free memory");
     return free + scratch_.size();
+}
+
+std::size_t Runtime::call_budget() const
+{
+    // The rest is for the kernels' own workspace and the prime sets' tables.
+    constexpr double kFreeMemoryShare = 0.8;
+    return std::min(settings::gpu_memory_limit(), std::size_t(kFreeMemoryShare * double(scratch_available())));
 }
 
 void Runtime::synchronize(std::string_view operation)

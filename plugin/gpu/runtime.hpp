@@ -118,6 +118,9 @@ public:
     // The most scratch could hold now: what it holds and what the device has free. Call with a
     // Lease held.
     std::size_t scratch_available() const;
+    // The device memory one call plans to take: a share of scratch_available(), at most
+    // ZGPU_GPU_MEMORY_LIMIT. Call with a Lease held.
+    std::size_t call_budget() const;
     std::byte* workspace(std::size_t bytes);
 
     void synchronize(std::string_view operation);

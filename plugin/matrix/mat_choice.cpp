@@ -277,6 +277,24 @@ bool gpu_pays_for_fmpz_mat_solve(std::size_t n, std::size_t cols, std::uint64_t 
     return lift_digits_fit(n, cols, steps) && gpu < flint_solve_seconds(n, cols, denominator_bits);
 }
 
+double flint_fmpz_mat_inv_seconds(std::size_t n, std::uint64_t bound_bits)
+{
+    // FLINT solves against the identity modulo primes for numerators and denominators (twice the
+    // bound), an LU and n triangular solves a prime, on one thread.
+    const double cube = double(n) * double(n) * double(n), primes = double(bound_bits) / 61 + 1;
+    return 2 * primes * 4.0 / 3 * cube * lu::kFlintSecondsPerTerm;
+}
+
+bool gpu_pays_for_fmpz_mat_inv(std::size_t n, std::uint64_t bound_bits, unsigned)
+{
+    const double cube = double(n) * double(n) * double(n), primes = double(bound_bits) / 61 + 1;
+    const double cpu = flint_fmpz_mat_inv_seconds(n, bound_bits);
+    // The determinant first (a third of an inverse a prime), the inverses, the adjugate down.
+    const double gpu = lu::kGpuSecondsPerCall + primes * 4.0 / 3 * cube * machine::kGpuSecondsPerTermMod +
+                       double(n) * double(n) * double(bound_bits) / 8 / lu::kGpuBytesPerSecond;
+    return n > kSolveAboveRows && gpu < cpu;
+}
+
 double flint_nmod_mat_lu_seconds(std::size_t rows, std::size_t cols) { return lu::terms(rows, cols) * lu::kFlintSecondsPerTerm; }
 
 bool nmod_mat_lu_uses_threads(std::size_t rows, std::size_t cols)

@@ -1,7 +1,9 @@
-// FLINT's matrix products, determinants, ranks, solutions, LU factors and echelon forms, defined
-// in FLINT's name: zgpu where its cost
+// FLINT's matrix products, determinants, ranks, solutions, inverses, LU factors and echelon
+// forms, defined in FLINT's name: zgpu where its cost
 // model picks the GPU, else FLINT's own function. FLINT's checks stay FLINT's: a call zgpu
 // refuses (shapes that do not match, a non-square determinant) goes to FLINT, which aborts.
+#include <bit>
+
 #include <flint/fmpz_mat.h>
 #include <flint/nmod_mat.h>
 
@@ -76,6 +78,22 @@ int fmpz_mat_solve(fmpz_mat_t X, fmpz_t den, const fmpz_mat_t A, const fmpz_mat_
         },
         [&] { return zgpu_fmpz_mat_solve(&nonsingular, X, den, A, B); }, [&] { return nonsingular; },
         [&] { return next<decltype(&fmpz_mat_solve)>(counts)(X, den, A, B); });
+}
+
+int fmpz_mat_inv(fmpz_mat_t B, fmpz_t den, const fmpz_mat_t A)
+{
+    static Counts counts("fmpz_mat_inv");
+    int invertible = 0;
+    return route(
+        counts,
+        [&] {
+            if (A->r != A->c || B->r != A->r || B->c != A->c || std::size_t(A->r) <= zgpu::matrix::kSolveAboveRows) return false;
+            // Hadamard's bound from the largest entry: n (bits + log2(n) / 2) bits.
+            const std::uint64_t n = std::uint64_t(A->r), bits = std::uint64_t(FLINT_ABS(fmpz_mat_max_bits(A)));
+            return zgpu::matrix::gpu_pays_for_fmpz_mat_inv(n, n * (bits + std::uint64_t(std::bit_width(n)) / 2 + 1), zgpu::host_threads());
+        },
+        [&] { return zgpu_fmpz_mat_inv(&invertible, B, den, A); }, [&] { return invertible; },
+        [&] { return next<decltype(&fmpz_mat_inv)>(counts)(B, den, A); });
 }
 
 ulong nmod_mat_det(const nmod_mat_t A)

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "base/parallel.hpp"
-#include "base/settings.hpp"
 #include "plugin/gpu/matrix/product_blocks.hpp"
 #include "plugin/gpu/matrix/product_mod.hpp"
 #include "plugin/gpu/matrix_backend.hpp"
@@ -25,10 +24,6 @@
 
 namespace zgpu::gpu {
 namespace {
-
-// The share of the device's free memory a call plans to use: the rest is for the kernels' own
-// workspace and the prime set's tables.
-constexpr double kFreeMemoryShare = 0.8;
 
 // One pass: all of a times all of b, both as packed operands of this block.
 void block_product(const HostOperand& a, const HostOperand& b, std::size_t rows, std::size_t inner, std::size_t cols,
@@ -91,13 +86,12 @@ ProductEntryBytes entry_bytes(const HostOperand& a, const HostOperand& b, const 
     return {packed(a) + size + residues, packed(b) + size + residues, residues + size_class(crt_limbs(tables)) * sizeof(limb_t) + size};
 }
 
-// The device memory a block may take: a share of what the first runtime's scratch holds and the
-// device has free, and at most ZGPU_GPU_MEMORY_LIMIT.
+// The device memory a block may take, on the first runtime.
 std::size_t block_budget()
 {
     Runtime& runtime = Runtime::get();
     const Runtime::Lease lease(runtime);
-    return std::min(settings::gpu_memory_limit(), std::size_t(kFreeMemoryShare * double(runtime.scratch_available())));
+    return runtime.call_budget();
 }
 
 }  // namespace

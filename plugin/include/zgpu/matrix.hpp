@@ -1,5 +1,5 @@
 // C++ forms of the entry points of zgpu_matrix.h: same semantics, errors thrown as zgpu::Error
-// (nothing written) instead of returned. fmpz_mat_solve, nmod_mat_inv and nmod_mat_solve return FLINT's answer (1
+// (nothing written) instead of returned. fmpz_mat_solve, fmpz_mat_inv, nmod_mat_inv and nmod_mat_solve return FLINT's answer (1
 // where a is nonsingular).
 #pragma once
 
@@ -21,5 +21,6 @@ slong nmod_mat_nullspace(nmod_mat_t x, const nmod_mat_t a);
 void fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b);
 void fmpz_mat_det(fmpz_t det, const fmpz_mat_t a);
 int fmpz_mat_solve(fmpz_mat_t x, fmpz_t den, const fmpz_mat_t a, const fmpz_mat_t b);
+int fmpz_mat_inv(fmpz_mat_t b, fmpz_t den, const fmpz_mat_t a);
 
 }  // namespace zgpu

@@ -73,6 +73,14 @@ int zgpu_fmpz_mat_det(fmpz_t det, const fmpz_mat_t a);
    the solution's denominators, as FLINT returns it there. */
 int zgpu_fmpz_mat_solve(int * nonsingular, fmpz_mat_t x, fmpz_t den, const fmpz_mat_t a, const fmpz_mat_t b);
 
+/* *invertible = fmpz_mat_inv(b, den, a): b / den = a^-1 and 1 where a is nonsingular, else 0 (den
+   = 0 where zgpu decided it, b untouched). a square, b of its shape; b may be a. For more than 15
+   rows, den > 0 is the lcm of a^-1's denominators and b = den a^-1, FLINT's answer there; on the
+   GPU det a first (as zgpu_fmpz_mat_det), then adj a modulo primes that do not divide det a (each
+   an inverse by block recursion times det a mod p) and one CRT, and den = |det a| / g, b = sign(det
+   a) adj a / g for g the gcd of det a and adj a's entries. */
+int zgpu_fmpz_mat_inv(int * invertible, fmpz_mat_t b, fmpz_t den, const fmpz_mat_t a);
+
 #ifdef __cplusplus
 }
 #endif

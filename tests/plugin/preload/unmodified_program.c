@@ -194,6 +194,14 @@ static void matrices(flint_rand_t state, slong dim, flint_bitcnt_t bits, ulong n
         say("fmpz_mat_solve's solution", check_fmpz_vec(det, 1) ^ check_fmpz_vec(b->entries, dim * (dim + 3)));
         fmpz_mat_window_clear(window);
     }
+    {
+        /* Of a's leading block of at most 40 rows (FLINT takes seconds beyond). */
+        const slong m = FLINT_MIN(dim, 40);
+        fmpz_mat_t inverse, block;
+        fmpz_mat_init(inverse, m, m), fmpz_mat_window_init(block, a, 0, 0, m, m);
+        say("fmpz_mat_inv", (ulong) fmpz_mat_inv(inverse, det, block) ^ check_fmpz_vec(det, 1) ^ check_fmpz_vec(inverse->entries, m * m));
+        fmpz_mat_clear(inverse), fmpz_mat_window_clear(block);
+    }
     nmod_mat_init(x, dim, dim, n), nmod_mat_init(y, dim, dim, n), nmod_mat_init(z, dim, dim, n);
     nmod_mat_randtest(x, state), nmod_mat_randtest(y, state);
     nmod_mat_mul(z, x, y), say("nmod_mat_mul", nmod_mat_det(z));
