@@ -87,6 +87,30 @@ int zgpu_fmpz_mat_inv(int* invertible, fmpz_mat_t b, fmpz_t den, const fmpz_mat_
     });
 }
 
+int zgpu_fmpz_mat_rref(slong* rank, fmpz_mat_t r, fmpz_t den, const fmpz_mat_t a)
+{
+    return report(__func__, [&] {
+        if (!rank) throw zgpu::Error("fmpz_mat_rref: rank is NULL");
+        *rank = zgpu::fmpz_mat_rref(r, den, a);
+    });
+}
+
+int zgpu_fmpz_mat_rank(slong* rank, const fmpz_mat_t a)
+{
+    return report(__func__, [&] {
+        if (!rank) throw zgpu::Error("fmpz_mat_rank: rank is NULL");
+        *rank = zgpu::fmpz_mat_rank(a);
+    });
+}
+
+int zgpu_fmpz_mat_nullspace(slong* nullity, fmpz_mat_t x, const fmpz_mat_t a)
+{
+    return report(__func__, [&] {
+        if (!nullity) throw zgpu::Error("fmpz_mat_nullspace: nullity is NULL");
+        *nullity = zgpu::fmpz_mat_nullspace(x, a);
+    });
+}
+
 int zgpu_fmpz_mat_solve(int* nonsingular, fmpz_mat_t x, fmpz_t den, const fmpz_mat_t a, const fmpz_mat_t b)
 {
     return report(__func__, [&] {

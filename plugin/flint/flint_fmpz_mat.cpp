@@ -11,12 +11,13 @@
 
 #include "base/parallel.hpp"
 #include "plugin/flint/fmpz_array.hpp"
+#include "plugin/flint/fmpz_mat_temp.hpp"
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/host_ops/flint_threads.hpp"
 #include "plugin/host_ops/gpu_or_host.hpp"
 #include "plugin/host_ops/progress.hpp"
 #include "plugin/matrix/fmpz_mat_det.hpp"
-#include "plugin/matrix/fmpz_mat_inv.hpp"
+#include "plugin/matrix/fmpz_mat_cramer.hpp"
 #include "plugin/matrix/fmpz_mat_mul.hpp"
 #include "plugin/matrix/fmpz_mat_solve.hpp"
 #include "plugin/modular/fmpz_temp.hpp"
@@ -27,19 +28,6 @@
 
 namespace zgpu {
 namespace {
-
-// An fmpz matrix that frees itself.
-class FmpzMatTemp {
-public:
-    FmpzMatTemp(slong rows, slong cols) { fmpz_mat_init(m_, rows, cols); }
-    ~FmpzMatTemp() { fmpz_mat_clear(m_); }
-    FmpzMatTemp(const FmpzMatTemp&) = delete;
-    FmpzMatTemp& operator=(const FmpzMatTemp&) = delete;
-    fmpz_mat_struct* get() { return m_; }
-
-private:
-    fmpz_mat_t m_;
-};
 
 std::string shape(const fmpz_mat_struct* m) { return std::to_string(m->r) + " x " + std::to_string(m->c); }
 
@@ -103,6 +91,50 @@ std::vector<std::uint64_t> squared_norm_bits(const fmpz_mat_struct* m)
     return bits;
 }
 
+// x = den a^-1 b (b null: the identity) by Cramer's numerators modulo many primes on the GPU
+// (fmpz_mat_cramer.hpp), its det first; flint() (which sets flint_answer) where the GPU does not
+// serve. a square of more than 15 rows, Hadamard's bound `hadamard` > 0 bits, each numerator
+// below 2^numerator_bits. Returns 1, or FLINT's answer; 0 with den = 0 for a singular a.
+int solve_by_primes(fmpz_mat_struct* x, fmpz_t den, const fmpz_mat_struct* a, const fmpz_mat_struct* b, std::uint64_t hadamard,
+                    std::uint64_t numerator_bits, const std::function<void()>& flint, const int& flint_answer)
+{
+    const RowMajor a_entries(a);
+    const RowMajor b_entries(b ? b : a);
+    const matrix::ZMatrix za = operand(a_entries, a, "a");
+    const matrix::ZMatrix zb = b ? operand(b_entries, b, "b") : matrix::ZMatrix{};
+    if (!za.entries.too_large.empty() || (b && !zb.entries.too_large.empty())) {
+        run_on(Backend::cpu, {}, flint);
+        return flint_answer;
+    }
+    FmpzTemp det;
+    matrix::fmpz_mat_determinant(det.get(), za, hadamard, [&] { ::fmpz_mat_det(det.get(), a); });
+    // Singular, decided exactly: FLINT returns 0 too, its output undefined.
+    if (fmpz_is_zero(det.get())) {
+        fmpz_zero(den);
+        return 0;
+    }
+    // x and den are written once, at the end (x may be a or b).
+    FmpzMatTemp solution(x->r, x->c);
+    FmpzTemp common;
+    const std::string what = b ? "fmpz_mat_solve, " + shape(a) + " by " + std::to_string(b->c) + " columns" : "fmpz_mat_inv, " + shape(a);
+    Progress progress(what, matrix::flint_solve_by_primes_seconds(std::size_t(a->r), std::size_t(x->c), numerator_bits), 0);
+    const std::optional<Backend> ran = gpu_unless_it_stands_aside(
+        [&] {
+            return matrix::fmpz_mat_solve_by_primes(fmpz_mat_entry(solution.get(), 0, 0), common.get(), za, b ? &zb : nullptr, det.get(),
+                                                    numerator_bits, matrix::gpu_fmpz_mat_cramer);
+        },
+        flint, b ? "a solution" : "an inverse");
+    progress.ran_on(ran.value_or(Backend::cpu));
+    if (ran != Backend::gpu) {
+        if (!ran) run_on(Backend::cpu, {}, flint);
+        return flint_answer;
+    }
+    for (slong i = 0; i < x->r; ++i)
+        for (slong j = 0; j < x->c; ++j) fmpz_swap(fmpz_mat_entry(x, i, j), fmpz_mat_entry(solution.get(), i, j));
+    fmpz_swap(den, common.get());
+    return 1;
+}
+
 }  // namespace
 
 int fmpz_mat_solve(fmpz_mat_t x, fmpz_t den, const fmpz_mat_t a, const fmpz_mat_t b)
@@ -118,6 +150,9 @@ int fmpz_mat_solve(fmpz_mat_t x, fmpz_t den, const fmpz_mat_t a, const fmpz_mat_
     // columns; a zero row (bound 0) is singular, FLINT's answer.
     const std::size_t n = std::size_t(a->r), cols = std::size_t(b->c);
     const matrix::SolveBounds bounds = n > matrix::kSolveAboveRows ? matrix::solve_bounds(a, b) : matrix::SolveBounds{};
+    if (n > matrix::kSolveAboveRows && cols > matrix::kSolveMaxColumns && bounds.denominator_bits > 0 &&
+        choose(matrix::gpu_pays_for_solve_by_primes(n, cols, bounds.denominator_bits, bounds.numerator_bits, host_threads())) != Backend::cpu)
+        return solve_by_primes(x, den, a, b, bounds.denominator_bits, bounds.numerator_bits, flint, nonsingular);
     if (n <= matrix::kSolveAboveRows || cols == 0 || cols > matrix::kSolveMaxColumns || bounds.denominator_bits == 0) {
         run_on(Backend::cpu, {}, [&] {
             const FlintThreads threads(host_threads());
@@ -152,42 +187,11 @@ int fmpz_mat_inv(fmpz_mat_t b, fmpz_t den, const fmpz_mat_t a)
     // is singular, FLINT's answer.
     const std::size_t n = std::size_t(a->r);
     const std::uint64_t bound = n > matrix::kSolveAboveRows ? matrix::hadamard_bits(squared_norm_bits(a)) : 0;
-    if (bound == 0 || choose(matrix::gpu_pays_for_fmpz_mat_inv(n, bound, host_threads())) == Backend::cpu) {
+    if (bound == 0 || choose(matrix::gpu_pays_for_solve_by_primes(n, n, bound, bound, host_threads())) == Backend::cpu) {
         run_on(Backend::cpu, {}, flint);
         return invertible;
     }
-    const RowMajor entries(a);
-    const matrix::ZMatrix za = operand(entries, a, "a");
-    if (!za.entries.too_large.empty()) {
-        run_on(Backend::cpu, {}, flint);
-        return invertible;
-    }
-    FmpzTemp det;
-    matrix::fmpz_mat_determinant(det.get(), za, bound, [&] { ::fmpz_mat_det(det.get(), a); });
-    // Singular, decided exactly: FLINT returns 0 too, its output undefined.
-    if (fmpz_is_zero(det.get())) {
-        fmpz_zero(den);
-        return 0;
-    }
-    // b and den are written once, at the end (b may be a).
-    FmpzMatTemp inverse(a->r, a->r);
-    FmpzTemp common;
-    Progress progress("fmpz_mat_inv, " + shape(a), matrix::flint_fmpz_mat_inv_seconds(n, bound), 0);
-    const std::optional<Backend> ran = gpu_unless_it_stands_aside(
-        [&] {
-            return matrix::fmpz_mat_inverse(fmpz_mat_entry(inverse.get(), 0, 0), common.get(), za, det.get(), bound,
-                                            matrix::gpu_fmpz_mat_adjugate);
-        },
-        flint, "an inverse");
-    progress.ran_on(ran.value_or(Backend::cpu));
-    if (ran != Backend::gpu) {
-        if (!ran) run_on(Backend::cpu, {}, flint);
-        return invertible;
-    }
-    for (slong i = 0; i < b->r; ++i)
-        for (slong j = 0; j < b->c; ++j) fmpz_swap(fmpz_mat_entry(b, i, j), fmpz_mat_entry(inverse.get(), i, j));
-    fmpz_swap(den, common.get());
-    return 1;
+    return solve_by_primes(b, den, a, nullptr, bound, bound, flint, invertible);
 }
 
 void fmpz_mat_det(fmpz_t det, const fmpz_mat_t a)

@@ -85,16 +85,19 @@ void fmpz_mat_product(const HostOperand& a, const HostOperand& b, std::size_t ro
 std::vector<limb_t> fmpz_mat_det_residues(const HostOperand& a, std::size_t n, const ModularTables& tables, bool by_blocks,
                                           const std::function<void(std::uint64_t)>& primes_done);
 
-// adj a = det(a) a^-1 over Z, a of n x n entries (n >= 1), row-major signed values of at most
-// kMaxLimbs limbs that the operand packs, nonsingular modulo every prime of the set (all above
-// 2^61), each entry of adj a of absolute value below half the primes' product: the entries
-// reduced modulo each prime, inverted modulo each by block recursion (gpu/matrix/block_inverse.hpp;
-// on the preconditioned matrices where a leading block is singular modulo some prime), times
-// det a, and one CRT, all on the first device; result(first, values) receives adj a's entries
-// (row-major) chunk by chunk. Returns false, nothing handed on, where the preconditioned
-// recursion failed too (with probability below about n^2 / 2^61 a prime) or the call's device
-// memory would pass the runtime's budget. GPU failures throw.
-bool fmpz_mat_adjugate(const HostOperand& a, std::size_t n, const ModularTables& tables, const HostResult& result);
+// adj a = det(a) a^-1 over Z, or (where b is given) adj a times b, Cramer's numerators of a x = b:
+// a of n x n entries (n >= 1) and b of n x cols, row-major signed values of at most kMaxLimbs
+// limbs that the operands pack, a nonsingular modulo every prime of the set (all above 2^61),
+// each entry of the result of absolute value below half the primes' product. The entries
+// reduced modulo each prime, a inverted modulo each by block recursion
+// (gpu/matrix/block_inverse.hpp; on the preconditioned matrices where a leading block is
+// singular modulo some prime), times det a (and times b), and one CRT, all on the first device;
+// result(first, values) receives the result's entries (row-major) chunk by chunk. Returns false,
+// nothing handed on, where the preconditioned recursion failed too (with probability below
+// about n^2 / 2^61 a prime) or the call's device memory would pass the runtime's budget. GPU
+// failures throw.
+bool fmpz_mat_adjugate_times(const HostOperand& a, const HostOperand* b, std::size_t n, std::size_t cols, const ModularTables& tables,
+                             const HostResult& result);
 
 // Dixon's p-adic lifting for a x = b over Z, a n x n and b n x cols (n, cols >= 1), row-major
 // signed values of at most kMaxLimbs limbs that the operands pack: the first `steps` p-adic

@@ -187,7 +187,10 @@ std::size_t nmod_mat_rank(std::span<const limb_t* const>, std::size_t, limb_t, c
 {
     unavailable();
 }
-bool fmpz_mat_adjugate(const HostOperand&, std::size_t, const ModularTables&, const HostResult&) { unavailable(); }
+bool fmpz_mat_adjugate_times(const HostOperand&, const HostOperand*, std::size_t, std::size_t, const ModularTables&, const HostResult&)
+{
+    unavailable();
+}
 LuPivots nmod_mat_lu(std::span<const limb_t* const>, std::size_t, limb_t, std::span<limb_t* const>,
                      const std::function<void(std::uint64_t)>&)
 {

@@ -277,21 +277,23 @@ bool gpu_pays_for_fmpz_mat_solve(std::size_t n, std::size_t cols, std::uint64_t 
     return lift_digits_fit(n, cols, steps) && gpu < flint_solve_seconds(n, cols, denominator_bits);
 }
 
-double flint_fmpz_mat_inv_seconds(std::size_t n, std::uint64_t bound_bits)
+double flint_solve_by_primes_seconds(std::size_t n, std::size_t cols, std::uint64_t numerator_bits)
 {
-    // FLINT solves against the identity modulo primes for numerators and denominators (twice the
-    // bound), an LU and n triangular solves a prime, on one thread.
-    const double cube = double(n) * double(n) * double(n), primes = double(bound_bits) / 61 + 1;
-    return 2 * primes * 4.0 / 3 * cube * lu::kFlintSecondsPerTerm;
+    // FLINT solves modulo primes for numerators and denominators (twice the bound), an LU and
+    // the triangular solves for cols columns a prime, on one thread.
+    const double size = double(n), primes = double(numerator_bits) / 61 + 1;
+    return 2 * primes * (size * size * size / 3 + size * size * double(cols)) * lu::kFlintSecondsPerTerm;
 }
 
-bool gpu_pays_for_fmpz_mat_inv(std::size_t n, std::uint64_t bound_bits, unsigned)
+bool gpu_pays_for_solve_by_primes(std::size_t n, std::size_t cols, std::uint64_t hadamard_bits, std::uint64_t numerator_bits, unsigned)
 {
-    const double cube = double(n) * double(n) * double(n), primes = double(bound_bits) / 61 + 1;
-    const double cpu = flint_fmpz_mat_inv_seconds(n, bound_bits);
-    // The determinant first (a third of an inverse a prime), the inverses, the adjugate down.
-    const double gpu = lu::kGpuSecondsPerCall + primes * 4.0 / 3 * cube * machine::kGpuSecondsPerTermMod +
-                       double(n) * double(n) * double(bound_bits) / 8 / lu::kGpuBytesPerSecond;
+    const double size = double(n), cube = size * size * size, primes = double(numerator_bits) / 61 + 1;
+    const double cpu = flint_solve_by_primes_seconds(n, cols, numerator_bits);
+    // The determinant first (a third of an inverse, modulo the primes of a's bound), the
+    // inverses, the products by b, the numerators down.
+    const double gpu = lu::kGpuSecondsPerCall + (double(hadamard_bits) / 61 + 1) * cube / 3 * machine::kGpuSecondsPerTermMod +
+                       primes * (cube + size * size * double(cols)) * machine::kGpuSecondsPerTermMod +
+                       size * double(cols) * double(numerator_bits) / 8 / lu::kGpuBytesPerSecond;
     return n > kSolveAboveRows && gpu < cpu;
 }
 

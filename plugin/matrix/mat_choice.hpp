@@ -45,10 +45,13 @@ double flint_solve_seconds(std::size_t n, std::size_t cols, std::uint64_t denomi
 bool gpu_pays_for_fmpz_mat_solve(std::size_t n, std::size_t cols, std::uint64_t numerator_bits, std::uint64_t denominator_bits,
                                  unsigned threads);
 
-// fmpz_mat_inv of an n x n matrix whose Hadamard bound has bound_bits bits: FLINT's solution
-// against the identity (more than 15 rows) against the GPU's determinant and adjugate.
-double flint_fmpz_mat_inv_seconds(std::size_t n, std::uint64_t bound_bits);
-bool gpu_pays_for_fmpz_mat_inv(std::size_t n, std::uint64_t bound_bits, unsigned threads);
+// fmpz_mat_inv of an n x n matrix (cols = n), or fmpz_mat_solve with cols right-hand sides
+// beyond Dixon's, for more than 15 rows: FLINT's solution modulo many primes against the GPU's
+// determinant (Hadamard's bound of hadamard_bits bits) and Cramer's numerators (each below
+// 2^numerator_bits).
+double flint_solve_by_primes_seconds(std::size_t n, std::size_t cols, std::uint64_t numerator_bits);
+bool gpu_pays_for_solve_by_primes(std::size_t n, std::size_t cols, std::uint64_t hadamard_bits, std::uint64_t numerator_bits,
+                                  unsigned threads);
 
 // Whether the determinants of n x n matrices modulo `primes` primes run all at once by block
 // recursion rather than a block a matrix (det_mod).

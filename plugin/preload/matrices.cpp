@@ -32,6 +32,13 @@ bool fmpz_product_worth_it(const fmpz_mat_struct* a, const fmpz_mat_struct* b)
                                                 std::uint64_t(FLINT_ABS(fmpz_mat_max_bits(b))));
 }
 
+// Hadamard's bound of a square matrix from its largest entry: n (bits + log2(n) / 2) bits.
+std::uint64_t hadamard_estimate(const fmpz_mat_struct* a)
+{
+    const std::uint64_t n = std::uint64_t(a->r), bits = std::uint64_t(FLINT_ABS(fmpz_mat_max_bits(a)));
+    return n * (bits + std::uint64_t(std::bit_width(n)) / 2 + 1);
+}
+
 bool lu_worth_it(const nmod_mat_struct* a, bool rank_mode)
 {
     return a->r && a->c &&
@@ -73,8 +80,13 @@ int fmpz_mat_solve(fmpz_mat_t X, fmpz_t den, const fmpz_mat_t A, const fmpz_mat_
     return route(
         counts,
         [&] {
-            return A->r >= zgpu::preload::kSolveBoundsFrom && A->r == A->c && B->r == A->r && X->r == B->r && X->c == B->c &&
-                   B->c >= 1 && std::size_t(B->c) <= zgpu::matrix::kSolveMaxColumns;
+            if (A->r < zgpu::preload::kSolveBoundsFrom || A->r != A->c || B->r != A->r || X->r != B->r || X->c != B->c || B->c < 1)
+                return false;
+            if (std::size_t(B->c) <= zgpu::matrix::kSolveMaxColumns) return true;
+            // Beyond Dixon's columns, Cramer's numerators modulo many primes: b's entries add to a's.
+            const std::uint64_t bound = hadamard_estimate(A), b_bits = std::uint64_t(FLINT_ABS(fmpz_mat_max_bits(B)));
+            return zgpu::matrix::gpu_pays_for_solve_by_primes(std::size_t(A->r), std::size_t(B->c), bound, bound + b_bits,
+                                                              zgpu::host_threads());
         },
         [&] { return zgpu_fmpz_mat_solve(&nonsingular, X, den, A, B); }, [&] { return nonsingular; },
         [&] { return next<decltype(&fmpz_mat_solve)>(counts)(X, den, A, B); });
@@ -88,12 +100,27 @@ int fmpz_mat_inv(fmpz_mat_t B, fmpz_t den, const fmpz_mat_t A)
         counts,
         [&] {
             if (A->r != A->c || B->r != A->r || B->c != A->c || std::size_t(A->r) <= zgpu::matrix::kSolveAboveRows) return false;
-            // Hadamard's bound from the largest entry: n (bits + log2(n) / 2) bits.
-            const std::uint64_t n = std::uint64_t(A->r), bits = std::uint64_t(FLINT_ABS(fmpz_mat_max_bits(A)));
-            return zgpu::matrix::gpu_pays_for_fmpz_mat_inv(n, n * (bits + std::uint64_t(std::bit_width(n)) / 2 + 1), zgpu::host_threads());
+            const std::uint64_t bound = hadamard_estimate(A);
+            return zgpu::matrix::gpu_pays_for_solve_by_primes(std::size_t(A->r), std::size_t(A->r), bound, bound, zgpu::host_threads());
         },
         [&] { return zgpu_fmpz_mat_inv(&invertible, B, den, A); }, [&] { return invertible; },
         [&] { return next<decltype(&fmpz_mat_inv)>(counts)(B, den, A); });
+}
+
+// FLINT's fmpz_mat_rank and fmpz_mat_nullspace call it; zgpu answers with FLINT's own function
+// where FLINT would not take its multimodular way.
+slong fmpz_mat_rref(fmpz_mat_t R, fmpz_t den, const fmpz_mat_t A)
+{
+    static Counts counts("fmpz_mat_rref");
+    slong rank = 0;
+    return route(
+        counts,
+        [&] {
+            return R->r == A->r && R->c == A->c && A->r > 20 && A->c > 2 &&
+                   zgpu::matrix::gpu_pays_for_nmod_mat_lu_factors(std::size_t(A->r), std::size_t(A->c), zgpu::host_threads());
+        },
+        [&] { return zgpu_fmpz_mat_rref(&rank, R, den, A); }, [&] { return rank; },
+        [&] { return next<decltype(&fmpz_mat_rref)>(counts)(R, den, A); });
 }
 
 ulong nmod_mat_det(const nmod_mat_t A)

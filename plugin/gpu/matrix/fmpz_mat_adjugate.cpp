@@ -1,10 +1,13 @@
-// The adjugate of a matrix over Z on the GPU (matrix_backend.hpp): the entries packed on the host
-// threads and copied up, reduced modulo each prime of the set (multi_mod), inverted modulo each
-// by block recursion (block_inverse.hpp), on the preconditioned matrices where a leading block
-// is singular modulo some prime, each inverse times its determinant, and one signed CRT whose
-// chunks go to the caller as they come down. ZGPU_TIMING=1 prints the split.
+// The adjugate of a matrix over Z, or its product by a second matrix (Cramer's numerators of
+// a x = b), on the GPU (matrix_backend.hpp): the entries packed on the host threads and copied
+// up, reduced modulo each prime of the set (multi_mod), a inverted modulo each by block
+// recursion (block_inverse.hpp), on the preconditioned matrices where a leading block is
+// singular modulo some prime, each inverse times its determinant (and times b: one batch of
+// products, product_mod.hpp), and one signed CRT whose chunks go to the caller as they come
+// down. ZGPU_TIMING=1 prints the split.
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "kernels/modular/residue_arith.hpp"
@@ -32,14 +35,16 @@ bool all_inverted(const limb_t* det, std::size_t k, Runtime& runtime)
 
 }  // namespace
 
-bool fmpz_mat_adjugate(const HostOperand& a, std::size_t n, const ModularTables& tables, const HostResult& result)
+bool fmpz_mat_adjugate_times(const HostOperand& a, const HostOperand* b, std::size_t n, std::size_t cols, const ModularTables& tables,
+                             const HostResult& result)
 {
     const Clock::time_point start = Clock::now();
-    const std::size_t count = n * n, k = tables.moduli().size();
+    const std::size_t count = n * n, k = tables.moduli().size(), out_count = b ? n * cols : count;
     UploadLayout layout;
-    const ReducedOperands reduced(layout, {{a, count}}, k);
+    const ReducedOperands reduced = b ? ReducedOperands(layout, {{a, count}, {*b, n * cols}}, k) : ReducedOperands(layout, {{a, count}}, k);
     const std::size_t inverses_at = layout.reserve(k * count * sizeof(limb_t)), det_at = layout.reserve(k * sizeof(limb_t));
-    const CrtToHost crt(layout, count, tables);
+    const std::size_t products_at = b ? layout.reserve(k * out_count * sizeof(limb_t)) : inverses_at;
+    const CrtToHost crt(layout, out_count, tables);
 
     Runtime& runtime = Runtime::get();
     const Runtime::Lease lease(runtime);
@@ -68,18 +73,25 @@ bool fmpz_mat_adjugate(const HostOperand& a, std::size_t n, const ModularTables&
         inverted = all_inverted(det, k, runtime);
     }
     if (!inverted) return false;
-    // adj a = det a times a^-1, modulo each prime.
+    // adj a = det a times a^-1, modulo each prime; then times b.
     const kernels::ResidueView adjugate{inverses, count, k, count};
     kernels::residues_scalar_mul(adjugate, det, view, adjugate, stream);
+    auto* numerators = reinterpret_cast<limb_t*>(device + products_at);
+    if (b) {
+        const kernels::ResidueView right = reduced.residues(device, 1);
+        mat_mul_mod(runtime, kernels::ConstMatricesView(out), {right.data, n, cols, cols, right.prime_stride, k}, view.moduli, bits,
+                    {numerators, n, cols, cols, out_count, k});
+    }
     times.end(kInverses, stream);
-    const Clock::duration unpacking = crt.run(adjugate, runtime, device, staging, result, times, kCrt, kDownload);
+    const Clock::duration unpacking =
+        crt.run(kernels::ConstResidueView{numerators, out_count, k, out_count}, runtime, device, staging, result, times, kCrt, kDownload);
     if (times.on())
         std::fprintf(stderr,
-                     "zgpu: fmpz_mat adjugate %zu x %zu, %zu primes: packing %.2f ms, upload %.2f ms, reduction %.2f ms, inverses "
+                     "zgpu: fmpz_mat adjugate %zu x %zu%s, %zu primes: packing %.2f ms, upload %.2f ms, reduction %.2f ms, inverses "
                      "%.2f ms, CRT %.2f ms, downloads %.2f ms, unpacking %.2f ms, total %.2f ms\n",
-                     n, n, k, milliseconds(packed - start), times.milliseconds(kUpload), times.milliseconds(kReduction),
-                     times.milliseconds(kInverses), times.milliseconds(kCrt), times.milliseconds(kDownload), milliseconds(unpacking),
-                     milliseconds(Clock::now() - start));
+                     n, n, b ? (" times " + std::to_string(n) + " x " + std::to_string(cols)).c_str() : "", k, milliseconds(packed - start),
+                     times.milliseconds(kUpload), times.milliseconds(kReduction), times.milliseconds(kInverses), times.milliseconds(kCrt),
+                     times.milliseconds(kDownload), milliseconds(unpacking), milliseconds(Clock::now() - start));
     return true;
 }
 

@@ -22,5 +22,8 @@ void fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b);
 void fmpz_mat_det(fmpz_t det, const fmpz_mat_t a);
 int fmpz_mat_solve(fmpz_mat_t x, fmpz_t den, const fmpz_mat_t a, const fmpz_mat_t b);
 int fmpz_mat_inv(fmpz_mat_t b, fmpz_t den, const fmpz_mat_t a);
+slong fmpz_mat_rref(fmpz_mat_t r, fmpz_t den, const fmpz_mat_t a);
+slong fmpz_mat_rank(const fmpz_mat_t a);
+slong fmpz_mat_nullspace(fmpz_mat_t x, const fmpz_mat_t a);
 
 }  // namespace zgpu

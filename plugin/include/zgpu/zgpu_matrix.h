@@ -81,6 +81,18 @@ int zgpu_fmpz_mat_solve(int * nonsingular, fmpz_mat_t x, fmpz_t den, const fmpz_
    a) adj a / g for g the gcd of det a and adj a's entries. */
 int zgpu_fmpz_mat_inv(int * invertible, fmpz_mat_t b, fmpz_t den, const fmpz_mat_t a);
 
+/* *rank = fmpz_mat_rref(r, den, a): r = den times a's reduced row echelon form (r of a's shape;
+   may be a); *rank = fmpz_mat_rank(a); *nullity = fmpz_mat_nullspace(x, a): x (of a's columns
+   rows and columns) gets FLINT's basis of the null space in its first columns, zeros elsewhere.
+   The answers are FLINT's. Where FLINT takes its multimodular echelon form, zgpu takes the same
+   certified way with its own parts: an LU modulo a prime (on the GPU where it pays), the pivot
+   block's solution for the other columns (zgpu_fmpz_mat_solve), and the check that every row
+   left out lies in the pivot rows' span (zgpu_fmpz_mat_mul); another prime where the check
+   fails. Elsewhere (FLINT's fraction-free ways, ranks of at most 15) FLINT's functions. */
+int zgpu_fmpz_mat_rref(slong * rank, fmpz_mat_t r, fmpz_t den, const fmpz_mat_t a);
+int zgpu_fmpz_mat_rank(slong * rank, const fmpz_mat_t a);
+int zgpu_fmpz_mat_nullspace(slong * nullity, fmpz_mat_t x, const fmpz_mat_t a);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,10 +1,13 @@
 // zgpu_fmpz_mat_inv against FLINT's fmpz_mat_inv on each backend: b and den equal (den the lcm
 // of the denominators for more than 15 rows) for 0 to 100 rows and entries of 1 to 300 bits;
+// zgpu_fmpz_mat_solve with more right-hand sides than Dixon's lifting takes (the same way);
 // singular matrices; a zero row; determinants +-1, negative, and equal to a prime of the CRT's
 // list (which the prime set must skip); every entry even (the gcd with the adjugate is not 1);
 // b aliasing a; bad input. Without a GPU: the prime set and the host's part of the answer, on an
 // adjugate FLINT computes.
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include <flint/fmpz_mat.h>
 #include <flint/fmpz_vec.h>
@@ -13,7 +16,7 @@
 #include "flint_fixture.hpp"
 #include "flint_values.hpp"
 #include "kernels/modular/ntt_primes.hpp"
-#include "plugin/matrix/fmpz_mat_inv.hpp"
+#include "plugin/matrix/fmpz_mat_cramer.hpp"
 #include "plugin/matrix/mat_choice.hpp"
 #include "zgpu/fmpz_adapter.hpp"
 #include "zgpu/zgpu.h"
@@ -99,6 +102,37 @@ TEST_P(FmpzMatInv, SingularAndSpecialMatricesMatchFlint)
     expect_flints(a.m, "b is a", true);
 }
 
+TEST_P(FmpzMatInv, SolutionsWithManyColumnsMatchFlint)
+{
+    // Beyond 32 columns zgpu_fmpz_mat_solve takes Cramer's numerators modulo many primes.
+    for (const auto& [n, cols, bits] : std::vector<std::tuple<slong, slong, flint_bitcnt_t>>{{16, 33, 64}, {40, 64, 10}, {70, 100, 200}}) {
+        FmpzMat a(n, n), b(n, cols), ours(n, cols), theirs(n, cols);
+        fmpz_mat_randtest(a.m, state_, bits);
+        fmpz_mat_randtest(b.m, state_, bits);
+        FmpzValue our_den, their_den;
+        const int flint = ::fmpz_mat_solve(theirs.m, their_den.v, a.m, b.m);
+        int nonsingular = -1;
+        ASSERT_EQ(zgpu_fmpz_mat_solve(&nonsingular, ours.m, our_den.v, a.m, b.m), 0) << zgpu_last_error();
+        const std::string what = std::to_string(n) + " x " + std::to_string(n) + " by " + std::to_string(cols);
+        ASSERT_EQ(nonsingular, flint) << what;
+        if (!flint) continue;
+        EXPECT_TRUE(fmpz_equal(our_den.v, their_den.v)) << what;
+        EXPECT_TRUE(fmpz_mat_equal(ours.m, theirs.m)) << what;
+    }
+    // x is b.
+    FmpzMat a(30, 30), b(30, 40), theirs(30, 40);
+    fmpz_mat_randtest(a.m, state_, 30);
+    fmpz_mat_randtest(b.m, state_, 30);
+    FmpzValue our_den, their_den;
+    const int flint = ::fmpz_mat_solve(theirs.m, their_den.v, a.m, b.m);
+    int nonsingular = -1;
+    ASSERT_EQ(zgpu_fmpz_mat_solve(&nonsingular, b.m, our_den.v, a.m, b.m), 0) << zgpu_last_error();
+    ASSERT_EQ(nonsingular, flint);
+    if (flint) {
+        EXPECT_TRUE(fmpz_mat_equal(b.m, theirs.m));
+    }
+}
+
 TEST_P(FmpzMatInv, BadInputIsReportedAndNothingIsWritten)
 {
     FmpzMat a(3, 4), square(3, 3), b(3, 3), wrong(4, 4);
@@ -152,12 +186,12 @@ TEST(FmpzMatInvHost, TheAnswerFromAnAdjugateIsFlints)
         fmpz_mat_scalar_divexact_fmpz(adjugate.m, adjugate.m, den.v);
         const matrix::ZMatrix za{host_operand(adapters::FmpzReader(fmpz_mat_entry(a.m, 0, 0)), std::size_t(n * n), "a"), std::size_t(n),
                                  std::size_t(n), 40};
-        const auto stand_in = [&](const matrix::ZMatrix&, const PrimeSet&, const HostResult& result) {
+        const auto stand_in = [&](const matrix::ZMatrix&, const matrix::ZMatrix*, const PrimeSet&, const HostResult& result) {
             const LimbBatch packed = adapters::pack_fmpz_vec(fmpz_mat_entry(adjugate.m, 0, 0), std::size_t(n * n));
             result(0, packed.view());
             return true;
         };
-        ASSERT_TRUE(matrix::fmpz_mat_inverse(fmpz_mat_entry(ours.m, 0, 0), our_den.v, za, det.v, 2000, stand_in));
+        ASSERT_TRUE(matrix::fmpz_mat_solve_by_primes(fmpz_mat_entry(ours.m, 0, 0), our_den.v, za, nullptr, det.v, 2000, stand_in));
         EXPECT_TRUE(fmpz_equal(our_den.v, den.v)) << scale;
         EXPECT_TRUE(fmpz_mat_equal(ours.m, inverse.m)) << scale;
     }
@@ -166,9 +200,10 @@ TEST(FmpzMatInvHost, TheAnswerFromAnAdjugateIsFlints)
 
 TEST(FmpzMatInvChoice, SmallMatricesStayWithFlint)
 {
-    EXPECT_FALSE(matrix::gpu_pays_for_fmpz_mat_inv(15, 10000, 16));
-    EXPECT_FALSE(matrix::gpu_pays_for_fmpz_mat_inv(16, 100, 16));
-    EXPECT_TRUE(matrix::gpu_pays_for_fmpz_mat_inv(200, 200 * 70, 16));
+    EXPECT_FALSE(matrix::gpu_pays_for_solve_by_primes(15, 15, 10000, 10000, 16));
+    EXPECT_FALSE(matrix::gpu_pays_for_solve_by_primes(16, 16, 100, 100, 16));
+    EXPECT_TRUE(matrix::gpu_pays_for_solve_by_primes(200, 200, 200 * 70, 200 * 70, 16));
+    EXPECT_TRUE(matrix::gpu_pays_for_solve_by_primes(200, 64, 200 * 70, 200 * 71, 16));
 }
 
 }  // namespace

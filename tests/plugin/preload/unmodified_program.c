@@ -187,6 +187,14 @@ static void matrices(flint_rand_t state, slong dim, flint_bitcnt_t bits, ulong n
     fmpz_mat_mul(c, a, b), say("fmpz_mat_mul", check_fmpz_vec(c->entries, dim * (dim + 3)));
     fmpz_mat_det(det, a), say("fmpz_mat_det", check_fmpz_vec(det, 1));
     {
+        /* c = a b has rank at most dim of its dim + 3 columns: the echelon form's certified way. */
+        fmpz_mat_t nulls;
+        fmpz_mat_init(nulls, dim + 3, dim + 3);
+        say("fmpz_mat_rank", (ulong) fmpz_mat_rank(c));
+        say("fmpz_mat_nullspace", (ulong) fmpz_mat_nullspace(nulls, c) ^ check_fmpz_vec(nulls->entries, (dim + 3) * (dim + 3)));
+        fmpz_mat_clear(nulls);
+    }
+    {
         /* a x = den b for the first three columns of b, the solution into b itself. */
         fmpz_mat_t window;
         fmpz_mat_window_init(window, b, 0, 0, dim, 3);

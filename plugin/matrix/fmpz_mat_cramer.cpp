@@ -1,4 +1,4 @@
-#include "plugin/matrix/fmpz_mat_inv.hpp"
+#include "plugin/matrix/fmpz_mat_cramer.hpp"
 
 #include <functional>
 #include <memory>
@@ -16,9 +16,9 @@
 
 namespace zgpu::matrix {
 
-bool gpu_fmpz_mat_adjugate(const ZMatrix& a, const PrimeSet& set, const HostResult& result)
+bool gpu_fmpz_mat_cramer(const ZMatrix& a, const ZMatrix* b, const PrimeSet& set, const HostResult& result)
 {
-    return gpu::fmpz_mat_adjugate(a.entries, a.rows, set.state().gpu_tables(), result);
+    return gpu::fmpz_mat_adjugate_times(a.entries, b ? &b->entries : nullptr, a.rows, b ? b->cols : a.rows, set.state().gpu_tables(), result);
 }
 
 PrimeSet primes_not_dividing(const fmpz_t det, std::uint64_t bound_bits)
@@ -41,7 +41,7 @@ PrimeSet primes_not_dividing(const fmpz_t det, std::uint64_t bound_bits)
     return PrimeSet(chosen);
 }
 
-void inverse_from_adjugate(fmpz* adj, std::size_t count, const fmpz_t det, fmpz_t den)
+void solution_from_numerators(fmpz* numerators, std::size_t count, const fmpz_t det, fmpz_t den)
 {
     // Each host thread's share: gcd with |det|, stopping at 1 (at once, nearly always).
     FmpzTemp g;
@@ -50,7 +50,7 @@ void inverse_from_adjugate(fmpz* adj, std::size_t count, const fmpz_t det, fmpz_
     parallel_for(count, 256, [&](std::size_t begin, std::size_t end) {
         FmpzTemp part;
         fmpz_abs(part.get(), det);
-        for (std::size_t e = begin; e < end && !fmpz_is_one(part.get()); ++e) fmpz_gcd(part.get(), part.get(), adj + e);
+        for (std::size_t e = begin; e < end && !fmpz_is_one(part.get()); ++e) fmpz_gcd(part.get(), part.get(), numerators + e);
         const std::lock_guard<std::mutex> lock(mutex);
         fmpz_gcd(g.get(), g.get(), part.get());
     });
@@ -58,25 +58,27 @@ void inverse_from_adjugate(fmpz* adj, std::size_t count, const fmpz_t det, fmpz_
     if (negative || divide)
         parallel_for(count, 256, [&](std::size_t begin, std::size_t end) {
             for (std::size_t e = begin; e < end; ++e) {
-                if (divide) fmpz_divexact(adj + e, adj + e, g.get());
-                if (negative) fmpz_neg(adj + e, adj + e);
+                if (divide) fmpz_divexact(numerators + e, numerators + e, g.get());
+                if (negative) fmpz_neg(numerators + e, numerators + e);
             }
         });
     fmpz_abs(den, det);
     fmpz_divexact(den, den, g.get());
 }
 
-bool fmpz_mat_inverse(fmpz* x, fmpz_t den, const ZMatrix& a, const fmpz_t det, std::uint64_t bound_bits, const AdjugateOnGpu& adjugate)
+bool fmpz_mat_solve_by_primes(fmpz* x, fmpz_t den, const ZMatrix& a, const ZMatrix* b, const fmpz_t det, std::uint64_t bound_bits,
+                              const CramerOnGpu& cramer)
 {
     const PrimeSet set = primes_not_dividing(det, bound_bits);
     if (set.state().product_limbs > kMaxLimbs) return false;
-    const std::size_t count = a.rows * a.rows;
-    // x is written only once the GPU has served (x may be a's entries).
-    const std::unique_ptr<fmpz, std::function<void(fmpz*)>> adj(_fmpz_vec_init(slong(count)), [count](fmpz* v) { _fmpz_vec_clear(v, slong(count)); });
-    if (!adjugate(a, set, [&](std::size_t first, ConstBatchView values) { adapters::unpack_fmpz_vec(values, adj.get() + first); }))
+    const std::size_t count = a.rows * (b ? b->cols : a.rows);
+    // x is written only once the GPU has served (x may be a's or b's entries).
+    const std::unique_ptr<fmpz, std::function<void(fmpz*)>> numerators(_fmpz_vec_init(slong(count)),
+                                                                       [count](fmpz* v) { _fmpz_vec_clear(v, slong(count)); });
+    if (!cramer(a, b, set, [&](std::size_t first, ConstBatchView values) { adapters::unpack_fmpz_vec(values, numerators.get() + first); }))
         return false;
-    inverse_from_adjugate(adj.get(), count, det, den);
-    _fmpz_vec_swap(x, adj.get(), slong(count));
+    solution_from_numerators(numerators.get(), count, det, den);
+    _fmpz_vec_swap(x, numerators.get(), slong(count));
     return true;
 }
 
