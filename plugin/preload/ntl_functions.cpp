@@ -14,6 +14,7 @@
 
 #include "base/parallel.hpp"
 #include "plugin/flint/c_report.hpp"
+#include "plugin/matrix/fmpz_mat_solve.hpp"
 #include "plugin/matrix/mat_choice.hpp"
 #include "plugin/ntl/zz_array.hpp"
 #include "plugin/preload/gates.hpp"
@@ -137,6 +138,16 @@ void determinant(ZZ& d, const mat_ZZ& A, long deterministic)
         counts, [&] { return A.NumRows() == A.NumCols() && A.NumRows() >= zgpu::preload::kDetBoundFrom; },
         [&] { return zgpu::report("zgpu_determinant", [&] { zgpu::determinant(d, A); }); },
         [&] { next<void (*)(ZZ&, const mat_ZZ&, long)>(counts)(d, A, deterministic); });
+}
+
+// d = det A and X = d A^-1, exact whatever `deterministic` asks, as the determinant's.
+void inv(ZZ& d, mat_ZZ& X, const mat_ZZ& A, long deterministic)
+{
+    static Counts counts("NTL::inv(mat_ZZ)", "_ZN3NTL3invERNS_2ZZERNS_3MatIS0_EERKS3_l", Library::ntl);
+    route(
+        counts, [&] { return A.NumRows() == A.NumCols() && A.NumRows() > long(zgpu::matrix::kSolveAboveRows); },
+        [&] { return zgpu::report("zgpu_inv", [&] { zgpu::inv(d, X, A); }); },
+        [&] { next<void (*)(ZZ&, mat_ZZ&, const mat_ZZ&, long)>(counts)(d, X, A, deterministic); });
 }
 
 // x A = d b over Z: d minimal (solve1) or det A (solve); zgpu's from the plugin's gate on.

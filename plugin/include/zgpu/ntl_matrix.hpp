@@ -22,6 +22,10 @@ void determinant(NTL::ZZ& d, const NTL::mat_ZZ& a);
 void solve1(NTL::ZZ& d, NTL::vec_ZZ& x, const NTL::mat_ZZ& a, const NTL::vec_ZZ& b);
 // As NTL's solve: d = det a and, where d != 0, x a = d b (solve1's x times det a / d).
 void solve(NTL::ZZ& d, NTL::vec_ZZ& x, const NTL::mat_ZZ& a, const NTL::vec_ZZ& b);
+// As NTL's inv(d, x, a): d = det a and, where d != 0, x = d a^-1 (the adjugate; exact, so the
+// same as NTL's). On the GPU from 16 rows on where the cost model says it pays: the determinant,
+// then the adjugate modulo primes that do not divide it and one CRT.
+void inv(NTL::ZZ& d, NTL::mat_ZZ& x, const NTL::mat_ZZ& a);
 void mul(NTL::mat_zz_p& x, const NTL::mat_zz_p& a, const NTL::mat_zz_p& b);
 void determinant(NTL::zz_p& d, const NTL::mat_zz_p& a);
 // d = det a, and x = a^-1 where d != 0 (x undefined where d = 0).

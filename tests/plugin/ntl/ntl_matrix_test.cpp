@@ -1,4 +1,4 @@
-// zgpu::mul, determinant, solve1 and solve on NTL's mat_ZZ against NTL's, on each backend: empty
+// zgpu::mul, determinant, solve1, solve and inv on NTL's mat_ZZ against NTL's, on each backend: empty
 // and non-square shapes, entries of 1 to 500 bits with signs, chunks of entries that span rows,
 // singular matrices, aliasing, products in blocks under a device memory limit, systems on both
 // sides of the lifting's 16 rows with large denominators, bad shapes.
@@ -148,6 +148,35 @@ TEST_P(NtlMatrices, SolutionsOfSingularSystemsAndInPlace)
     EXPECT_EQ(d, NTL::ZZ(0));
 }
 
+TEST_P(NtlMatrices, InversesMatchNtl)
+{
+    // d = det a and x = d a^-1, the adjugate: exact, so NTL's; a singular a gives d = 0.
+    for (const long n : {0, 1, 15, 16, 40, 70})
+        for (const long bits : {1, 64, 200}) {
+            NTL::mat_ZZ a = random(n, n, bits);
+            const std::string what = std::to_string(n) + " x " + std::to_string(n) + ", " + std::to_string(bits) + " bits";
+            NTL::ZZ ours(7), theirs;
+            NTL::mat_ZZ x, expected;
+            NTL::inv(theirs, expected, a, 1);
+            zgpu::inv(ours, x, a);
+            EXPECT_EQ(ours, theirs) << what;
+            if (theirs != 0) {
+                EXPECT_TRUE(x == expected) << what;
+            }
+            if (n < 3) continue;
+            a[n - 1] = a[0] + a[1];
+            zgpu::inv(ours, x, a);
+            EXPECT_EQ(ours, NTL::ZZ(0)) << what << ", singular";
+        }
+    // x is a.
+    NTL::mat_ZZ a = random(30, 30, 50), expected;
+    NTL::ZZ ours, theirs;
+    NTL::inv(theirs, expected, a, 1);
+    zgpu::inv(ours, a, a);
+    EXPECT_EQ(ours, theirs);
+    EXPECT_TRUE(a == expected);
+}
+
 TEST_P(NtlMatrices, BadShapesThrowAndWriteNothing)
 {
     const NTL::mat_ZZ a = random(3, 4, 10);
@@ -166,6 +195,8 @@ TEST_P(NtlMatrices, BadShapesThrowAndWriteNothing)
     const NTL::mat_ZZ square = random(4, 4, 10);
     EXPECT_THROW(zgpu::solve1(d, y, square, b), Error);
     EXPECT_THROW(zgpu::solve(d, y, square, b), Error);
+    EXPECT_THROW(zgpu::inv(d, x, a), Error);
+    EXPECT_TRUE(x == before);
     EXPECT_EQ(d, NTL::ZZ(7));
     EXPECT_TRUE(y == b);
 }

@@ -137,6 +137,7 @@ void matrices(long dim, long bits)
     for (long i = 0; i < dim; ++i) RandomBits(v[i], bits), v[i] -= power2_ZZ(bits - 1);
     solve1(d, x, a, v), say("solve1", hash(d, hash_vec(x)));
     solve(d, x, a, v), say("solve", hash(d, hash_vec(x)));
+    inv(d, c, a), say("inv", hash(d, hash(c)));
     a[1] = a[0];
     determinant(d, a), say("determinant of a singular matrix", hash(d, 0));
     solve1(d, x, a, v), say("solve1 of a singular matrix", hash(d, 0));
