@@ -82,8 +82,10 @@ void row(bool rref, slong rows, slong cols, slong rank, unsigned threads, bool f
 
 }  // namespace
 
-int main()
+// With the argument "all-threads", FLINT runs on all host threads only (no one-thread column).
+int main(int argc, char** argv)
 {
+    const bool one_thread = !(argc > 1 && std::string(argv[1]) == "all-threads");
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
     const DeviceInfo device = device_info();
     std::printf("## zgpu LU factors and reduced echelon forms mod p of one matrix\n\ndevice: %s, %d SMs, %.2f GHz; IMAD peak %.3g a "
@@ -99,11 +101,11 @@ int main()
                 "PCIe ms | share |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
                 threads, threads, threads, threads);
     for (const bool rref : {false, true}) {
-        for (const slong n : {128, 256, 512, 1024, 2048}) row(rref, n, n, n, threads, true, device.imad_peak);
+        for (const slong n : {128, 256, 512, 1024, 2048}) row(rref, n, n, n, threads, one_thread, device.imad_peak);
         row(rref, 4096, 4096, 4096, threads, false, device.imad_peak);
-        row(rref, 2048, 2048, 1024, threads, true, device.imad_peak);
-        row(rref, 1000, 4000, 1000, threads, true, device.imad_peak);
-        row(rref, 4000, 1000, 600, threads, true, device.imad_peak);
+        row(rref, 2048, 2048, 1024, threads, one_thread, device.imad_peak);
+        row(rref, 1000, 4000, 1000, threads, one_thread, device.imad_peak);
+        row(rref, 4000, 1000, 600, threads, one_thread, device.imad_peak);
     }
     flint_cleanup_master();
     return 0;

@@ -89,8 +89,16 @@ void solve_upper_triangular(nmod_mat_struct* v, const nmod_mat_struct* u)
 void echelon_from_lu(nmod_mat_struct* a, const std::vector<std::size_t>& pivot_columns)
 {
     const std::size_t rank = pivot_columns.size(), n = cols(a);
-    for (std::size_t i = 0; i < rows(a); ++i)
+    // Each row on its own, on the host threads where there are many entries.
+    const std::size_t rows_together = std::max<std::size_t>(1, (std::size_t(1) << 16) / std::max<std::size_t>(n, 1));
+    const auto each_row = [&](std::size_t count, const std::function<void(std::size_t)>& body) {
+        parallel_for(count, rows_together, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) body(i);
+        });
+    };
+    each_row(rows(a), [&](std::size_t i) {
         for (std::size_t j = 0; j < std::min(i, rank); ++j) nmod_mat_entry(a, i, j) = 0;
+    });
     std::vector<std::size_t> others;
     for (std::size_t j = 0, t = 0; j < n; ++j)
         if (t < rank && pivot_columns[t] == j) ++t;
@@ -99,18 +107,20 @@ void echelon_from_lu(nmod_mat_struct* a, const std::vector<std::size_t>& pivot_c
         nmod_mat_t u, v;
         nmod_mat_init(u, slong(rank), slong(rank), a->mod.n);
         nmod_mat_init(v, slong(rank), slong(others.size()), a->mod.n);
-        for (std::size_t i = 0; i < rank; ++i) {
+        each_row(rank, [&](std::size_t i) {
             for (std::size_t t = i; t < rank; ++t) nmod_mat_entry(u, i, t) = nmod_mat_entry(a, i, pivot_columns[t]);
             for (std::size_t k = 0; k < others.size(); ++k) nmod_mat_entry(v, i, k) = nmod_mat_entry(a, i, others[k]);
-        }
+        });
         solve_upper_triangular(v, u);
-        for (std::size_t i = 0; i < rank; ++i)
+        each_row(rank, [&](std::size_t i) {
             for (std::size_t k = 0; k < others.size(); ++k) nmod_mat_entry(a, i, others[k]) = nmod_mat_entry(v, i, k);
+        });
         nmod_mat_clear(u);
         nmod_mat_clear(v);
     }
-    for (std::size_t i = 0; i < rank; ++i)
+    each_row(rank, [&](std::size_t i) {
         for (std::size_t t = i; t < rank; ++t) nmod_mat_entry(a, i, pivot_columns[t]) = i == t;
+    });
 }
 
 }  // namespace

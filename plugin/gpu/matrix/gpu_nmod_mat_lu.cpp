@@ -16,6 +16,7 @@
 // the split; progress lines count the columns done.
 #include <algorithm>
 #include <bit>
+#include <optional>
 #include <cstdio>
 #include <vector>
 
@@ -38,7 +39,9 @@ static_assert(kLuPanelColumns == kernels::kLuPanel);
 // Columns of a block: the inner dimension of its wide update (bench/NOTES-matrices.md).
 constexpr std::size_t kLuBlock = 256;
 
-enum class Goal { rank, determinant, factors };
+// full_factors: the factors at the determinant's pace (no readback a panel), which stops at the
+// first column without a pivot.
+enum class Goal { rank, determinant, factors, full_factors };
 
 // The LU of one matrix on the device, block by block.
 class BlockedLu {
@@ -46,7 +49,8 @@ public:
     BlockedLu(Runtime& runtime, kernels::MatricesView a, kernels::LuState* state, kernels::LuPanelTop* top, kernels::LuState* readback,
               limb_t p, Goal goal)
         : runtime_(runtime), a_(a), state_(state), top_(top), readback_(readback), bits_(unsigned(std::bit_width(p))),
-          determinant_(goal == Goal::determinant), factors_(goal == Goal::factors), tile_rows_limit_(kernels::lu_panel_prepare())
+          determinant_(goal == Goal::determinant || goal == Goal::full_factors),
+          factors_(goal == Goal::factors || goal == Goal::full_factors), tile_rows_limit_(kernels::lu_panel_prepare())
     {
     }
 
@@ -182,20 +186,38 @@ kernels::LuState eliminate(std::span<const limb_t* const> rows, std::size_t cols
     enum Phase { kUpload, kElimination, kDownload };
     PhaseTimes times(3);
     kernels::LuState* readback = runtime.readback<kernels::LuState>();
-    *readback = kernels::LuState{};
-    readback->p = kernels::make_modulus(p);
-    if (most_pivots) readback->record = reinterpret_cast<kernels::LuPivot*>(a.data + words);
-    times.begin(kUpload, stream);
-    check(cudaMemcpyAsync(state, readback, sizeof *readback, cudaMemcpyHostToDevice, stream), "uploading the elimination's state");
-    upload_rows(rows, cols, host, a.data, stream);
-    times.end(kUpload, stream);
+    // A fresh state and the rows up (the readback is free: the last pass read its state).
+    const auto upload = [&] {
+        *readback = kernels::LuState{};
+        readback->p = kernels::make_modulus(p);
+        if (most_pivots) readback->record = reinterpret_cast<kernels::LuPivot*>(a.data + words);
+        times.begin(kUpload, stream);
+        check(cudaMemcpyAsync(state, readback, sizeof *readback, cudaMemcpyHostToDevice, stream), "uploading the elimination's state");
+        upload_rows(rows, cols, host, a.data, stream);
+        times.end(kUpload, stream);
+    };
+    upload();
     const Clock::time_point queued = Clock::now();
+    // Factors of a matrix with no more columns than rows go at the determinant's pace first: a
+    // pivot in every column is the common case. Where a column has none, they start over from
+    // the rows, panel by panel (progress lines stay with the first pass).
+    const Goal first = goal == Goal::factors && m >= cols ? Goal::full_factors : goal;
+    const char* state_what = goal == Goal::determinant ? "a determinant mod p" : "an LU mod p";
     times.begin(kElimination, stream);
-    BlockedLu lu(runtime, a, state, top, readback, p, goal);
-    const std::size_t panels = lu.run(columns_done);
+    BlockedLu lu(runtime, a, state, top, readback, p, first);
+    std::size_t panels = lu.run(columns_done);
     times.end(kElimination, stream);
+    kernels::LuState result = lu.read_state(state_what);
+    std::optional<BlockedLu> again;
+    if (first == Goal::full_factors && result.stopped) {
+        upload();
+        times.begin(kElimination, stream);
+        again.emplace(runtime, a, state, top, readback, p, Goal::factors);
+        panels += again->run({});
+        times.end(kElimination, stream);
+        result = again->read_state(state_what);
+    }
     const char* what = goal == Goal::determinant ? "determinant" : goal == Goal::rank ? "rank" : "LU";
-    const kernels::LuState result = lu.read_state(goal == Goal::determinant ? "a determinant mod p" : "an LU mod p");
     double form_ms = 0;
     if (factors) {
         std::vector<kernels::LuPivot> record(result.rank);
@@ -212,7 +234,7 @@ kernels::LuState eliminate(std::span<const limb_t* const> rows, std::size_t cols
             factors->pivots.rows[t] = std::size_t(record[t].row);
             factors->pivots.columns[t] = std::size_t(record[t].column);
         }
-        flint_form_of_lu(host, m, cols, lu.panels(), factors->pivots.columns, factors->rows);
+        flint_form_of_lu(host, m, cols, (again ? *again : lu).panels(), factors->pivots.columns, factors->rows);
         form_ms = milliseconds(Clock::now() - formed);
     }
     lu.report_rest(columns_done);
