@@ -32,6 +32,17 @@
 
 namespace {
 
+// The FLINT ms and x FLINT columns of a row: "-" where FLINT did not run.
+struct FlintColumns {
+    FlintColumns(bool ran, double flint_seconds, double gpu_seconds)
+    {
+        if (!ran) return;
+        std::snprintf(ms, sizeof ms, "%.1f", 1e3 * flint_seconds);
+        std::snprintf(ratio, sizeof ratio, "%.1f", flint_seconds / gpu_seconds);
+    }
+    char ms[32] = "-", ratio[32] = "-";
+};
+
 using zgpu::limb_t;
 
 constexpr double kPcieBytesPerSecond = 55e9;
@@ -310,13 +321,9 @@ void det_row(slong n, unsigned bits, bool flint)
         std::fprintf(stderr, "fmpz_mat_det %ld x %ld, %u bits: the automatic determinant differs from FLINT's\n", long(n), long(n), bits);
         std::exit(1);
     }
-    char flint_ms[32] = "-", ratio[32] = "-";
-    if (flint) {
-        std::snprintf(flint_ms, sizeof flint_ms, "%.1f", 1e3 * flint_time);
-        std::snprintf(ratio, sizeof ratio, "%.1f", flint_time / gpu);
-    }
+    const FlintColumns columns(flint, flint_time, gpu);
     std::printf("| %ld | %u | %ld | %.2f | %.2f (%s) | %s | %s |\n", long(n), bits, long(fmpz_bits(ours)), 1e3 * gpu, 1e3 * automatic,
-                picked.c_str(), flint_ms, ratio);
+                picked.c_str(), columns.ms, columns.ratio);
     fmpz_clear(ours);
     fmpz_clear(theirs);
     fmpz_mat_clear(a);
@@ -370,12 +377,8 @@ void solve_row(slong n, slong cols, unsigned bits, unsigned threads, bool flint)
         std::fprintf(stderr, "fmpz_mat_solve %ld x %ld by %ld: the GPU's solution differs from FLINT's\n", long(n), long(n), long(cols));
         std::exit(1);
     }
-    char flint_ms[32] = "-", ratio[32] = "-";
-    if (flint) {
-        std::snprintf(flint_ms, sizeof flint_ms, "%.1f", 1e3 * flint_time);
-        std::snprintf(ratio, sizeof ratio, "%.1f", flint_time / gpu);
-    }
-    std::printf("| %ld | %ld | %u | %ld | %.2f | %s | %s |\n", long(n), long(cols), bits, long(fmpz_bits(den)), 1e3 * gpu, flint_ms, ratio);
+    const FlintColumns columns(flint, flint_time, gpu);
+    std::printf("| %ld | %ld | %u | %ld | %.2f | %s | %s |\n", long(n), long(cols), bits, long(fmpz_bits(den)), 1e3 * gpu, columns.ms, columns.ratio);
     fmpz_clear(den), fmpz_clear(their_den);
     fmpz_mat_clear(a), fmpz_mat_clear(b), fmpz_mat_clear(x), fmpz_mat_clear(theirs);
 }
@@ -427,12 +430,8 @@ void echelon_row(slong m, slong n, slong r, unsigned threads, bool flint)
         std::fprintf(stderr, "fmpz_mat_rref %ld x %ld: the GPU's differs from FLINT's\n", long(m), long(n));
         std::exit(1);
     }
-    char flint_ms[32] = "-", ratio[32] = "-";
-    if (flint) {
-        std::snprintf(flint_ms, sizeof flint_ms, "%.1f", 1e3 * flint_time);
-        std::snprintf(ratio, sizeof ratio, "%.1f", flint_time / gpu);
-    }
-    std::printf("| %ld x %ld | %ld | %ld | %.2f | %s | %s |\n", long(m), long(n), long(r), long(fmpz_bits(den)), 1e3 * gpu, flint_ms, ratio);
+    const FlintColumns columns(flint, flint_time, gpu);
+    std::printf("| %ld x %ld | %ld | %ld | %.2f | %s | %s |\n", long(m), long(n), long(r), long(fmpz_bits(den)), 1e3 * gpu, columns.ms, columns.ratio);
     fmpz_clear(den), fmpz_clear(their_den);
     fmpz_mat_clear(a), fmpz_mat_clear(left), fmpz_mat_clear(right), fmpz_mat_clear(ours), fmpz_mat_clear(theirs);
 }
@@ -474,14 +473,10 @@ void inverse_row(slong n, unsigned bits, unsigned threads, bool flint, double im
         std::fprintf(stderr, "fmpz_mat_inv %ld x %ld: the GPU's inverse differs from FLINT's\n", long(n), long(n));
         std::exit(1);
     }
-    char flint_ms[32] = "-", ratio[32] = "-";
-    if (flint) {
-        std::snprintf(flint_ms, sizeof flint_ms, "%.1f", 1e3 * flint_time);
-        std::snprintf(ratio, sizeof ratio, "%.1f", flint_time / gpu);
-    }
+    const FlintColumns columns(flint, flint_time, gpu);
     const double primes = double(fmpz_bits(den)) / 61 + 1, size = double(n);
     const double at_peak = 8 * primes * size * size * size / imad_peak, pcie = size * size * double(fmpz_bits(den)) / 8 / 55e9;
-    std::printf("| %ld | %u | %ld | %.2f | %s | %s | %.3f | %.3f | %.0f %% |\n", long(n), bits, long(fmpz_bits(den)), 1e3 * gpu, flint_ms, ratio,
+    std::printf("| %ld | %u | %ld | %.2f | %s | %s | %.3f | %.3f | %.0f %% |\n", long(n), bits, long(fmpz_bits(den)), 1e3 * gpu, columns.ms, columns.ratio,
                 1e3 * at_peak, 1e3 * pcie, 100 * (at_peak + pcie) / gpu);
     fmpz_clear(den), fmpz_clear(their_den);
     fmpz_mat_clear(a), fmpz_mat_clear(b), fmpz_mat_clear(theirs);

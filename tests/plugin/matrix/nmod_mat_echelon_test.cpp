@@ -17,6 +17,7 @@
 
 #include "flint_fixture.hpp"
 #include "flint_values.hpp"
+#include "nmod_mat_random.hpp"
 #include "kernels/modular/ntt_primes.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/matrix.hpp"
@@ -35,21 +36,6 @@ const std::vector<ulong>& primes()
 std::string context(const nmod_mat_struct* a, const std::string& what)
 {
     return what + " of " + std::to_string(a->r) + " x " + std::to_string(a->c) + " mod " + std::to_string(a->mod.n);
-}
-
-void fill_uniform(nmod_mat_t m, flint_rand_t state)
-{
-    for (slong i = 0; i < m->r; ++i)
-        for (slong j = 0; j < m->c; ++j) nmod_mat_entry(m, i, j) = n_randint(state, m->mod.n);
-}
-
-// A matrix of rank at most r: a random rows x r matrix times a random r x cols one.
-void fill_rank_at_most(nmod_mat_t m, slong r, flint_rand_t state)
-{
-    NmodMat left(m->r, r, m->mod.n), right(r, m->c, m->mod.n);
-    fill_uniform(left.m, state);
-    fill_uniform(right.m, state);
-    ::nmod_mat_mul(m, left.m, right.m);
 }
 
 // Whether lu (of rank r, FLINT's packed form) and P are a factorisation of a: P a = L U, L unit
