@@ -16,6 +16,7 @@
 #include <flint/fmpz_poly.h>
 #include <flint/fmpz_poly_factor.h>
 #include <flint/nmod_mat.h>
+#include <flint/ulong_extras.h>
 #include <flint/nmod_poly.h>
 #include <flint/nmod_poly_factor.h>
 #if __FLINT_RELEASE >= 30000
@@ -271,6 +272,65 @@ static void clear_fmpz_mats(void * v)
     free(d);
 }
 
+/* nmod_mat_nullspace of 4096 x 4096 of rank 4000: rows from 4000 on are sums of two earlier ones. */
+typedef struct { nmod_mat_t a, x; slong nullity; } nmod_null;
+static void * setup_nullspace(flint_rand_t s)
+{
+    nmod_null * d = malloc(sizeof *d);
+    nmod_mat_init(d->a, 4096, 4096, kPrime62), nmod_mat_init(d->x, 4096, 4096, kPrime62);
+    nmod_mat_randfull(d->a, s);
+    for (slong i = 4000; i < 4096; i++)
+        for (slong j = 0; j < 4096; j++)
+            nmod_mat_entry(d->a, i, j) = n_addmod(nmod_mat_entry(d->a, i - 4000, j), nmod_mat_entry(d->a, i - 3999, j), kPrime62);
+    return d;
+}
+static void run_nullspace(void * v) { nmod_null * d = v; d->nullity = nmod_mat_nullspace(d->x, d->a); }
+static ulong check_nullspace(void * v)
+{
+    nmod_null * d = v;
+    ulong h = (ulong) d->nullity;
+    for (slong i = 0; i < d->x->r; i += 7) h = mix(h, nmod_mat_entry(d->x, i, i % 96) % kCheck);
+    return h;
+}
+static void clear_nullspace(void * v) { nmod_null * d = v; nmod_mat_clear(d->a), nmod_mat_clear(d->x); free(d); }
+
+/* fmpz_mat_inv of 100 x 100 and fmpz_mat_rank of 200 x 200 of rank 150, entries of about 64 bits. */
+typedef struct { fmpz_mat_t a, b; fmpz_t den; slong answer; } fmpz_square;
+static void * setup_square(flint_rand_t s, slong n, slong rank)
+{
+    fmpz_square * d = malloc(sizeof *d);
+    fmpz_mat_t left, right;
+    fmpz_mat_init(d->a, n, n), fmpz_mat_init(d->b, n, n), fmpz_init(d->den);
+    fmpz_mat_init(left, n, rank), fmpz_mat_init(right, rank, n);
+    for (slong i = 0; i < n; i++)
+        for (slong j = 0; j < rank; j++)
+            fmpz_randbits(fmpz_mat_entry(left, i, j), s, 32), fmpz_randbits(fmpz_mat_entry(right, j, i), s, 32);
+    if (rank == n)
+        for (slong i = 0; i < n; i++)
+            for (slong j = 0; j < n; j++) fmpz_randbits(fmpz_mat_entry(d->a, i, j), s, 64);
+    else
+        fmpz_mat_mul(d->a, left, right);
+    fmpz_mat_clear(left), fmpz_mat_clear(right);
+    return d;
+}
+static void * setup_fmpz_inv(flint_rand_t s) { return setup_square(s, 100, 100); }
+static void * setup_fmpz_rank(flint_rand_t s) { return setup_square(s, 200, 150); }
+static void run_fmpz_inv(void * v) { fmpz_square * d = v; d->answer = fmpz_mat_inv(d->b, d->den, d->a); }
+static void run_fmpz_rank(void * v) { fmpz_square * d = v; d->answer = fmpz_mat_rank(d->a); }
+static ulong check_square(void * v)
+{
+    fmpz_square * d = v;
+    ulong h = check_fmpz((ulong) d->answer, d->den);
+    for (slong i = 0; i < d->b->r; i++) h = check_fmpz(h, fmpz_mat_entry(d->b, i, (i * 7) % d->b->c));
+    return h;
+}
+static void clear_square(void * v)
+{
+    fmpz_square * d = v;
+    fmpz_mat_clear(d->a), fmpz_mat_clear(d->b), fmpz_clear(d->den);
+    free(d);
+}
+
 #if __FLINT_RELEASE >= 30000
 /* arb_poly_exp_series, length 4096 at 4096 bits. */
 typedef struct { arb_poly_t a, r; } arb_pair;
@@ -314,6 +374,9 @@ static const row_t rows[] = {
     {"nmod_mat_det", setup_nmod_mat, run_nmod_det, check_nmod_det, clear_nmod_mats},
     {"fmpz_mat_det", setup_det, run_det, check_det, clear_fmpz_mats},
     {"fmpz_mat_solve", setup_solve, run_solve, check_solve, clear_fmpz_mats},
+    {"nmod_mat_nullspace", setup_nullspace, run_nullspace, check_nullspace, clear_nullspace},
+    {"fmpz_mat_inv", setup_fmpz_inv, run_fmpz_inv, check_square, clear_square},
+    {"fmpz_mat_rank", setup_fmpz_rank, run_fmpz_rank, check_square, clear_square},
     {"fmpz_poly_factor", setup_factor_z, run_factor_z, check_factor_z, clear_factor_z},
 };
 
