@@ -23,6 +23,7 @@
 #include "plugin/matrix/fmpz_mat_solve.hpp"
 #include "plugin/matrix/mat_choice.hpp"
 #include "plugin/matrix/nmod_mat_echelon.hpp"
+#include "plugin/modular/fmpz_temp.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/matrix.hpp"
 
@@ -145,15 +146,12 @@ slong fmpz_mat_rref(fmpz_mat_t r, fmpz_t den, const fmpz_mat_t a)
     if (r->r != a->r || r->c != a->c) throw Error(f + "r is " + shape(r) + ", a is " + shape(a));
     // r and den are written once, at the end (r may be a).
     FmpzMatTemp form(a->r, a->c);
-    fmpz_t common;
-    fmpz_init(common);
-    const std::optional<slong> rank = zgpu_echelon(form.get(), common, a);
-    if (rank) {
+    FmpzTemp common;
+    if (const std::optional<slong> rank = zgpu_echelon(form.get(), common.get(), a)) {
         fmpz_mat_swap_entrywise(r, form.get());
-        fmpz_swap(den, common);
+        fmpz_swap(den, common.get());
+        return *rank;
     }
-    fmpz_clear(common);
-    if (rank) return *rank;
     slong flint_rank = 0;
     run_on(Backend::cpu, {}, [&] { flint_rank = on_flint_threads([&] { return ::fmpz_mat_rref(r, den, a); }); });
     return flint_rank;
@@ -165,11 +163,8 @@ slong fmpz_mat_rank(const fmpz_mat_t a)
     // FLINT's small entries and small shapes have ways of their own; its echelon form beyond.
     if (FLINT_ABS(fmpz_mat_max_bits(a)) > (FLINT_BITS - 4) / 2 && FLINT_MIN(a->r, a->c) >= 25) {
         FmpzMatTemp form(a->r, a->c);
-        fmpz_t den;
-        fmpz_init(den);
-        const std::optional<slong> rank = zgpu_echelon(form.get(), den, a);
-        fmpz_clear(den);
-        if (rank) return *rank;
+        FmpzTemp den;
+        if (const std::optional<slong> rank = zgpu_echelon(form.get(), den.get(), a)) return *rank;
     }
     slong flint_rank = 0;
     run_on(Backend::cpu, {}, [&] { flint_rank = on_flint_threads([&] { return ::fmpz_mat_rank(a); }); });
@@ -183,11 +178,10 @@ slong fmpz_mat_nullspace(fmpz_mat_t x, const fmpz_mat_t a)
     if (x->r != a->c || x->c != a->c) throw Error(f + "x is " + shape(x) + ", a is " + shape(a));
     const slong n = a->c;
     FmpzMatTemp form(a->r, n);
-    fmpz_t den;
-    fmpz_init(den);
-    const slong rank = zgpu::fmpz_mat_rref(form.get(), den, a);
-    // FLINT's basis: column k for the k-th column without a pivot, den's negative there and the
-    // echelon form's column in the pivot rows, den the first pivot's entry.
+    FmpzTemp den;
+    const slong rank = zgpu::fmpz_mat_rref(form.get(), den.get(), a);
+    // FLINT's basis: column k for the k-th column without a pivot, the first pivot's entry
+    // negated there and the echelon form's column in the pivot rows.
     std::vector<slong> pivots, others;
     for (slong j = 0; j < n; ++j)
         if (slong(pivots.size()) < rank && !fmpz_is_zero(fmpz_mat_entry(form.get(), slong(pivots.size()), j))) pivots.push_back(j);
@@ -196,13 +190,12 @@ slong fmpz_mat_nullspace(fmpz_mat_t x, const fmpz_mat_t a)
     if (rank == 0) {
         for (slong k = 0; k < n; ++k) fmpz_one(fmpz_mat_entry(x, k, k));
     } else {
-        fmpz_set(den, fmpz_mat_entry(form.get(), 0, pivots[0]));
+        const fmpz* first_pivot = fmpz_mat_entry(form.get(), 0, pivots[0]);
         for (std::size_t k = 0; k < others.size(); ++k) {
             for (slong i = 0; i < rank; ++i) fmpz_set(fmpz_mat_entry(x, pivots[i], slong(k)), fmpz_mat_entry(form.get(), i, others[k]));
-            fmpz_neg(fmpz_mat_entry(x, others[k], slong(k)), den);
+            fmpz_neg(fmpz_mat_entry(x, others[k], slong(k)), first_pivot);
         }
     }
-    fmpz_clear(den);
     return n - rank;
 }
 

@@ -66,17 +66,22 @@ void solution_from_numerators(fmpz* numerators, std::size_t count, const fmpz_t 
     fmpz_divexact(den, den, g.get());
 }
 
+bool cramer_numerators(const ZMatrix& a, const ZMatrix* b, const fmpz_t det, std::uint64_t bound_bits, const CramerOnGpu& cramer,
+                       const HostResult& result)
+{
+    const PrimeSet set = primes_not_dividing(det, bound_bits);
+    return set.state().product_limbs <= kMaxLimbs && cramer(a, b, set, result);
+}
+
 bool fmpz_mat_solve_by_primes(fmpz* x, fmpz_t den, const ZMatrix& a, const ZMatrix* b, const fmpz_t det, std::uint64_t bound_bits,
                               const CramerOnGpu& cramer)
 {
-    const PrimeSet set = primes_not_dividing(det, bound_bits);
-    if (set.state().product_limbs > kMaxLimbs) return false;
     const std::size_t count = a.rows * (b ? b->cols : a.rows);
     // x is written only once the GPU has served (x may be a's or b's entries).
     const std::unique_ptr<fmpz, std::function<void(fmpz*)>> numerators(_fmpz_vec_init(slong(count)),
                                                                        [count](fmpz* v) { _fmpz_vec_clear(v, slong(count)); });
-    if (!cramer(a, b, set, [&](std::size_t first, ConstBatchView values) { adapters::unpack_fmpz_vec(values, numerators.get() + first); }))
-        return false;
+    const auto unpack = [&](std::size_t first, ConstBatchView values) { adapters::unpack_fmpz_vec(values, numerators.get() + first); };
+    if (!cramer_numerators(a, b, det, bound_bits, cramer, unpack)) return false;
     solution_from_numerators(numerators.get(), count, det, den);
     _fmpz_vec_swap(x, numerators.get(), slong(count));
     return true;

@@ -26,6 +26,13 @@ bool gpu_fmpz_mat_cramer(const ZMatrix& a, const ZMatrix* b, const PrimeSet& set
 // comes back exactly from its residues. det is not 0.
 PrimeSet primes_not_dividing(const fmpz_t det, std::uint64_t bound_bits);
 
+// Cramer's numerators handed to result: adj a, or adj a times b where b is not null, modulo
+// primes_not_dividing(det, bound_bits), for a nonsingular with det(a) = det and every numerator
+// below 2^bound_bits. False, nothing handed on, where the values would pass kMaxLimbs or the
+// GPU's part does not serve.
+bool cramer_numerators(const ZMatrix& a, const ZMatrix* b, const fmpz_t det, std::uint64_t bound_bits, const CramerOnGpu& cramer,
+                       const HostResult& result);
+
 // den = |det| / g and x = sign(det) numerators / g for g = gcd(det, the numerators): a^-1 b =
 // x / den with den the lcm of its denominators, as FLINT returns it. numerators has count
 // entries, overwritten by x.

@@ -16,7 +16,6 @@
 #include "plugin/matrix/fmpz_mat_mul.hpp"
 #include "plugin/matrix/mat_choice.hpp"
 #include "plugin/modular/fmpz_temp.hpp"
-#include "plugin/modular/prime_set_state.hpp"
 #include "plugin/ntl/mat_checks.hpp"
 #include "plugin/ntl/zz_array.hpp"
 #include "zgpu/error.hpp"
@@ -126,12 +125,10 @@ void inv(NTL::ZZ& d, NTL::mat_ZZ& x, const NTL::mat_ZZ& a)
     // x = d a^-1 is the adjugate; written once, at the end (x may be a).
     NTL::mat_ZZ adjugate;
     adjugate.SetDims(n, n);
-    const PrimeSet set = matrix::primes_not_dividing(det.get(), bound);
     const std::optional<Backend> ran = gpu_unless_it_stands_aside(
         [&] {
-            return set.state().product_limbs <= kMaxLimbs &&
-                   matrix::gpu_fmpz_mat_cramer(za, nullptr, set,
-                                               [&](std::size_t first, ConstBatchView values) { unpack_rows(adjugate, first, values); });
+            return matrix::cramer_numerators(za, nullptr, det.get(), bound, matrix::gpu_fmpz_mat_cramer,
+                                             [&](std::size_t first, ConstBatchView values) { unpack_rows(adjugate, first, values); });
         },
         ntl, "an inverse");
     if (ran == Backend::gpu) {

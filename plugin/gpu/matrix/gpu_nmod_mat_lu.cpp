@@ -279,7 +279,6 @@ std::size_t nmod_mat_rank(std::span<const limb_t* const> rows, std::size_t cols,
     return std::size_t(eliminate(rows, cols, p, Goal::rank, columns_done).rank);
 }
 
-
 LuPivots nmod_mat_lu(std::span<const limb_t* const> rows, std::size_t cols, limb_t p, std::span<limb_t* const> out_rows,
                      const std::function<void(std::uint64_t)>& columns_done)
 {
