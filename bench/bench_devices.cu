@@ -28,24 +28,6 @@ namespace {
 
 constexpr double kPcieBytesPerSecond = 55e9;
 
-// The host threads' memcpy rate from pageable to pinned memory and back (256 MiB, median of 5),
-// in bytes a second: the most the host's packing and unpacking could reach.
-double host_copy_rate(unsigned threads)
-{
-    constexpr slong kBytes = slong(256) << 20;
-    std::vector<std::byte> pageable(kBytes);  // value-initialised: every page touched
-    std::byte* pinned = nullptr;
-    check(cudaMallocHost(&pinned, kBytes), "cudaMallocHost");
-    const auto copy = [&](std::byte* to, const std::byte* from) {
-        return median_seconds(5, [&] {
-            on_threads(kBytes, threads, [&](slong begin, slong end) { std::memcpy(to + begin, from + begin, end - begin); });
-        }, [] {});
-    };
-    const double seconds = copy(pinned, pageable.data()) + copy(pageable.data(), pinned);
-    check(cudaFreeHost(pinned), "cudaFreeHost");
-    return 2 * kBytes / seconds;
-}
-
 double host_rate = 0;  // host_copy_rate, set by main
 
 struct Timing {

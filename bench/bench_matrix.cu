@@ -209,8 +209,11 @@ void thin_row(slong inner, unsigned threads)
 
 // End to end over Z at n x n, entries of exactly `bits` bits (full limbs, random signs): zgpu's
 // GPU and the automatic choice, and FLINT's fmpz_mat_mul on all threads (and on one where
-// asked), every result checked against FLINT's.
-void fmpz_row(slong n, unsigned bits, unsigned threads, bool flint_one_thread)
+// asked), every result checked against FLINT's. The bound: the host's copies of a's and b's limbs
+// into pinned memory and of c's out of it, at host_rate bytes a second (the host's memcpy
+// between pageable and pinned memory, on all threads, in the same run): packing and unpacking
+// move at least these bytes, and nothing hides them.
+void fmpz_row(slong n, unsigned bits, unsigned threads, bool flint_one_thread, double host_rate)
 {
     fmpz_mat_t a, b, ours, theirs;
     for (fmpz_mat_struct* m : {a, b, ours, theirs}) fmpz_mat_init(m, n, n);
@@ -238,9 +241,12 @@ void fmpz_row(slong n, unsigned bits, unsigned threads, bool flint_one_thread)
         std::fprintf(stderr, "fmpz_mat_mul %ld x %ld, %u bits: the automatic product differs from FLINT's\n", long(n), long(n), bits);
         std::exit(1);
     }
-    std::printf("| %ld | %u | %.2f | %.2f (%s) | %s | %.1f | %.1f | %s |\n", long(n), bits, 1e3 * gpu, 1e3 * automatic, picked.c_str(),
-                flint_one_thread ? std::to_string(1e3 * flint_one).c_str() : "-", 1e3 * flint_all, flint_all / gpu,
-                flint_one_thread ? std::to_string(flint_one / gpu).substr(0, 6).c_str() : "-");
+    const double c_limbs = double((2 * bits + std::bit_width(std::uint64_t(n - 1)) + 1 + 63) / 64);
+    const double host_bytes = 8.0 * double(n) * double(n) * (2.0 * bits / 64 + c_limbs);
+    const double bound = host_bytes / host_rate;
+    std::printf("| %ld | %u | %.2f | %.2f (%s) | %s | %.1f | %.1f | %s | %.2f | %.0f %% |\n", long(n), bits, 1e3 * gpu, 1e3 * automatic,
+                picked.c_str(), flint_one_thread ? std::to_string(1e3 * flint_one).c_str() : "-", 1e3 * flint_all, flint_all / gpu,
+                flint_one_thread ? std::to_string(flint_one / gpu).substr(0, 6).c_str() : "-", 1e3 * bound, 100 * bound / gpu);
     for (fmpz_mat_struct* m : {a, b, ours, theirs}) fmpz_mat_clear(m);
 }
 
@@ -545,17 +551,20 @@ void products(unsigned threads, double imad_peak)
 
 void products_over_z(unsigned threads)
 {
+    const double host_rate = host_copy_rate(threads);
     std::printf("\n### End to end over Z: zgpu_fmpz_mat_mul, n x n times n x n, entries of `bits` bits with random signs\n\n"
                 "gpu / auto: ZGPU_BACKEND, median of 5 after two calls; FLINT: fmpz_mat_mul with flint_set_num_threads(%u) "
-                "(and 1), one call. ms. Every product is checked against FLINT's. ZGPU_TIMING's split is on stderr.\n\n"
-                "| n | bits | gpu ms | auto ms | FLINT 1 ms | FLINT %u ms | x FLINT-%u | x FLINT-1 |\n"
-                "|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-                threads, threads, threads);
-    fmpz_row(64, 64, threads, true);
-    fmpz_row(128, 256, threads, true);
-    fmpz_row(512, 256, threads, true);
-    fmpz_row(1024, 64, threads, true);
-    fmpz_row(1024, 1024, threads, false);
+                "(and 1), one call. ms. Every product is checked against FLINT's. ZGPU_TIMING's split is on stderr. Host bound: "
+                "a's and b's limbs into pinned memory and c's out at %.1f GB/s, the host threads' memcpy between pageable and "
+                "pinned memory in this run; share: of the gpu time.\n\n"
+                "| n | bits | gpu ms | auto ms | FLINT 1 ms | FLINT %u ms | x FLINT-%u | x FLINT-1 | host bound ms | share |\n"
+                "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+                threads, host_rate / 1e9, threads, threads);
+    fmpz_row(64, 64, threads, true, host_rate);
+    fmpz_row(128, 256, threads, true, host_rate);
+    fmpz_row(512, 256, threads, true, host_rate);
+    fmpz_row(1024, 64, threads, true, host_rate);
+    fmpz_row(1024, 1024, threads, false, host_rate);
     std::printf("\n### Over Z in blocks: zgpu_fmpz_mat_mul on the GPU, whole and under ZGPU_GPU_MEMORY_LIMIT\n\n"
                 "Bands of a's rows times bands of b's columns, each block reduced, multiplied and reconstructed on its own. ms, "
                 "median of 5 after two calls; the products checked equal.\n\n"

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <thread>
 #include <vector>
@@ -204,6 +205,24 @@ inline void on_threads(slong n, unsigned threads, const std::function<void(slong
     std::vector<std::thread> pool;
     for (unsigned t = 0; t < threads; ++t) pool.emplace_back(body, n * t / threads, n * (t + 1) / threads);
     for (auto& th : pool) th.join();
+}
+
+// The host threads' memcpy rate from pageable to pinned memory and back (256 MiB, median of 5),
+// in bytes a second: the most the host's packing and unpacking could reach.
+inline double host_copy_rate(unsigned threads)
+{
+    constexpr slong kBytes = slong(256) << 20;
+    std::vector<std::byte> pageable(kBytes);  // value-initialised: every page touched
+    std::byte* pinned = nullptr;
+    check(cudaMallocHost(&pinned, kBytes), "cudaMallocHost");
+    const auto copy = [&](std::byte* to, const std::byte* from) {
+        return median_seconds(5, [&] {
+            on_threads(kBytes, threads, [&](slong begin, slong end) { std::memcpy(to + begin, from + begin, end - begin); });
+        }, [] {});
+    };
+    const double seconds = copy(pinned, pageable.data()) + copy(pageable.data(), pinned);
+    check(cudaFreeHost(pinned), "cudaFreeHost");
+    return 2 * kBytes / seconds;
 }
 
 // FLINT's fmpz_mul over [0, n) on `threads` threads, in products per second.

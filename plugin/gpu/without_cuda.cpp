@@ -149,7 +149,7 @@ std::vector<limb_t> fmpz_poly_resultant_residues(const HostOperand&, std::size_t
 limb_t nmod_poly_resultant(std::span<const limb_t>, std::span<const limb_t>, limb_t) { unavailable(); }
 
 void fmpz_mat_product(const HostOperand&, const HostOperand&, std::size_t, std::size_t, std::size_t, const ModularTables&,
-                      const HostResult&)
+                      const HostResult&, std::size_t)
 {
     unavailable();
 }

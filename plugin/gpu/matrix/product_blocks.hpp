@@ -1,6 +1,7 @@
 // How a matrix product over Z splits into blocks that fit the device: bands of rows of a times
 // bands of columns of b, each block's operands, residues and CRT values within a budget of
-// device memory. A pure function, so that it is tested without a GPU.
+// device memory; and how a block's pass splits a's rows into the bands it pipelines. Pure
+// functions, so that they are tested without a GPU.
 #pragma once
 
 #include <cstddef>
@@ -23,5 +24,15 @@ struct ProductBlock {
 // bands of b's columns taking half the budget. zgpu::Error where one row of a and one column of
 // b do not fit.
 ProductBlock product_block(std::size_t rows, std::size_t inner, std::size_t cols, const ProductEntryBytes& bytes, std::size_t budget);
+
+// A block's pass in bands of a's rows (banded_product.hpp): `count` bands of `rows` rows, the
+// last one possibly shorter.
+struct ProductBands {
+    std::size_t rows, count;
+};
+
+// Bands of c's rows of row_bytes bytes each, as even as may be, each of at most band_bytes bytes
+// (one row where a row alone is larger). No bands for no rows.
+ProductBands product_bands(std::size_t rows, std::size_t row_bytes, std::size_t band_bytes);
 
 }  // namespace zgpu::gpu

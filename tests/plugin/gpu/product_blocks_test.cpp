@@ -1,6 +1,7 @@
 // The blocks of a matrix product over Z (plugin/gpu/matrix/product_blocks.hpp): the whole product
 // where it fits, bands of a's rows where b fits in half the budget, bands of b's columns
 // otherwise, every block within the budget, and an error where one row and one column do not fit.
+// A pass's bands of rows: within their bytes, even, covering every row once.
 #include <gtest/gtest.h>
 
 #include "plugin/gpu/matrix/product_blocks.hpp"
@@ -68,6 +69,29 @@ TEST(ProductBlocks, OneRowAndOneColumnThatDoNotFitAreAnError)
     const ProductEntryBytes e{100, 100, 200};
     EXPECT_THROW(product_block(10, 1000, 10, e, 150000), Error);
     EXPECT_NO_THROW(product_block(10, 1000, 10, e, 200201));
+}
+
+TEST(ProductBands, EvenBandsWithinTheirBytesCoverEveryRow)
+{
+    EXPECT_EQ(gpu::product_bands(0, 100, 1000).count, 0u);
+    // 1024 rows of 299,008 bytes (1024 values of 36 limbs and a size) in 32 MiB bands: at most
+    // 112 rows a band, so 10 bands of 103 rows, the last of 97.
+    const gpu::ProductBands big = gpu::product_bands(1024, 299008, std::size_t(32) << 20);
+    EXPECT_EQ(big.count, 10u);
+    EXPECT_EQ(big.rows, 103u);
+    // A row larger than a band: a row a band. A band larger than all rows: one band.
+    EXPECT_EQ(gpu::product_bands(7, 1000, 10).rows, 1u);
+    EXPECT_EQ(gpu::product_bands(7, 1000, 10).count, 7u);
+    EXPECT_EQ(gpu::product_bands(7, 10, 1000).rows, 7u);
+    EXPECT_EQ(gpu::product_bands(7, 10, 1000).count, 1u);
+    for (std::size_t rows = 1; rows < 200; ++rows)
+        for (std::size_t most = 1; most <= rows + 1; ++most) {
+            const gpu::ProductBands b = gpu::product_bands(rows, 8, most * 8 + 7);
+            EXPECT_LE(b.rows, most) << rows << " rows, " << most << " a band at most";
+            EXPECT_GE(b.rows * b.count, rows) << rows << " rows, " << most << " a band at most";
+            EXPECT_LT(b.rows * (b.count - 1), rows) << rows << " rows, " << most << " a band at most";
+            EXPECT_EQ(b.count, (rows + std::min(most, rows) - 1) / std::min(most, rows)) << "the fewest bands";
+        }
 }
 
 }  // namespace

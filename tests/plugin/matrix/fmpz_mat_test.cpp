@@ -1,9 +1,10 @@
 // zgpu_fmpz_mat_mul against FLINT's fmpz_mat_mul on each backend: empty, 1 x 1 and non-square
 // shapes, the tiles' edges, entries of 1 to 4096 bits with signs, every entry at the bound's
-// maximum, aliasing, windows, products in blocks under a device memory limit; bad input; the
-// GPU's failures; the choice's rules.
+// maximum, aliasing, windows, products in blocks under a device memory limit, the pipelined
+// pass's bands of every size; bad input; the GPU's failures; the choice's rules.
 #include <gmp.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -12,8 +13,11 @@
 
 #include "flint_fixture.hpp"
 #include "flint_values.hpp"
+#include "backend_param.hpp"
+#include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/matrix/fmpz_mat_mul.hpp"
 #include "plugin/matrix/mat_choice.hpp"
+#include "plugin/modular/prime_set_state.hpp"
 #include "zgpu/fmpz_adapter.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/matrix.hpp"
@@ -232,6 +236,56 @@ TEST_F(FmpzMatGpuPath, FailuresAreFinishedByTheHostOrStandWhenForced)
     EXPECT_EQ(run(c.m, fail_after_one), Backend::cpu);
     ::testing::internal::GetCapturedStderr();
     EXPECT_TRUE(fmpz_mat_equal(c.m, expected_.m));
+}
+
+// The GPU's pass in bands of a's rows (plugin/gpu/matrix/banded_product.hpp) with bands far
+// smaller than its own: a row a band, bands that leave a shorter last one, one band; b then goes
+// up in many chunks. The values come band by band, in order, each entry once.
+TEST(FmpzMatBands, BandsOfEverySizeMatchFlint)
+{
+    ZGPU_SKIP_WITHOUT(Backend::gpu);
+    flint_rand_t state;
+    random_init(state);
+    struct Case {
+        slong rows, inner, cols;
+        flint_bitcnt_t bits;
+        std::size_t band_bytes;
+    };
+    for (const Case& t : {Case{37, 23, 19, 200, 1}, Case{50, 40, 30, 100, 5000}, Case{64, 300, 33, 64, 40000},
+                          Case{9, 65, 11, 4096, 1}, Case{30, 30, 30, 1000, std::size_t(1) << 30}}) {
+        FmpzMat a(t.rows, t.inner), b(t.inner, t.cols), ours(t.rows, t.cols), theirs(t.rows, t.cols);
+        fmpz_mat_randtest(a.m, state, t.bits);
+        fmpz_mat_randtest(b.m, state, t.bits);
+        if (t.bits == 4096) {
+            set_top(a.m, t.bits, 1);
+            set_top(b.m, t.bits, 1);
+        }
+        ::fmpz_mat_mul(theirs.m, a.m, b.m);
+        const matrix::ZMatrix za{host_operand(adapters::FmpzReader(fmpz_mat_entry(a.m, 0, 0)), t.rows * t.inner, "a"), std::size_t(t.rows),
+                                 std::size_t(t.inner), t.bits};
+        const matrix::ZMatrix zb{host_operand(adapters::FmpzReader(fmpz_mat_entry(b.m, 0, 0)), t.inner * t.cols, "b"),
+                                 std::size_t(t.inner), std::size_t(t.cols), t.bits};
+        std::vector<std::size_t> firsts;
+        std::size_t delivered = 0;
+        const Backend ran = matrix::fmpz_mat_product_on(
+            Backend::gpu, za, zb, [] { FAIL() << "the host computed the product"; },
+            [&](std::size_t first, ConstBatchView values) {
+                firsts.push_back(first);
+                delivered += values.count;
+                adapters::unpack_fmpz_vec(values, fmpz_mat_entry(ours.m, 0, 0) + first);
+            },
+            [&](const matrix::ZMatrix& x, const matrix::ZMatrix& y, const PrimeSet& set, const HostResult& result) {
+                gpu::fmpz_mat_product(x.entries, y.entries, x.rows, x.cols, y.cols, set.state().gpu_tables(), result, t.band_bytes);
+            });
+        const std::string what = context(t.rows, t.inner, t.cols, t.bits) + ", bands of " + std::to_string(t.band_bytes) + " bytes";
+        EXPECT_EQ(ran, Backend::gpu) << what;
+        EXPECT_TRUE(fmpz_mat_equal(ours.m, theirs.m)) << what;
+        EXPECT_EQ(delivered, std::size_t(t.rows * t.cols)) << what;
+        EXPECT_TRUE(std::is_sorted(firsts.begin(), firsts.end()) && firsts.front() == 0) << what;
+        if (t.band_bytes == 1) EXPECT_EQ(firsts.size(), std::size_t(t.rows)) << what << ": a row a band";
+        if (t.band_bytes == std::size_t(1) << 30) EXPECT_EQ(firsts.size(), 1u) << what << ": one band";
+    }
+    random_clear(state);
 }
 
 TEST(FmpzMatChoice, SmallProductsStayOnTheHostLargeOnesGoToTheGpu)
