@@ -242,7 +242,67 @@ void residues(ConstMatricesView x, const Modulus* moduli, const SmallModuli& s, 
     check_launch("matrix products on the tensor cores: residues launch");
 }
 
-// Both products: c = a b, or c -= a b (subtract).
+// c = a b or c -= a b (subtract) for a's `count` matrices and b's planes `bp` (and weights w)
+// of as many, a band of `band` rows at a time: a's residues as bytes, the GEMMs chunk by chunk
+// of the inner dimension, and the reconstruction.
+void multiply_planes(const BlasFunctions& blas, ConstMatricesView a, const std::int8_t* bp, const limb_t* w, const SmallModuli& s,
+                     std::size_t padded, std::size_t ldc, std::size_t band, const Modulus* moduli, MatricesView c,
+                     cudaStream_t stream, bool subtract)
+{
+    const std::size_t rows = c.rows, cols = c.cols, g = c.count, t = s.count;
+    StreamMemory a_planes(g * band * t * padded, stream), sums(g * band * t * ldc * sizeof(std::int32_t), stream);
+    auto* ap = static_cast<std::int8_t*>(a_planes.data());
+    auto* sp = static_cast<std::int32_t*>(sums.data());
+    check_blas(blas, blas.set_stream(blas.handle, stream), "binding the stream");
+    for (std::size_t row0 = 0; row0 < rows; row0 += band) {
+        const std::size_t r = std::min(band, rows - row0);
+        residues<false>(part(a, 0, g, row0, r), moduli, s, ap, r, padded, stream);
+        for (std::size_t k0 = 0; k0 < padded; k0 += kTensorInnerChunk) {
+            const std::size_t k = std::min(kTensorInnerChunk, padded - k0);
+            const std::int32_t one = 1, beta = k0 == 0 ? 0 : 1;
+            // Column-major C (ldc x r) = B^T A^T: c's rows, row-major, with b's residues (a
+            // row a column of b) as the transposed first operand and a's as the second. At
+            // most kMaxBatch GEMMs a call.
+            const std::size_t a_plane = r * padded, b_plane = ldc * padded, c_plane = r * ldc;
+            for (std::size_t z = 0; z < t * g; z += kMaxBatch)
+                check_blas(blas,
+                           blas.gemm(blas.handle, CUBLAS_OP_T, CUBLAS_OP_N, int(ldc), int(r), int(k), &one, bp + z * b_plane + k0,
+                                     CUDA_R_8I, int(padded), (long long)b_plane, ap + z * a_plane + k0, CUDA_R_8I, int(padded),
+                                     (long long)a_plane, &beta, sp + z * c_plane, CUDA_R_32I, int(ldc), (long long)c_plane,
+                                     int(std::min(kMaxBatch, t * g - z)), CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT),
+                           "the 8-bit GEMM");
+            if (k0 + k < padded) {
+                const dim3 grid(grid_for(r * ldc), unsigned(std::min<std::size_t>(t * g, kMaxGridY)));
+                reduce_sums_kernel<<<grid, kThreads, 0, stream>>>(sp, r * ldc, g, t * g, s);
+                check_launch("matrix products on the tensor cores: reduction launch");
+            }
+        }
+        const MatricesView out = part(c, 0, g, row0, r);
+        const dim3 grid(unsigned((cols + kThreads - 1) / kThreads), unsigned(std::min<std::size_t>(g * r, kMaxGridY)));
+        if (subtract)
+            reconstruct_kernel<true><<<grid, kThreads, 0, stream>>>(sp, ldc, g, moduli, w, s, out);
+        else
+            reconstruct_kernel<false><<<grid, kThreads, 0, stream>>>(sp, ldc, g, moduli, w, s, out);
+        check_launch("matrix products on the tensor cores: reconstruction launch");
+    }
+}
+
+// The GEMMs' shape limits: cuBLAS takes dimensions, leading dimensions and the batch as int.
+void check_shape(std::size_t rows, std::size_t inner, std::size_t cols)
+{
+    if (std::max({round_up(inner, kPadInner), round_up(cols, kPadCols), rows}) > std::size_t(INT_MAX))
+        throw Error("matrix products on the tensor cores: " + std::to_string(rows) + " x " + std::to_string(inner) + " x " +
+                    std::to_string(cols) + " pass cuBLAS's 2^31 - 1");
+}
+
+// weights[b (t + 1) + j] for each of `count` moduli (weights_kernel).
+void make_weights(const Modulus* moduli, std::size_t count, const SmallModuli& s, limb_t* weights, cudaStream_t stream)
+{
+    weights_kernel<<<unsigned((count + 127) / 128), 128, 0, stream>>>(moduli, count, s, weights);
+    check_launch("matrix products on the tensor cores: weights launch");
+}
+
+// Both products: c = a b, or c -= a b (subtract), b's planes made a group of products at a time.
 void tensor_product(const BlasFunctions& blas, ConstMatricesView a, ConstMatricesView b, const Modulus* moduli,
                     unsigned modulus_bits, MatricesView c, cudaStream_t stream, std::size_t pass_bytes, bool subtract)
 {
@@ -251,13 +311,10 @@ void tensor_product(const BlasFunctions& blas, ConstMatricesView a, ConstMatrice
         if (subtract) return;
         return mat_mul_mod(a, b, moduli, c, stream);
     }
+    check_shape(rows, inner, cols);
     const unsigned t = tensor_moduli_count(modulus_bits, inner);
     const SmallModuli s = small_moduli(t);
     const std::size_t padded = round_up(inner, kPadInner), ldc = round_up(cols, kPadCols);
-    // cuBLAS takes dimensions, leading dimensions and the batch as int.
-    if (std::max({padded, ldc, rows}) > std::size_t(INT_MAX))
-        throw Error("matrix products on the tensor cores: " + std::to_string(rows) + " x " + std::to_string(inner) + " x " +
-                    std::to_string(cols) + " pass cuBLAS's 2^31 - 1");
     // A pass holds b's residues for its products, a's for its rows, and their sums.
     const std::size_t b_bytes = t * ldc * padded, row_bytes = t * (padded + ldc * sizeof(std::int32_t));
     std::size_t group = 1, band = rows;
@@ -266,50 +323,15 @@ void tensor_product(const BlasFunctions& blas, ConstMatricesView a, ConstMatrice
     else
         band = std::clamp<std::size_t>((pass_bytes > b_bytes ? pass_bytes - b_bytes : 0) / row_bytes, 1, rows);
 
-    StreamMemory weights(count * (t + 1) * sizeof(limb_t), stream);
-    StreamMemory b_planes(group * b_bytes, stream), a_planes(group * band * t * padded, stream);
-    StreamMemory sums(group * band * t * ldc * sizeof(std::int32_t), stream);
+    StreamMemory weights(count * (t + 1) * sizeof(limb_t), stream), b_planes(group * b_bytes, stream);
     auto* w = static_cast<limb_t*>(weights.data());
-    weights_kernel<<<unsigned((count + 127) / 128), 128, 0, stream>>>(moduli, count, s, w);
-    check_launch("matrix products on the tensor cores: weights launch");
-    check_blas(blas, blas.set_stream(blas.handle, stream), "binding the stream");
+    make_weights(moduli, count, s, w, stream);
     auto* bp = static_cast<std::int8_t*>(b_planes.data());
-    auto* ap = static_cast<std::int8_t*>(a_planes.data());
-    auto* sp = static_cast<std::int32_t*>(sums.data());
     for (std::size_t first = 0; first < count; first += group) {
         const std::size_t g = std::min(group, count - first);
         residues<true>(part(b, first, g, 0, b.rows), moduli + first, s, bp, ldc, padded, stream);
-        for (std::size_t row0 = 0; row0 < rows; row0 += band) {
-            const std::size_t r = std::min(band, rows - row0);
-            residues<false>(part(a, first, g, row0, r), moduli + first, s, ap, r, padded, stream);
-            for (std::size_t k0 = 0; k0 < padded; k0 += kTensorInnerChunk) {
-                const std::size_t k = std::min(kTensorInnerChunk, padded - k0);
-                const std::int32_t one = 1, beta = k0 == 0 ? 0 : 1;
-                // Column-major C (ldc x r) = B^T A^T: c's rows, row-major, with b's residues (a
-                // row a column of b) as the transposed first operand and a's as the second. At
-                // most kMaxBatch GEMMs a call.
-                const std::size_t a_plane = r * padded, b_plane = ldc * padded, c_plane = r * ldc;
-                for (std::size_t z = 0; z < t * g; z += kMaxBatch)
-                    check_blas(blas,
-                               blas.gemm(blas.handle, CUBLAS_OP_T, CUBLAS_OP_N, int(ldc), int(r), int(k), &one, bp + z * b_plane + k0,
-                                         CUDA_R_8I, int(padded), (long long)b_plane, ap + z * a_plane + k0, CUDA_R_8I, int(padded),
-                                         (long long)a_plane, &beta, sp + z * c_plane, CUDA_R_32I, int(ldc), (long long)c_plane,
-                                         int(std::min(kMaxBatch, t * g - z)), CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT),
-                               "the 8-bit GEMM");
-                if (k0 + k < padded) {
-                    const dim3 grid(grid_for(r * ldc), unsigned(std::min<std::size_t>(t * g, kMaxGridY)));
-                    reduce_sums_kernel<<<grid, kThreads, 0, stream>>>(sp, r * ldc, g, t * g, s);
-                    check_launch("matrix products on the tensor cores: reduction launch");
-                }
-            }
-            const MatricesView out = part(c, first, g, row0, r);
-            const dim3 grid(unsigned((cols + kThreads - 1) / kThreads), unsigned(std::min<std::size_t>(g * r, kMaxGridY)));
-            if (subtract)
-                reconstruct_kernel<true><<<grid, kThreads, 0, stream>>>(sp, ldc, g, moduli + first, w + first * (t + 1), s, out);
-            else
-                reconstruct_kernel<false><<<grid, kThreads, 0, stream>>>(sp, ldc, g, moduli + first, w + first * (t + 1), s, out);
-            check_launch("matrix products on the tensor cores: reconstruction launch");
-        }
+        multiply_planes(blas, part(a, first, g, 0, rows), bp, w + first * (t + 1), s, padded, ldc, band, moduli + first,
+                        part(c, first, g, 0, rows), stream, subtract);
     }
 }
 
@@ -319,6 +341,30 @@ void mat_mul_mod_tensor(const BlasFunctions& blas, ConstMatricesView a, ConstMat
                         unsigned modulus_bits, MatricesView c, cudaStream_t stream, std::size_t pass_bytes)
 {
     tensor_product(blas, a, b, moduli, modulus_bits, c, stream, pass_bytes, false);
+}
+
+TensorRightOperand::TensorRightOperand(ConstMatricesView b, const Modulus* moduli, unsigned modulus_bits, cudaStream_t stream)
+    : b_(b), moduli_(moduli), t_(tensor_moduli_count(modulus_bits, std::max<std::size_t>(b.rows, 1))),
+      padded_(round_up(b.rows, kPadInner)), ldc_(round_up(b.cols, kPadCols))
+{
+    if (b.rows == 0 || b.cols == 0 || b.count == 0) return;
+    check_shape(1, b.rows, b.cols);
+    const SmallModuli& s = small_moduli(t_);
+    planes_ = StreamMemory(b.count * t_ * ldc_ * padded_, stream);
+    weights_ = StreamMemory(b.count * (t_ + 1) * sizeof(limb_t), stream);
+    make_weights(moduli, b.count, s, static_cast<limb_t*>(weights_.data()), stream);
+    residues<true>(b, moduli, s, static_cast<std::int8_t*>(planes_.data()), ldc_, padded_, stream);
+}
+
+void mat_mul_mod_tensor(const BlasFunctions& blas, ConstMatricesView a, const TensorRightOperand& b, MatricesView c,
+                        cudaStream_t stream, std::size_t pass_bytes)
+{
+    if (c.rows == 0 || a.cols == 0 || c.cols == 0 || c.count == 0) return mat_mul_mod(a, b.b_, b.moduli_, c, stream);
+    check_shape(c.rows, a.cols, c.cols);
+    const std::size_t row_bytes = c.count * b.t_ * (b.padded_ + b.ldc_ * sizeof(std::int32_t));
+    const std::size_t band = std::clamp<std::size_t>(pass_bytes / row_bytes, 1, c.rows);
+    multiply_planes(blas, a, static_cast<const std::int8_t*>(b.planes_.data()), static_cast<const limb_t*>(b.weights_.data()),
+                    small_moduli(b.t_), b.padded_, b.ldc_, band, b.moduli_, c, stream, false);
 }
 
 void mat_submul_mod_tensor(const BlasFunctions& blas, ConstMatricesView a, ConstMatricesView b, const Modulus* moduli,

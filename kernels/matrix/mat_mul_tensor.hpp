@@ -9,6 +9,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
+#include "kernels/common/temporary.hpp"
 #include "kernels/matrix/matrix_view.hpp"
 #include "kernels/modular/modulus.hpp"
 
@@ -39,6 +40,29 @@ struct BlasFunctions {
 inline constexpr std::size_t kTensorPassBytes = std::size_t(1) << 31;
 void mat_mul_mod_tensor(const BlasFunctions& blas, ConstMatricesView a, ConstMatricesView b, const Modulus* moduli,
                         unsigned modulus_bits, MatricesView c, cudaStream_t stream, std::size_t pass_bytes = kTensorPassBytes);
+
+// b's side of products by the same b (bands of a's rows): its residues as bytes modulo the
+// small moduli, and the reconstruction's weights for its moduli, made once on `stream` from
+// stream-ordered memory. b and moduli must stay valid while products use it; products by it
+// are queued on the same stream.
+class TensorRightOperand {
+public:
+    TensorRightOperand(ConstMatricesView b, const Modulus* moduli, unsigned modulus_bits, cudaStream_t stream);
+
+private:
+    friend void mat_mul_mod_tensor(const BlasFunctions&, ConstMatricesView, const TensorRightOperand&, MatricesView, cudaStream_t,
+                                   std::size_t);
+    ConstMatricesView b_;
+    const Modulus* moduli_;
+    unsigned t_;
+    std::size_t padded_, ldc_;
+    StreamMemory planes_, weights_;
+};
+
+// mat_mul_mod_tensor by a prepared b: a.cols == b's rows, c.count == b's count, a band of a's
+// rows of about pass_bytes of a's bytes and sums at a time.
+void mat_mul_mod_tensor(const BlasFunctions& blas, ConstMatricesView a, const TensorRightOperand& b, MatricesView c,
+                        cudaStream_t stream, std::size_t pass_bytes = kTensorPassBytes);
 
 // c_b = c_b - a_b b_b mod moduli[b], as mat_submul_mod (mat_mul_mod.hpp): c's entries in [0, n_b)
 // before and after, and c may lie inside the matrix that a or b are views of (an LU's trailing

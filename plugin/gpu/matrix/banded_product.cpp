@@ -144,7 +144,10 @@ void banded_product(const HostOperand& a, const HostOperand& b, std::size_t rows
     const auto matrices = [&](std::size_t at, std::size_t r, std::size_t c) {
         return kernels::MatricesView{reinterpret_cast<limb_t*>(device + at), r, c, c, r * c, k};
     };
-    const unsigned bits = modulus_bits(tables.moduli());
+    times.begin(kProducts, stream);
+    const RightOperandProducts by_b(runtime, matrices(b_residues, inner, cols), view.moduli, modulus_bits(tables.moduli()),
+                                    bands.rows);
+    times.end(kProducts, stream);
     for (std::size_t i = 0; i < bands.count; ++i) {
         const std::size_t r0 = i * bands.rows, h = std::min(bands.rows, rows - r0), d = i % device_slots;
         const BatchView a_device = first_of(a_places[d].in(device), h * inner);
@@ -152,8 +155,7 @@ void banded_product(const HostOperand& a, const HostOperand& b, std::size_t rows
                           {reinterpret_cast<limb_t*>(device + a_residues), h * inner, k, h * inner});
         reduced[d].record(stream);
         times.begin(kProducts, stream);
-        mat_mul_mod(runtime, matrices(a_residues, h, inner), matrices(b_residues, inner, cols), view.moduli, bits,
-                    matrices(c_residues, h, cols));
+        by_b.multiply(matrices(a_residues, h, inner), matrices(c_residues, h, cols));
         times.end(kProducts, stream);
         // The values' device slot was last read by band i - device_slots's download.
         if (i >= device_slots) downloaded[(i - device_slots) % out_slots].wait_on(stream);

@@ -108,6 +108,20 @@ void mat_mul_mod(Runtime& runtime, kernels::ConstMatricesView a, kernels::ConstM
     kernels::mat_mul_mod_tensor(*functions, a, b, moduli, modulus_bits, c, runtime.stream());
 }
 
+RightOperandProducts::RightOperandProducts(Runtime& runtime, kernels::ConstMatricesView b, const kernels::Modulus* moduli,
+                                           unsigned modulus_bits, std::size_t band_rows)
+    : runtime_(runtime), b_(b), moduli_(moduli),
+      blas_(mat_mul_on_tensor_cores(band_rows, b.rows, b.cols, b.count) ? blas(runtime) : nullptr)
+{
+    if (blas_) tensor_.emplace(b, moduli, modulus_bits, runtime.stream());
+}
+
+void RightOperandProducts::multiply(kernels::ConstMatricesView a, kernels::MatricesView c) const
+{
+    if (!tensor_) return kernels::mat_mul_mod(a, b_, moduli_, c, runtime_.stream());
+    kernels::mat_mul_mod_tensor(*blas_, a, *tensor_, c, runtime_.stream());
+}
+
 void mat_submul_mod(Runtime& runtime, kernels::ConstMatricesView a, kernels::ConstMatricesView b, const kernels::Modulus* moduli,
                     unsigned modulus_bits, kernels::MatricesView c)
 {

@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
 #include <span>
 
+#include "kernels/matrix/mat_mul_tensor.hpp"
 #include "kernels/matrix/matrix_view.hpp"
 #include "kernels/modular/modulus.hpp"
 #include "plugin/gpu/runtime.hpp"
@@ -24,6 +26,25 @@ void mat_mul_mod(Runtime& runtime, kernels::ConstMatricesView a, kernels::ConstM
 // b), on the same choice.
 void mat_submul_mod(Runtime& runtime, kernels::ConstMatricesView a, kernels::ConstMatricesView b, const kernels::Modulus* moduli,
                     unsigned modulus_bits, kernels::MatricesView c);
+
+// Products by the same b for several a (bands of a's rows), each as mat_mul_mod: on the tensor
+// cores where the choice takes products of band_rows rows, b's residues as bytes made once
+// (kernels::TensorRightOperand); else on the integer units. Queued on the runtime's stream; b
+// and moduli stay valid while it is used. The caller holds the runtime's lease.
+class RightOperandProducts {
+public:
+    RightOperandProducts(Runtime& runtime, kernels::ConstMatricesView b, const kernels::Modulus* moduli, unsigned modulus_bits,
+                         std::size_t band_rows);
+    // c = a b mod each modulus, a of at most band_rows rows.
+    void multiply(kernels::ConstMatricesView a, kernels::MatricesView c) const;
+
+private:
+    Runtime& runtime_;
+    kernels::ConstMatricesView b_;
+    const kernels::Modulus* moduli_;
+    const kernels::BlasFunctions* blas_;
+    std::optional<kernels::TensorRightOperand> tensor_;
+};
 
 // The bits of the largest of a set's moduli, the bound's modulus_bits.
 inline unsigned modulus_bits(std::span<const limb_t> moduli)

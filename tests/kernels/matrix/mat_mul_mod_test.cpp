@@ -3,8 +3,9 @@
 // products reduced a term at a time): any words as entries (all ones included), every modulus
 // size, the tiles' and the padding's edges, row strides wider than the rows, a batch with a
 // modulus a matrix, more matrices than the grid's rows; for the tensor cores the tightest sums
-// of a GEMM at the inner chunk's length and past it, the largest products the CRT rebuilds, and
-// passes in groups and bands; mat_submul_mod on an LU's trailing block.
+// of a GEMM at the inner chunk's length and past it, the largest products the CRT rebuilds,
+// passes in groups and bands, and b prepared once for bands of a's rows; mat_submul_mod on an LU's
+// trailing block.
 #include <algorithm>
 #include <bit>
 #include <functional>
@@ -46,10 +47,13 @@ std::vector<limb_t> words(std::size_t size, std::mt19937_64& random, const Entri
     return w;
 }
 
-// The product on the integer units, or on the tensor cores in passes of at most pass_bytes.
+// The product on the integer units, or on the tensor cores in passes of at most pass_bytes;
+// there with b prepared once (kernels::TensorRightOperand) where band_rows > 0, and a's rows in
+// bands of that many, each its own call.
 struct Units {
     bool tensor = false;
     std::size_t pass_bytes = kernels::kTensorPassBytes;
+    std::size_t band_rows = 0;
 };
 
 limb_t reference_entry(const limb_t* a, const limb_t* b, std::size_t i, std::size_t j, const Shape& s, std::size_t a_stride,
@@ -94,7 +98,18 @@ void check_products(const Shape& s, const std::vector<limb_t>& moduli, const Ent
     if (units.tensor) {
         const BlasHandle handle;
         const kernels::BlasFunctions blas{handle.get(), &cublasSetStream, &cublasGemmStridedBatchedEx, &cublasGetStatusString};
-        kernels::mat_mul_mod_tensor(blas, av, bv, dm.data(), unsigned(std::bit_width(largest)), cv, nullptr, units.pass_bytes);
+        const unsigned bits = unsigned(std::bit_width(largest));
+        if (units.band_rows == 0) {
+            kernels::mat_mul_mod_tensor(blas, av, bv, dm.data(), bits, cv, nullptr, units.pass_bytes);
+        } else {
+            const kernels::TensorRightOperand prepared(bv, dm.data(), bits, nullptr);
+            for (std::size_t row0 = 0; row0 < s.rows; row0 += units.band_rows) {
+                const std::size_t r = std::min(units.band_rows, s.rows - row0);
+                kernels::mat_mul_mod_tensor(blas, {av.data + row0 * a_stride, r, s.inner, a_stride, a_size, s.count}, prepared,
+                                            {cv.data + row0 * c_stride, r, s.cols, c_stride, c_size, s.count}, nullptr,
+                                            units.pass_bytes);
+            }
+        }
     } else {
         kernels::mat_mul_mod(av, bv, dm.data(), cv, nullptr);
     }
@@ -222,6 +237,19 @@ TEST_F(MatMulMod, TensorCoresInGroupsAndBands)
     check_products({7, 20, 9, 9}, {3, 1000003, ~limb_t(0)}, kRandom, kRandom, 5, {true, 60 << 10});
     check_products({17, 20, 30, 7}, kernels::ntt_primes(7), kRandom, kRandom, 6, {true});
     check_products({1, 2, 1, 70000}, {2, 3, 5, ~limb_t(0)}, kRandom, kRandom, 7, {true});
+}
+
+TEST_F(MatMulMod, TensorCoresByAPreparedRightOperandInBandsOfRows)
+{
+    // Bands that divide the rows and do not, one row a band, a band of all rows; within each
+    // call, passes of a few KiB; every modulus size; the tightest sums past a chunk.
+    const std::size_t whole = kernels::kTensorPassBytes, chunk = kernels::kTensorInnerChunk;
+    const limb_t p = kernels::ntt_primes(1)[0], n = (limb_t(1) << 63) + 29;
+    check_products({37, 50, 41, 5}, kernels::ntt_primes(5), kRandom, kRandom, 8, {true, whole, 10});
+    check_products({12, 33, 17, 3}, {2, 257, ~limb_t(0)}, kAllOnes, kRandom, 9, {true, whole, 1});
+    check_products({40, 64, 9, 4}, kernels::ntt_primes(4), kRandom, kRandom, 10, {true, 16 << 10, 40});
+    check_products({33, 40, 65, 1}, {n}, constant(n - 1), kAllOnes, 11, {true, whole, 8});
+    check_products({3, chunk + 1, 2, 1}, {p}, constant(128), constant(128), 12, {true, whole, 2});
 }
 
 TEST_F(MatMulMod, SubtractsFromAnLuTrailingBlockOfTheSameMatrix)
