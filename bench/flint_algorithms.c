@@ -294,6 +294,32 @@ static ulong check_nullspace(void * v)
 }
 static void clear_nullspace(void * v) { nmod_null * d = v; nmod_mat_clear(d->a), nmod_mat_clear(d->x); free(d); }
 
+/* fmpz_mat_mul of 1024 x 1024 by 1024 x 1024, entries of 1024 bits with random signs. */
+typedef struct { fmpz_mat_t a, b, c; } fmpz_product;
+static void * setup_fmpz_product(flint_rand_t s)
+{
+    fmpz_product * d = malloc(sizeof *d);
+    fmpz_mat_init(d->a, 1024, 1024), fmpz_mat_init(d->b, 1024, 1024), fmpz_mat_init(d->c, 1024, 1024);
+    for (slong i = 0; i < 1024; i++)
+        for (slong j = 0; j < 1024; j++)
+            fmpz_randbits(fmpz_mat_entry(d->a, i, j), s, 1024), fmpz_randbits(fmpz_mat_entry(d->b, i, j), s, 1024);
+    return d;
+}
+static void run_fmpz_product(void * v) { fmpz_product * d = v; fmpz_mat_mul(d->c, d->a, d->b); }
+static ulong check_fmpz_product(void * v)
+{
+    fmpz_product * d = v;
+    ulong h = 0;
+    for (slong i = 0; i < 1024; i++) h = check_fmpz(h, fmpz_mat_entry(d->c, i, (i * 7) % 1024));
+    return h;
+}
+static void clear_fmpz_product(void * v)
+{
+    fmpz_product * d = v;
+    fmpz_mat_clear(d->a), fmpz_mat_clear(d->b), fmpz_mat_clear(d->c);
+    free(d);
+}
+
 /* fmpz_mat_inv of 100 x 100 and fmpz_mat_rank of 200 x 200 of rank 150, entries of about 64 bits. */
 typedef struct { fmpz_mat_t a, b; fmpz_t den; slong answer; } fmpz_square;
 static void * setup_square(flint_rand_t s, slong n, slong rank)
@@ -372,6 +398,7 @@ static const row_t rows[] = {
     {"fmpz_poly_div", setup_div, run_div, check_triple, clear_triple},
     {"nmod_mat_inv", setup_nmod_mat, run_nmod_inv, check_nmod_inv, clear_nmod_mats},
     {"nmod_mat_det", setup_nmod_mat, run_nmod_det, check_nmod_det, clear_nmod_mats},
+    {"fmpz_mat_mul", setup_fmpz_product, run_fmpz_product, check_fmpz_product, clear_fmpz_product},
     {"fmpz_mat_det", setup_det, run_det, check_det, clear_fmpz_mats},
     {"fmpz_mat_solve", setup_solve, run_solve, check_solve, clear_fmpz_mats},
     {"nmod_mat_nullspace", setup_nullspace, run_nullspace, check_nullspace, clear_nullspace},

@@ -3,14 +3,19 @@
 // row-major array. The product goes straight into c's entries, reusing their memory as FLINT
 // does, where a, b and c are whole, separate matrices; else (c is a or b, or a window) into a
 // matrix of its own, swapped in at the end.
+#include <chrono>
+#include <cstdio>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <flint/fmpz_mat.h>
 
 #include "base/parallel.hpp"
+#include "base/settings.hpp"
 #include "plugin/flint/fmpz_array.hpp"
+#include "plugin/flint/fmpz_mat_entries.hpp"
 #include "plugin/flint/fmpz_mat_temp.hpp"
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/host_ops/flint_threads.hpp"
@@ -31,19 +36,10 @@ namespace {
 
 std::string shape(const fmpz_mat_struct* m) { return std::to_string(m->r) + " x " + std::to_string(m->c); }
 
-// Whether the entries lie one row after another from entry (0, 0): FLINT's matrices, not its
-// windows into wider ones.
-bool contiguous(const fmpz_mat_struct* m)
-{
-    for (slong i = 1; i < m->r; ++i)
-        if (fmpz_mat_entry(m, i, 0) != fmpz_mat_entry(m, 0, 0) + i * m->c) return false;
-    return true;
-}
-
 // The operand's entries as one row-major array: the matrix's own, or a copy of a window's.
 class RowMajor {
 public:
-    explicit RowMajor(const fmpz_mat_struct* m) : whole_(contiguous(m)), copy_(whole_ ? 0 : m->r, whole_ ? 0 : m->c)
+    explicit RowMajor(const fmpz_mat_struct* m) : whole_(entries_contiguous(m)), copy_(whole_ ? 0 : m->r, whole_ ? 0 : m->c)
     {
         if (m->r == 0 || m->c == 0) return;
         if (!whole_) fmpz_mat_set(copy_.get(), m);
@@ -72,8 +68,9 @@ bool overlap(const fmpz_mat_struct* x, const fmpz_mat_struct* y)
 matrix::ZMatrix operand(const RowMajor& m, const fmpz_mat_struct* shape_of, const char* name)
 {
     const std::size_t count = std::size_t(shape_of->r) * std::size_t(shape_of->c);
-    return {host_operand(adapters::FmpzReader(m.entries()), count, name), std::size_t(shape_of->r), std::size_t(shape_of->c),
-            max_bits(m.entries(), count)};
+    HostOperand entries = host_operand(adapters::FmpzReader(m.entries()), count, name);
+    const std::uint64_t bits = max_bits(m.entries(), count, entries.max_limbs);
+    return {std::move(entries), std::size_t(shape_of->r), std::size_t(shape_of->c), bits};
 }
 
 // The bits of each row's squared norm, on all host threads.
@@ -224,16 +221,23 @@ void fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b)
         set_last_backend(Backend::cpu);
         return fmpz_mat_zero(c);
     }
+    const auto start = std::chrono::steady_clock::now();
     const RowMajor a_entries(a), b_entries(b);
     const matrix::ZMatrix za = operand(a_entries, a, "a"), zb = operand(b_entries, b, "b");
+    const auto read = std::chrono::steady_clock::now();
     // In place only among whole matrices: a window's rows (FLINT 2.9 swaps row pointers) need not
     // lie in address order, so its address range says nothing.
-    const bool in_place = a_entries.whole() && b_entries.whole() && contiguous(c) && !overlap(c, a) && !overlap(c, b);
+    const bool in_place = a_entries.whole() && b_entries.whole() && entries_contiguous(c) && !overlap(c, a) && !overlap(c, b);
     FmpzMatTemp own(in_place ? 0 : c->r, in_place ? 0 : c->c);
     fmpz_mat_struct* product = in_place ? c : own.get();
-    matrix::fmpz_mat_product(
+    const Backend ran = matrix::fmpz_mat_product(
         za, zb, [&] { ::fmpz_mat_mul(product, a, b); },
         [&](std::size_t from, ConstBatchView values) { adapters::unpack_fmpz_vec(values, fmpz_mat_entry(product, 0, 0) + from); });
+    if (settings::timing() && ran == Backend::gpu) {
+        const auto milliseconds = [](auto d) { return std::chrono::duration<double, std::milli>(d).count(); };
+        std::fprintf(stderr, "zgpu: fmpz_mat_mul: reading the operands' sizes and bits %.2f ms, the product %.2f ms\n",
+                     milliseconds(read - start), milliseconds(std::chrono::steady_clock::now() - read));
+    }
     if (in_place) return;
     for (slong i = 0; i < c->r; ++i)
         for (slong j = 0; j < c->c; ++j) fmpz_swap(fmpz_mat_entry(c, i, j), fmpz_mat_entry(product, i, j));

@@ -6,6 +6,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "plugin/flint/fmpz_array.hpp"
 #include "plugin/flint/fmpz_poly_temp.hpp"
@@ -27,7 +28,9 @@ poly::ZPoly operand(const fmpz* coeffs, std::size_t length, std::size_t cut, con
 {
     std::size_t used = std::min(length, cut);
     while (used > 0 && fmpz_is_zero(coeffs + used - 1)) --used;
-    return {host_operand(adapters::FmpzReader(coeffs), used, name), used, max_bits(coeffs, used)};
+    HostOperand coefficients = host_operand(adapters::FmpzReader(coeffs), used, name);
+    const std::uint64_t bits = max_bits(coeffs, used, coefficients.max_limbs);
+    return {std::move(coefficients), used, bits};
 }
 
 // product = (a, la) (b, lb) mod x^cut, normalised: on the GPU, or flint(product) on the CPU.

@@ -39,13 +39,18 @@ struct FmpzArray {
 
 // The most bits of values[0 .. n) in absolute value, on all host threads (from 4096 values):
 // each value larger than a word is a record and limbs elsewhere in memory, so reading them is
-// latency bound.
-inline std::uint64_t max_bits(const fmpz* values, std::size_t n)
+// latency bound. Where no value has more than max_limbs limbs (0: not known), the first value of
+// 64 max_limbs bits ends the search: entries of full limbs cost one chunk a thread.
+inline std::uint64_t max_bits(const fmpz* values, std::size_t n, std::uint64_t max_limbs = 0)
 {
+    constexpr std::size_t kChunk = 1024;
+    const std::uint64_t most_possible = max_limbs ? 64 * max_limbs : ~std::uint64_t(0);
     std::atomic<std::uint64_t> most{0};
     parallel_for(n, 4096, [&](std::size_t begin, std::size_t end) {
-        const std::uint64_t bits = std::uint64_t(std::labs(_fmpz_vec_max_bits(values + begin, slong(end - begin))));
-        adapters::keep_better(most, bits, std::greater<>());
+        for (std::size_t i = begin; i < end && most.load(std::memory_order_relaxed) < most_possible; i += kChunk) {
+            const slong count = slong(std::min(kChunk, end - i));
+            adapters::keep_better(most, std::uint64_t(std::labs(_fmpz_vec_max_bits(values + i, count))), std::greater<>());
+        }
     });
     return most.load();
 }

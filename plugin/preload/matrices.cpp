@@ -8,6 +8,7 @@
 #include <flint/nmod_mat.h>
 
 #include "base/parallel.hpp"
+#include "plugin/flint/fmpz_mat_entries.hpp"
 #include "plugin/matrix/fmpz_mat_solve.hpp"
 #include "plugin/matrix/mat_choice.hpp"
 #include "plugin/matrix/nmod_mat_lu.hpp"
@@ -28,14 +29,13 @@ using zgpu::preload::thick;
 bool fmpz_product_worth_it(const fmpz_mat_struct* a, const fmpz_mat_struct* b)
 {
     return thick(a->r, a->c, b->c) && a->c == b->r &&
-           zgpu::preload::fmpz_mat_product_pays(a->r, a->c, b->c, std::uint64_t(FLINT_ABS(fmpz_mat_max_bits(a))),
-                                                std::uint64_t(FLINT_ABS(fmpz_mat_max_bits(b))));
+           zgpu::preload::fmpz_mat_product_pays(a->r, a->c, b->c, zgpu::fmpz_mat_bits(a), zgpu::fmpz_mat_bits(b));
 }
 
 // Hadamard's bound of a square matrix from its largest entry: n (bits + log2(n) / 2) bits.
 std::uint64_t hadamard_estimate(const fmpz_mat_struct* a)
 {
-    const std::uint64_t n = std::uint64_t(a->r), bits = std::uint64_t(FLINT_ABS(fmpz_mat_max_bits(a)));
+    const std::uint64_t n = std::uint64_t(a->r), bits = zgpu::fmpz_mat_bits(a);
     return n * (bits + std::uint64_t(std::bit_width(n)) / 2 + 1);
 }
 
@@ -84,7 +84,7 @@ int fmpz_mat_solve(fmpz_mat_t X, fmpz_t den, const fmpz_mat_t A, const fmpz_mat_
                 return false;
             if (std::size_t(B->c) <= zgpu::matrix::kSolveMaxColumns) return true;
             // Beyond Dixon's columns, Cramer's numerators modulo many primes: b's entries add to a's.
-            const std::uint64_t bound = hadamard_estimate(A), b_bits = std::uint64_t(FLINT_ABS(fmpz_mat_max_bits(B)));
+            const std::uint64_t bound = hadamard_estimate(A), b_bits = zgpu::fmpz_mat_bits(B);
             return zgpu::matrix::gpu_pays_for_solve_by_primes(std::size_t(A->r), std::size_t(B->c), bound, bound + b_bits,
                                                               zgpu::host_threads());
         },

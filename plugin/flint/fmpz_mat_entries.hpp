@@ -1,0 +1,38 @@
+// An fmpz_mat's entries as the FLINT faces and the plugin's gates read them: whether they lie one
+// row after another, and their largest size in bits, on all host threads.
+#pragma once
+
+#include <gmp.h>
+
+#include <cstdint>
+#include <cstdlib>
+
+#include <flint/fmpz_mat.h>
+
+#include "adapters/packing.hpp"
+#include "plugin/flint/fmpz_array.hpp"
+#include "zgpu/fmpz_adapter.hpp"
+
+namespace zgpu {
+
+// Whether the entries lie one row after another from entry (0, 0): FLINT's matrices, not its
+// windows into wider ones.
+inline bool entries_contiguous(const fmpz_mat_struct* m)
+{
+    for (slong i = 1; i < m->r; ++i)
+        if (fmpz_mat_entry(m, i, 0) != fmpz_mat_entry(m, 0, 0) + i * m->c) return false;
+    return true;
+}
+
+// |fmpz_mat_max_bits(m)|: on all host threads, the records' sizes first, so that entries of full
+// limbs end the search early (max_bits); FLINT's own for windows.
+inline std::uint64_t fmpz_mat_bits(const fmpz_mat_struct* m)
+{
+    if (m->r == 0 || m->c == 0) return 0;
+    if (!entries_contiguous(m)) return std::uint64_t(std::labs(fmpz_mat_max_bits(m)));
+    const fmpz* entries = fmpz_mat_entry(m, 0, 0);
+    const std::size_t count = std::size_t(m->r) * std::size_t(m->c);
+    return max_bits(entries, count, adapters::measure(adapters::FmpzReader(entries), count).largest);
+}
+
+}  // namespace zgpu
