@@ -67,16 +67,17 @@ limb_t nmod_mat_solve(std::span<const limb_t* const> rows, std::span<const limb_
 // at most kMaxLimbs limbs that the operands pack; every entry of c of absolute value below half
 // the product of the set's primes, whose device tables `tables` are. The entries reduced modulo
 // each prime, multiplied modulo each (gpu/matrix/product_mod.hpp), and reconstructed by one
-// CRT, all on the first device, in bands of a's rows of about band_bytes of c's values each
-// (gpu/matrix/banded_product.hpp; tests pass small bands); result(first, values) receives c's
-// entries from `first` on, band by band, of stride crt_limbs(tables). Products beyond the device
-// memory the call may take (a share of what is free, at most ZGPU_GPU_MEMORY_LIMIT) run in
-// blocks of a's rows times b's columns (gpu/matrix/product_blocks.hpp); then result receives
-// pieces of rows in no set order, from several host threads at once (never the same entry twice).
-// A few bands for a product of milliseconds, each large enough for whole-GPU kernels and GEMMs.
-inline constexpr std::size_t kProductBandBytes = std::size_t(32) << 20;
+// CRT, all on the first device, in bands of a's rows that keep its pinned memory within
+// pinned_bytes where a row allows (gpu/matrix/banded_product.hpp; tests pass small budgets);
+// result(first, values) receives c's entries from `first` on, band by band, of stride
+// crt_limbs(tables). Products beyond the device memory the call may take (a share of what is
+// free, at most ZGPU_GPU_MEMORY_LIMIT) run in blocks of a's rows times b's columns
+// (gpu/matrix/product_blocks.hpp); then result receives pieces of rows in no set order, from
+// several host threads at once (never the same entry twice).
+// The warm start's pinned staging (warm_up.cpp): a product's first call pins nothing more.
+inline constexpr std::size_t kProductPinnedBytes = std::size_t(96) << 20;
 void fmpz_mat_product(const HostOperand& a, const HostOperand& b, std::size_t rows, std::size_t inner, std::size_t cols,
-                      const ModularTables& tables, const HostResult& result, std::size_t band_bytes = kProductBandBytes);
+                      const ModularTables& tables, const HostResult& result, std::size_t pinned_bytes = kProductPinnedBytes);
 
 // det(a) modulo each prime of the set (all primes), a of n x n entries, row-major, signed values
 // of at most kMaxLimbs limbs that the operand packs: the entries reduced modulo every prime

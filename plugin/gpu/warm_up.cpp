@@ -13,6 +13,7 @@
 #include "kernels/poly/poly_mul.hpp"
 #include "plugin/gpu/gpu_backend.hpp"
 #include "plugin/gpu/matrix/product_mod.hpp"
+#include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/gpu/modular/crt_to_host.hpp"
 #include "plugin/gpu/poly/gpu_ntt_tables.hpp"
 #include "plugin/gpu/runtime.hpp"
@@ -24,7 +25,9 @@ void warm_up()
     auto& runtime = Runtime::get();
     const Runtime::Lease lease(runtime);
     runtime.make_current();
-    // The two slots of a CRT of full chunks, and the operands' upload beside them.
+    // The two slots of a CRT of full chunks, and the operands' upload beside them; a product's
+    // pass over Z stays within them too.
+    static_assert(kProductPinnedBytes <= 3 * kCrtChunkBytes);
     runtime.staging(3 * kCrtChunkBytes);
     // As much as the longest NTT products take; the pool keeps at least 1 GiB (runtime.cpp), so
     // this stays mapped.

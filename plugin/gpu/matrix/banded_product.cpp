@@ -23,6 +23,13 @@ constexpr std::size_t kBandsAhead = 2;
 
 std::uint32_t packed_stride(const HostOperand& x) { return size_class(std::uint32_t(std::max<std::uint64_t>(x.max_limbs, 1))); }
 
+// The most elements of `stride` limbs whose batch fits `bytes`: a batch's two arrays each start
+// at a 256-byte boundary, so n elements of e bytes take at most n e + 510.
+std::size_t elements_within(std::size_t bytes, std::uint32_t stride)
+{
+    return bytes > 512 ? (bytes - 512) / (stride * sizeof(limb_t) + sizeof(std::int32_t)) : 0;
+}
+
 // The bytes a batch of `count` elements of `stride` limbs takes in a layout.
 std::size_t batch_bytes(std::size_t count, std::uint32_t stride)
 {
@@ -41,7 +48,7 @@ BatchView first_of(BatchView batch, std::size_t count)
 }  // namespace
 
 void banded_product(const HostOperand& a, const HostOperand& b, std::size_t rows, std::size_t inner, std::size_t cols,
-                    const ModularTables& tables, const HostResult& result, std::size_t band_bytes)
+                    const ModularTables& tables, const HostResult& result, std::size_t pinned_bytes)
 {
     if (rows == 0 || cols == 0) return;
     a.require_packable();
@@ -49,7 +56,9 @@ void banded_product(const HostOperand& a, const HostOperand& b, std::size_t rows
     const Clock::time_point start = Clock::now();
     const std::size_t k = tables.moduli().size(), b_count = inner * cols;
     const std::uint32_t a_stride = packed_stride(a), b_stride = packed_stride(b), c_stride = size_class(crt_limbs(tables));
-    const ProductBands bands = product_bands(rows, cols * (c_stride * sizeof(limb_t) + sizeof(std::int32_t)), band_bytes);
+    const std::size_t in_slot = pinned_bytes / 8, out_slot = pinned_bytes / 4;
+    const ProductBands bands = product_bands(rows, std::min(elements_within(in_slot, a_stride) / std::max<std::size_t>(inner, 1),
+                                                            elements_within(out_slot, c_stride) / cols));
     const std::size_t a_band = bands.rows * inner, c_band = bands.rows * cols;
     // Device slots of a's packed bands and c's values (one being written while the other is
     // read), and pinned slots of c's values (kBandsAhead + 1: the host unpacks one while the
@@ -67,12 +76,9 @@ void banded_product(const HostOperand& a, const HostOperand& b, std::size_t rows
     const std::size_t a_residues = device_layout.reserve(k * a_band * sizeof(limb_t));
     const std::size_t c_residues = device_layout.reserve(k * c_band * sizeof(limb_t));
     for (std::size_t s = 0; s < device_slots; ++s) c_places.push_back(BatchPlace::reserve(device_layout, c_band, c_stride));
-    // Pinned: two slots that operands are packed into, a band of a or a chunk of b at a time: of
-    // half a band's bytes where a's bands are smaller (the 512 bytes: a batch's two arrays each
-    // start at a 256-byte boundary).
-    const std::size_t in_bytes = std::max(batch_bytes(a_band, a_stride), std::min(batch_bytes(b_count, b_stride), band_bytes / 2));
-    const std::size_t b_chunk =
-        std::max<std::size_t>(1, std::min(b_count, (in_bytes - 512) / (b_stride * sizeof(limb_t) + sizeof(std::int32_t))));
+    // Pinned: two slots that operands are packed into, a band of a or a chunk of b at a time.
+    const std::size_t in_bytes = std::max(batch_bytes(a_band, a_stride), std::min(batch_bytes(b_count, b_stride), in_slot));
+    const std::size_t b_chunk = std::clamp<std::size_t>(elements_within(in_bytes, b_stride), 1, std::max<std::size_t>(b_count, 1));
     const std::size_t slot_bytes = std::max(in_bytes, batch_bytes(b_chunk, b_stride));
     UploadLayout pinned_layout;
     const std::size_t in_at[2] = {pinned_layout.reserve(slot_bytes), pinned_layout.reserve(slot_bytes)};

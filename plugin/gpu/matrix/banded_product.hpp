@@ -16,9 +16,11 @@ namespace zgpu::gpu {
 
 // c = a b: a of rows x inner and b of inner x cols entries, row-major, as fmpz_mat_product
 // (matrix_backend.hpp) says. result(first, values) gets c's entries from `first` on, band by band
-// in order, of stride crt_limbs(tables); bands of about band_bytes of values.
+// in order, of stride crt_limbs(tables). Its pinned memory: two slots of pinned_bytes / 8 that
+// the operands are packed into (a band of a, or a chunk of b), and three of pinned_bytes / 4
+// that a band's values come down into; more only where one row of a or c needs it.
 // ZGPU_TIMING=1 prints the host's and the device's split of the pass.
 void banded_product(const HostOperand& a, const HostOperand& b, std::size_t rows, std::size_t inner, std::size_t cols,
-                    const ModularTables& tables, const HostResult& result, std::size_t band_bytes);
+                    const ModularTables& tables, const HostResult& result, std::size_t pinned_bytes);
 
 }  // namespace zgpu::gpu

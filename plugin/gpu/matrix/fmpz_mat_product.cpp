@@ -48,11 +48,11 @@ std::size_t block_budget()
 }  // namespace
 
 void fmpz_mat_product(const HostOperand& a, const HostOperand& b, std::size_t rows, std::size_t inner, std::size_t cols,
-                      const ModularTables& tables, const HostResult& result, std::size_t band_bytes)
+                      const ModularTables& tables, const HostResult& result, std::size_t pinned_bytes)
 {
     if (rows == 0 || cols == 0) return;
     const ProductBlock block = product_block(rows, inner, cols, entry_bytes(a, b, tables), block_budget());
-    if (block.rows == rows && block.cols == cols) return banded_product(a, b, rows, inner, cols, tables, result, band_bytes);
+    if (block.rows == rows && block.cols == cols) return banded_product(a, b, rows, inner, cols, tables, result, pinned_bytes);
     const KeepWorkersAwake awake;  // each block packs and unpacks in turn
     for (std::size_t c0 = 0; c0 < cols; c0 += block.cols) {
         const std::size_t w = std::min(block.cols, cols - c0);
@@ -77,7 +77,7 @@ void fmpz_mat_product(const HostOperand& a, const HostOperand& b, std::size_t ro
                     }
                 });
             };
-            banded_product(elements_from(a, r0 * inner), b_band, h, inner, w, tables, block_result, band_bytes);
+            banded_product(elements_from(a, r0 * inner), b_band, h, inner, w, tables, block_result, pinned_bytes);
         }
     }
 }

@@ -38,10 +38,10 @@ ProductBlock product_block(std::size_t rows, std::size_t inner, std::size_t cols
     return {h, w};
 }
 
-ProductBands product_bands(std::size_t rows, std::size_t row_bytes, std::size_t band_bytes)
+ProductBands product_bands(std::size_t rows, std::size_t most_rows)
 {
     if (rows == 0) return {0, 0};
-    const std::size_t most = std::clamp<std::size_t>(band_bytes / std::max<std::size_t>(row_bytes, 1), 1, rows);
+    const std::size_t most = std::clamp<std::size_t>(most_rows, 1, rows);
     const std::size_t fewest = (rows + most - 1) / most;
     const std::size_t even = (rows + fewest - 1) / fewest;  // at most `most`
     return {even, (rows + even - 1) / even};

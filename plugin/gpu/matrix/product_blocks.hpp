@@ -31,8 +31,8 @@ struct ProductBands {
     std::size_t rows, count;
 };
 
-// Bands of c's rows of row_bytes bytes each, as even as may be, each of at most band_bytes bytes
-// (one row where a row alone is larger). No bands for no rows.
-ProductBands product_bands(std::size_t rows, std::size_t row_bytes, std::size_t band_bytes);
+// The fewest bands of at most most_rows rows (at least one), as even as may be. No bands for no
+// rows.
+ProductBands product_bands(std::size_t rows, std::size_t most_rows);
 
 }  // namespace zgpu::gpu

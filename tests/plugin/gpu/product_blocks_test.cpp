@@ -71,22 +71,22 @@ TEST(ProductBlocks, OneRowAndOneColumnThatDoNotFitAreAnError)
     EXPECT_NO_THROW(product_block(10, 1000, 10, e, 200201));
 }
 
-TEST(ProductBands, EvenBandsWithinTheirBytesCoverEveryRow)
+TEST(ProductBands, TheFewestEvenBandsCoverEveryRow)
 {
-    EXPECT_EQ(gpu::product_bands(0, 100, 1000).count, 0u);
-    // 1024 rows of 299,008 bytes (1024 values of 36 limbs and a size) in 32 MiB bands: at most
-    // 112 rows a band, so 10 bands of 103 rows, the last of 97.
-    const gpu::ProductBands big = gpu::product_bands(1024, 299008, std::size_t(32) << 20);
-    EXPECT_EQ(big.count, 10u);
-    EXPECT_EQ(big.rows, 103u);
-    // A row larger than a band: a row a band. A band larger than all rows: one band.
-    EXPECT_EQ(gpu::product_bands(7, 1000, 10).rows, 1u);
-    EXPECT_EQ(gpu::product_bands(7, 1000, 10).count, 7u);
-    EXPECT_EQ(gpu::product_bands(7, 10, 1000).rows, 7u);
-    EXPECT_EQ(gpu::product_bands(7, 10, 1000).count, 1u);
+    EXPECT_EQ(gpu::product_bands(0, 100).count, 0u);
+    // 1024 rows, at most 84 a band (24 MiB of values of 36 limbs and a size, 1024 a row): 13
+    // bands of 79 rows, the last of 76.
+    const gpu::ProductBands big = gpu::product_bands(1024, 84);
+    EXPECT_EQ(big.count, 13u);
+    EXPECT_EQ(big.rows, 79u);
+    // No rows allowed: one a band. More than all: one band.
+    EXPECT_EQ(gpu::product_bands(7, 0).rows, 1u);
+    EXPECT_EQ(gpu::product_bands(7, 0).count, 7u);
+    EXPECT_EQ(gpu::product_bands(7, 100).rows, 7u);
+    EXPECT_EQ(gpu::product_bands(7, 100).count, 1u);
     for (std::size_t rows = 1; rows < 200; ++rows)
         for (std::size_t most = 1; most <= rows + 1; ++most) {
-            const gpu::ProductBands b = gpu::product_bands(rows, 8, most * 8 + 7);
+            const gpu::ProductBands b = gpu::product_bands(rows, most);
             EXPECT_LE(b.rows, most) << rows << " rows, " << most << " a band at most";
             EXPECT_GE(b.rows * b.count, rows) << rows << " rows, " << most << " a band at most";
             EXPECT_LT(b.rows * (b.count - 1), rows) << rows << " rows, " << most << " a band at most";
