@@ -24,9 +24,10 @@ RESULTS = "bench/results"
 # The runs the manual shows: one H200 with 16 host threads, FLINT 3.6 in the same process.
 POLY = f"{RESULTS}/2026-11-26-h200-poly-efca329.md"
 MATRIX = f"{RESULTS}/2026-11-26-h200-lu-blocks-133356f.md"
-# The products mod n and over Z since they run on the tensor cores (the README there maps runs to trees).
+# The products mod n since they run on the tensor cores, over Z since their pass is pipelined (the
+# README of each folder maps runs to trees).
 MATRIX_MOD_N = f"{RESULTS}/2026-11-29-h200-inverse-leaves/run02/bench-mul.md"
-MATRIX_OVER_Z = f"{RESULTS}/2026-11-29-h200-tensor-products/run3-bench-mul-z.md"
+MATRIX_OVER_Z = f"{RESULTS}/2026-11-30-h200-pipeline/run25/bench-mul-z.md"
 # The LU mod p since its panels start on their top rows and its blocks update on the tensor cores.
 MATRIX_LU = f"{RESULTS}/2026-11-29-h200-inverse-leaves/run02/bench-lu.md"
 # The inverse mod p by blocks since its leaves eliminate without division.
@@ -42,7 +43,8 @@ PLUGIN_FLINT = [f"{RESULTS}/2026-11-29-h200-compose/run32-plugin-rows.md",
                 f"{RESULTS}/2026-11-30-h200-compose-over-z/run08-plugin-rows.md",
                 f"{RESULTS}/2026-11-30-h200-compose-over-z/run09-plugin-rows.md",
                 f"{RESULTS}/2026-11-30-h200-compose-over-z/run10-plugin-rows.md",
-                f"{RESULTS}/2026-11-30-h200-compose-over-z/run14-plugin-rows.md"]
+                f"{RESULTS}/2026-11-30-h200-compose-over-z/run14-plugin-rows.md",
+                f"{RESULTS}/2026-11-30-h200-pipeline/run25/plugin-rows.md"]
 PLUGIN_NTL = f"{RESULTS}/2026-11-28-h200-plugin-ntl-pow-f12bc9c/bench-ntl.md"
 # Multi-modular reduction and CRT: an H100 with 16 host threads.
 MODULAR = f"{RESULTS}/2026-11-25-h100-modular-crt-tensor-a81b131.md"
