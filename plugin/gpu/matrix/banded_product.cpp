@@ -96,7 +96,7 @@ void banded_product(const HostOperand& a, const HostOperand& b, std::size_t rows
     const DrainOnExit drain{stream, upload_stream, download_stream};  // before the pinned memory is used again
     enum Phase { kUpload, kReduction, kProducts, kCrt, kDownload };
     PhaseTimes times(5);
-    Clock::duration packing{}, waiting{}, unpacking{};
+    Clock::duration packing{}, waiting{}, unpacking{}, enqueueing{};  // the host thread's time
     const kernels::ModularTablesView& view = tables.view(runtime);
 
     // Packs elements first.. of x into the next pinned slot and copies them up into `to` once
@@ -113,7 +113,8 @@ void banded_product(const HostOperand& a, const HostOperand& b, std::size_t rows
         UploadLayout slot;
         const BatchView packed = BatchPlace::reserve(slot, to.count, to.stride).in(pinned + in_at[s]);
         x.pack(first, packed);
-        packing += Clock::now() - pack_start;
+        const Clock::time_point packed_at = Clock::now();
+        packing += packed_at - pack_start;
         if (free) free->wait_on(upload_stream);
         times.begin(kUpload, upload_stream);
         check(cudaMemcpyAsync(to.limbs, packed.limbs, to.count * to.stride * sizeof(limb_t), cudaMemcpyHostToDevice, upload_stream),
@@ -126,6 +127,7 @@ void banded_product(const HostOperand& a, const HostOperand& b, std::size_t rows
         times.begin(kReduction, stream);
         kernels::multi_mod(to, view, residues, stream);
         times.end(kReduction, stream);
+        enqueueing += Clock::now() - packed_at;
     };
 
     const BatchView b_device = b_place.in(device);
@@ -159,6 +161,7 @@ void banded_product(const HostOperand& a, const HostOperand& b, std::size_t rows
         const BatchView a_device = first_of(a_places[d].in(device), h * inner);
         upload_and_reduce(a, r0 * inner, a_device, i >= device_slots ? &reduced[d] : nullptr,
                           {reinterpret_cast<limb_t*>(device + a_residues), h * inner, k, h * inner});
+        const Clock::time_point enqueue_start = Clock::now();
         reduced[d].record(stream);
         times.begin(kProducts, stream);
         by_b.multiply(matrices(a_residues, h, inner), matrices(c_residues, h, cols));
@@ -180,15 +183,17 @@ void banded_product(const HostOperand& a, const HostOperand& b, std::size_t rows
               "downloading products");
         times.end(kDownload, download_stream);
         downloaded[i % out_slots].record(download_stream);
+        enqueueing += Clock::now() - enqueue_start;
         if (i >= kBandsAhead) deliver(i - kBandsAhead);
     }
     for (std::size_t i = bands.count > kBandsAhead ? bands.count - kBandsAhead : 0; i < bands.count; ++i) deliver(i);
     if (times.on())
         std::fprintf(stderr,
                      "zgpu: fmpz_mat product %zu x %zu times %zu x %zu, %zu primes, %zu bands: host packing %.2f ms, unpacking "
-                     "%.2f ms, waiting %.2f ms; device upload %.2f ms, reduction %.2f ms, products %.2f ms, CRT %.2f ms, "
-                     "downloads %.2f ms; total %.2f ms\n",
+                     "%.2f ms, waiting %.2f ms, queueing the GPU's work %.2f ms; device upload %.2f ms, reduction %.2f ms, "
+                     "products %.2f ms, CRT %.2f ms, downloads %.2f ms; total %.2f ms\n",
                      rows, inner, inner, cols, k, bands.count, milliseconds(packing), milliseconds(unpacking), milliseconds(waiting),
+                     milliseconds(enqueueing),
                      times.milliseconds(kUpload), times.milliseconds(kReduction), times.milliseconds(kProducts),
                      times.milliseconds(kCrt), times.milliseconds(kDownload), milliseconds(Clock::now() - start));
 }
