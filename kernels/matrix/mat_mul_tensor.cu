@@ -343,6 +343,12 @@ void mat_mul_mod_tensor(const BlasFunctions& blas, ConstMatricesView a, ConstMat
     tensor_product(blas, a, b, moduli, modulus_bits, c, stream, pass_bytes, false);
 }
 
+std::size_t TensorRightOperand::bytes(std::size_t inner, std::size_t cols, std::size_t count, unsigned modulus_bits)
+{
+    const std::size_t t = tensor_moduli_count(modulus_bits, std::max<std::size_t>(inner, 1));
+    return count * (t * round_up(cols, kPadCols) * round_up(inner, kPadInner) + (t + 1) * sizeof(limb_t));
+}
+
 TensorRightOperand::TensorRightOperand(ConstMatricesView b, const Modulus* moduli, unsigned modulus_bits, cudaStream_t stream)
     : b_(b), moduli_(moduli), t_(tensor_moduli_count(modulus_bits, std::max<std::size_t>(b.rows, 1))),
       padded_(round_up(b.rows, kPadInner)), ldc_(round_up(b.cols, kPadCols))

@@ -110,15 +110,16 @@ void mat_mul_mod(Runtime& runtime, kernels::ConstMatricesView a, kernels::ConstM
 
 RightOperandProducts::RightOperandProducts(Runtime& runtime, kernels::ConstMatricesView b, const kernels::Modulus* moduli,
                                            unsigned modulus_bits, std::size_t band_rows)
-    : runtime_(runtime), b_(b), moduli_(moduli),
+    : runtime_(runtime), b_(b), moduli_(moduli), modulus_bits_(modulus_bits),
       blas_(mat_mul_on_tensor_cores(band_rows, b.rows, b.cols, b.count) ? blas(runtime) : nullptr)
 {
-    if (blas_) tensor_.emplace(b, moduli, modulus_bits, runtime.stream());
+    if (blas_ && kernels::TensorRightOperand::bytes(b.rows, b.cols, b.count, modulus_bits) <= kernels::kTensorPassBytes)
+        tensor_.emplace(b, moduli, modulus_bits, runtime.stream());
 }
 
 void RightOperandProducts::multiply(kernels::ConstMatricesView a, kernels::MatricesView c) const
 {
-    if (!tensor_) return kernels::mat_mul_mod(a, b_, moduli_, c, runtime_.stream());
+    if (!tensor_) return mat_mul_mod(runtime_, a, b_, moduli_, modulus_bits_, c);
     kernels::mat_mul_mod_tensor(*blas_, a, *tensor_, c, runtime_.stream());
 }
 

@@ -29,8 +29,10 @@ void mat_submul_mod(Runtime& runtime, kernels::ConstMatricesView a, kernels::Con
 
 // Products by the same b for several a (bands of a's rows), each as mat_mul_mod: on the tensor
 // cores where the choice takes products of band_rows rows, b's residues as bytes made once
-// (kernels::TensorRightOperand); else on the integer units. Queued on the runtime's stream; b
-// and moduli stay valid while it is used. The caller holds the runtime's lease.
+// (kernels::TensorRightOperand) where they take at most a tensor pass's bytes (larger ones would
+// hold device memory that no plan counts); else each product as mat_mul_mod. Queued on the
+// runtime's stream; b and moduli stay valid while it is used. The caller holds the runtime's
+// lease.
 class RightOperandProducts {
 public:
     RightOperandProducts(Runtime& runtime, kernels::ConstMatricesView b, const kernels::Modulus* moduli, unsigned modulus_bits,
@@ -42,6 +44,7 @@ private:
     Runtime& runtime_;
     kernels::ConstMatricesView b_;
     const kernels::Modulus* moduli_;
+    unsigned modulus_bits_;
     const kernels::BlasFunctions* blas_;
     std::optional<kernels::TensorRightOperand> tensor_;
 };
