@@ -26,6 +26,7 @@ constexpr Setting kSettings[] = {
     {"ZGPU_REPORT", "off", "1: the plugin prints a line a function at exit: calls, calls on the GPU, seconds (read once a process)"},
     {"ZGPU_PLUGIN_HEAP_PAD", "67108864", "bytes each malloc arena grows by and keeps once the plugin uses the GPU (M_TOP_PAD); 0 leaves malloc as it is (read once a process)"},
     {"ZGPU_PLUGIN_EXCLUDE", "none", "FLINT or NTL function names, split by commas, that the plugin leaves to FLINT or NTL (read once a process)"},
+    {"ZGPU_MPI_TEST_FAIL_RANK", "none", "a rank of the MPI layer's calls whose part fails on purpose (for tests)"},
 };
 
 std::string_view value_of(const char* variable)
@@ -121,6 +122,15 @@ std::size_t plugin_heap_pad()
     const std::optional<std::uint64_t> bytes = decimal(value, kLimit);
     if (!bytes) throw Error("ZGPU_PLUGIN_HEAP_PAD='" + std::string(value) + "': expected a number of bytes from 0 to 2^30");
     return std::size_t(*bytes);
+}
+
+long mpi_test_fail_rank()
+{
+    const std::string_view value = value_of("ZGPU_MPI_TEST_FAIL_RANK");
+    if (value.empty()) return -1;
+    const std::optional<std::uint64_t> rank = decimal(value, 1 << 30);
+    if (!rank) throw Error("ZGPU_MPI_TEST_FAIL_RANK='" + std::string(value) + "': expected a rank number");
+    return long(*rank);
 }
 
 bool plugin_excludes(std::string_view function)

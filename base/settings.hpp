@@ -32,6 +32,9 @@ unsigned threads();
 std::size_t plugin_heap_pad();
 // Whether ZGPU_PLUGIN_EXCLUDE (function names split by commas) names `function`.
 bool plugin_excludes(std::string_view function);
+// ZGPU_MPI_TEST_FAIL_RANK: the rank (a number) whose part of each MPI call fails on purpose, for
+// tests; -1 where unset or empty.
+long mpi_test_fail_rank();
 
 // Switches: on where set to anything but "" or "0".
 bool timing();    // ZGPU_TIMING

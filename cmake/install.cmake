@@ -1,5 +1,5 @@
-# Installs both libraries, the public headers (include/zgpu/), zgpuConfig.cmake with its version
-# file, targets and the Find modules it needs, and zgpu.pc.
+# Installs both libraries (and the MPI layer's, where built), the public headers (include/zgpu/),
+# zgpuConfig.cmake with its version file, targets and the Find modules it needs, and zgpu.pc.
 include(CMakePackageConfigHelpers)
 set(ZGPU_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/zgpu")
 
@@ -7,6 +7,11 @@ install(TARGETS zgpu zgpu_shared EXPORT zgpuTargets
   ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+# The MPI layer, where built: its library and its own headers.
+if(ZGPU_WITH_MPI)
+  install(TARGETS zgpu_mpi EXPORT zgpuTargets ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+  install(DIRECTORY plugin/mpi/include/zgpu DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+endif()
 # The FLINT plugin is loaded by path (LD_PRELOAD) or linked by name; it has no headers.
 install(TARGETS zgpu_flint LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")
 # Only the include/ folders hold public headers; internal ones stay beside their sources.

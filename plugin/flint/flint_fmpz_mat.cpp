@@ -73,21 +73,6 @@ matrix::ZMatrix operand(const RowMajor& m, const fmpz_mat_struct* shape_of, cons
     return {std::move(entries), std::size_t(shape_of->r), std::size_t(shape_of->c), bits};
 }
 
-// The bits of each row's squared norm, on all host threads.
-std::vector<std::uint64_t> squared_norm_bits(const fmpz_mat_struct* m)
-{
-    std::vector<std::uint64_t> bits(std::size_t(m->r));
-    parallel_for(std::size_t(m->r), 16, [&](std::size_t begin, std::size_t end) {
-        FmpzTemp norm;
-        for (std::size_t i = begin; i < end; ++i) {
-            fmpz_zero(norm.get());
-            for (slong j = 0; j < m->c; ++j) fmpz_addmul(norm.get(), fmpz_mat_entry(m, slong(i), j), fmpz_mat_entry(m, slong(i), j));
-            bits[i] = fmpz_bits(norm.get());
-        }
-    });
-    return bits;
-}
-
 // x = den a^-1 b (b null: the identity) by Cramer's numerators modulo many primes on the GPU
 // (fmpz_mat_cramer.hpp), its det first; flint() (which sets flint_answer) where the GPU does not
 // serve. a square of more than 15 rows, Hadamard's bound `hadamard` > 0 bits, each numerator
@@ -183,7 +168,7 @@ int fmpz_mat_inv(fmpz_mat_t b, fmpz_t den, const fmpz_mat_t a)
     // Where FLINT's den is the lcm of the denominators (more than 15 rows); a zero row (bound 0)
     // is singular, FLINT's answer.
     const std::size_t n = std::size_t(a->r);
-    const std::uint64_t bound = n > matrix::kSolveAboveRows ? matrix::hadamard_bits(squared_norm_bits(a)) : 0;
+    const std::uint64_t bound = n > matrix::kSolveAboveRows ? matrix::hadamard_bits(row_squared_norm_bits(a)) : 0;
     if (bound == 0 || choose(matrix::gpu_pays_for_solve_by_primes(n, n, bound, bound, host_threads())) == Backend::cpu) {
         run_on(Backend::cpu, {}, flint);
         return invertible;
@@ -197,7 +182,7 @@ void fmpz_mat_det(fmpz_t det, const fmpz_mat_t a)
     if (a->r != a->c) throw Error("fmpz_mat_det: a is " + shape(a) + ", not square");
     // The empty matrix's determinant is 1; a matrix with a zero row (Hadamard's bound 0) has 0:
     // the host's answers, without either backend's function.
-    const std::uint64_t bound = a->r == 0 ? 1 : matrix::hadamard_bits(squared_norm_bits(a));
+    const std::uint64_t bound = a->r == 0 ? 1 : matrix::hadamard_bits(row_squared_norm_bits(a));
     if (a->r == 0 || bound == 0) {
         set_last_backend(Backend::cpu);
         return a->r == 0 ? fmpz_one(det) : fmpz_zero(det);

@@ -1,16 +1,20 @@
-// An fmpz_mat's entries as the FLINT faces and the plugin's gates read them: whether they lie one
-// row after another, and their largest size in bits, on all host threads.
+// An fmpz_mat's entries as the FLINT faces, the plugin's gates and the MPI layer read them:
+// whether they lie one row after another, their largest size in bits, and the bits of each row's
+// squared norm (for Hadamard's bound), on all host threads.
 #pragma once
 
 #include <gmp.h>
 
 #include <cstdint>
 #include <cstdlib>
+#include <vector>
 
 #include <flint/fmpz_mat.h>
 
 #include "adapters/packing.hpp"
+#include "base/parallel.hpp"
 #include "plugin/flint/fmpz_array.hpp"
+#include "plugin/modular/fmpz_temp.hpp"
 #include "zgpu/fmpz_adapter.hpp"
 
 namespace zgpu {
@@ -33,6 +37,21 @@ inline std::uint64_t fmpz_mat_bits(const fmpz_mat_struct* m)
     const fmpz* entries = fmpz_mat_entry(m, 0, 0);
     const std::size_t count = std::size_t(m->r) * std::size_t(m->c);
     return max_bits(entries, count, adapters::measure(adapters::FmpzReader(entries), count).largest);
+}
+
+// The bits of each row's squared norm (0 for a zero row).
+inline std::vector<std::uint64_t> row_squared_norm_bits(const fmpz_mat_struct* m)
+{
+    std::vector<std::uint64_t> bits(std::size_t(m->r));
+    parallel_for(std::size_t(m->r), 16, [&](std::size_t begin, std::size_t end) {
+        FmpzTemp norm;
+        for (std::size_t i = begin; i < end; ++i) {
+            fmpz_zero(norm.get());
+            for (slong j = 0; j < m->c; ++j) fmpz_addmul(norm.get(), fmpz_mat_entry(m, slong(i), j), fmpz_mat_entry(m, slong(i), j));
+            bits[i] = fmpz_bits(norm.get());
+        }
+    });
+    return bits;
 }
 
 }  // namespace zgpu

@@ -163,6 +163,22 @@ TEST_F(Environment, PluginExclusionsAreWholeNames)
     EXPECT_FALSE(settings::plugin_excludes("_fmpz_poly_mul"));
 }
 
+TEST_F(Environment, MpiTestFailRankIsARankOrNone)
+{
+    set("ZGPU_MPI_TEST_FAIL_RANK", nullptr);
+    EXPECT_EQ(settings::mpi_test_fail_rank(), -1);
+    set("ZGPU_MPI_TEST_FAIL_RANK", "0");
+    EXPECT_EQ(settings::mpi_test_fail_rank(), 0);
+    set("ZGPU_MPI_TEST_FAIL_RANK", "3");
+    EXPECT_EQ(settings::mpi_test_fail_rank(), 3);
+    for (const char* bad : {"-1", "one"}) {
+        set("ZGPU_MPI_TEST_FAIL_RANK", bad);
+        EXPECT_EQ(error_of([] { settings::mpi_test_fail_rank(); }),
+                  "ZGPU_MPI_TEST_FAIL_RANK='" + std::string(bad) + "': expected a rank number");
+    }
+    set("ZGPU_MPI_TEST_FAIL_RANK", nullptr);
+}
+
 TEST(Settings, TheTableNamesEveryVariableOnce)
 {
     std::set<std::string_view> names;
@@ -171,7 +187,7 @@ TEST(Settings, TheTableNamesEveryVariableOnce)
         EXPECT_EQ(s.name.substr(0, 5), "ZGPU_");
         EXPECT_FALSE(s.default_value.empty() || s.meaning.empty()) << s.name;
     }
-    EXPECT_EQ(names.size(), 12u);
+    EXPECT_EQ(names.size(), 13u);
 }
 
 }  // namespace

@@ -1,0 +1,35 @@
+/* Modular computations split over the ranks of an MPI communicator: libzgpu_mpi, built with
+   -DZGPU_WITH_MPI=ON (libzgpu itself never needs MPI).
+
+   Each rank takes an equal share of the primes the bound needs, computes its residues with zgpu
+   on its own backend (its GPU where it has one, else its host threads) and reconstructs modulo
+   the product of its primes; the ranks' values then merge pairwise along a binary tree to the
+   root, so that no rank holds every residue. Every call is collective: all ranks of comm call it
+   with the same input, result and root. Where a rank's part fails, every rank returns -1 with
+   that rank's message (zgpu_last_error) and nothing is written. A rank that stops answering is
+   MPI's to handle (by default the job ends). */
+#ifndef ZGPU_MPI_H
+#define ZGPU_MPI_H
+
+#include <mpi.h>
+
+#include <flint/fmpz_mat.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Where an input lies, or where a result goes. */
+enum { ZGPU_MPI_ON_ROOT = 0, ZGPU_MPI_ON_ALL = 1 };
+
+/* det = det(a), as fmpz_mat_det (a square; 0 x 0 gives 1). input ZGPU_MPI_ON_ROOT: a is read on
+   the root only (the other ranks may pass NULL) and broadcast as packed limbs; ZGPU_MPI_ON_ALL:
+   every rank passes the same a, and nothing is broadcast. result ZGPU_MPI_ON_ROOT: det is set on
+   the root only; ZGPU_MPI_ON_ALL: on every rank. */
+int zgpu_mpi_fmpz_mat_det(fmpz_t det, const fmpz_mat_t a, int input, int result, int root, MPI_Comm comm);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
