@@ -74,6 +74,7 @@ void residues_here(fmpz_t value, fmpz_t modulus, const DetInput& in, std::span<c
     if (primes.empty()) return fmpz_zero(value), fmpz_one(modulus);
     const PrimeSet mine(primes);
     const Backend where = requested_backend();
+    set_last_backend(where);
     const DeviceBatch x = DeviceBatch::upload(in.entries.view(), where);
     ResidueBatch residues(mine, std::size_t(in.n * in.n), where);
     reduce(residues, x, mine);
@@ -101,8 +102,9 @@ void fmpz_mat_det(fmpz_t det, const fmpz_mat_t a, Where input, Where result, int
     const DetInput in = read_input(a, input, root, comm);
     const RankOf me = rank_of(comm);
     FmpzTemp value, modulus;
-    if (in.n == 0 || in.bound == 0) {  // the empty matrix's 1, a zero row's 0
+    if (in.n == 0 || in.bound == 0) {  // the empty matrix's 1, a zero row's 0: the host's answers
         fmpz_set_ui(value.get(), in.n == 0 ? 1 : 0);
+        set_last_backend(Backend::cpu);
     } else {
         const PrimeSet all = PrimeSet::for_bits(in.bound, true);
         on_every_rank(comm, [&] {
@@ -117,7 +119,6 @@ void fmpz_mat_det(fmpz_t det, const fmpz_mat_t a, Where input, Where result, int
     }
     if (result == Where::all) broadcast_fmpz(value.get(), root, comm);
     if (result == Where::all || me.rank == root) fmpz_swap(det, value.get());
-    set_last_backend(requested_backend());
 }
 
 }  // namespace zgpu::mpi
