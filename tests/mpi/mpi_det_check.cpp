@@ -124,7 +124,9 @@ int main(int argc, char** argv)
     check_every_way(window, "a 10 x 10 window");
     fmpz_mat_window_clear(window);
 
-    // Errors, alike on every rank.
+    // Errors, alike on every rank; a's entries all of 90 bits, so that no row is zero and every
+    // rank with primes computes its part.
+    fmpz_mat_randbits(a, state, 90);
     setenv("ZGPU_MPI_TEST_FAIL_RANK", std::to_string(ranks - 1).c_str(), 1);
     check_failure("a rank's part failing", "failed on purpose (ZGPU_MPI_TEST_FAIL_RANK) (on rank " + std::to_string(ranks - 1), a,
                   ZGPU_MPI_ON_ALL, 0);
