@@ -74,7 +74,8 @@ int main(int argc, char** argv)
     fmpz_t det;
     fmpz_init(det);
     const auto det_with = [&](int input) {
-        if (zgpu_mpi_fmpz_mat_det(det, input == ZGPU_MPI_ON_ALL || rank == 0 ? a : nullptr, input, ZGPU_MPI_ON_ROOT, 0, MPI_COMM_WORLD) != 0) {
+        const fmpz_mat_struct* here = input == ZGPU_MPI_ON_ALL || rank == 0 ? a : nullptr;
+        if (zgpu_mpi_fmpz_mat_det(det, here, input, ZGPU_MPI_ON_ROOT, 0, MPI_COMM_WORLD) != 0) {
             std::fprintf(stderr, "rank %d: %s\n", rank, zgpu_last_error());
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
@@ -95,8 +96,8 @@ int main(int argc, char** argv)
         zgpu::mpi::crt_tree(value.get(), modulus.get(), 0, MPI_COMM_WORLD);
     });
     if (rank == 0)
-        std::printf("| %d | %ld | %lu | %zu | %.4f | %.4f | %.4f | %.4f |\n", ranks, long(n), static_cast<unsigned long>(bits), all.size(),
-                    on_root, on_all, broadcast, tree);
+        std::printf("| %d | %ld | %lu | %zu | %.4f | %.4f | %.4f | %.4f |\n", ranks, long(n), static_cast<unsigned long>(bits),
+                    all.size(), on_root, on_all, broadcast, tree);
     fmpz_clear(det);
     fmpz_mat_clear(a);
     random_clear(state);

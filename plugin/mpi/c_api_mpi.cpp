@@ -21,5 +21,7 @@ zgpu::mpi::Where where(int value, const char* argument)
 
 int zgpu_mpi_fmpz_mat_det(fmpz_t det, const fmpz_mat_t a, int input, int result, int root, MPI_Comm comm)
 {
-    return zgpu::report(__func__, [&] { zgpu::mpi::fmpz_mat_det(det, a, where(input, "input"), where(result, "result"), root, comm); });
+    return zgpu::report(__func__, [&] {
+        zgpu::mpi::fmpz_mat_det(det, a, where(input, "input"), where(result, "result"), root, comm);
+    });
 }

@@ -38,7 +38,8 @@ struct DetInput {
 DetInput read_here(const fmpz_mat_struct* a)
 {
     if (!a) throw Error("mpi_fmpz_mat_det: a is NULL");
-    if (a->r != a->c) throw Error("mpi_fmpz_mat_det: a is " + std::to_string(a->r) + " x " + std::to_string(a->c) + ", not square");
+    if (a->r != a->c)
+        throw Error("mpi_fmpz_mat_det: a is " + std::to_string(a->r) + " x " + std::to_string(a->c) + ", not square");
     DetInput in;
     in.n = std::uint64_t(a->r);
     if (in.n == 0) return in;
@@ -89,7 +90,8 @@ void residues_here(fmpz_t value, fmpz_t modulus, const DetInput& in, std::span<c
 void check_arguments(fmpz_t det, Where result, int root, MPI_Comm comm)
 {
     const RankOf me = rank_of(comm);
-    if (root < 0 || root >= me.size) throw Error("mpi_fmpz_mat_det: root " + std::to_string(root) + " is not a rank of the " + std::to_string(me.size));
+    if (root < 0 || root >= me.size)
+        throw Error("mpi_fmpz_mat_det: root " + std::to_string(root) + " is not a rank of the " + std::to_string(me.size));
     if (!det && (result == Where::all || me.rank == root)) throw Error("mpi_fmpz_mat_det: det is NULL");
 }
 
@@ -108,7 +110,8 @@ void fmpz_mat_det(fmpz_t det, const fmpz_mat_t a, Where input, Where result, int
     } else {
         const PrimeSet all = PrimeSet::for_bits(in.bound, true);
         on_every_rank(comm, [&] {
-            if (settings::mpi_test_fail_rank() == me.rank) throw Error("mpi_fmpz_mat_det: this rank's part failed on purpose (ZGPU_MPI_TEST_FAIL_RANK)");
+            if (settings::mpi_test_fail_rank() == me.rank)
+                throw Error("mpi_fmpz_mat_det: this rank's part failed on purpose (ZGPU_MPI_TEST_FAIL_RANK)");
             residues_here(value.get(), modulus.get(), in, prime_share(all.moduli(), me.rank, me.size));
         });
         crt_tree(value.get(), modulus.get(), root, comm);

@@ -29,7 +29,8 @@ void receive_words(limb_t* words, std::size_t count, int from, MPI_Comm comm)
 template <class T>
 void broadcast_array(T* data, std::size_t count, MPI_Datatype type, int root, MPI_Comm comm)
 {
-    for (std::size_t at = 0; at < count; at += kPieceWords) MPI_Bcast(data + at, int(std::min(kPieceWords, count - at)), type, root, comm);
+    for (std::size_t at = 0; at < count; at += kPieceWords)
+        MPI_Bcast(data + at, int(std::min(kPieceWords, count - at)), type, root, comm);
 }
 
 // x as a batch of one value of the stride its size needs.

@@ -133,7 +133,8 @@ int main(int argc, char** argv)
     unsetenv("ZGPU_MPI_TEST_FAIL_RANK");
     fmpz_mat_t wide;
     fmpz_mat_init(wide, 3, 4);
-    check_failure("a root's matrix not square", "a is 3 x 4, not square (on rank 0", rank == 0 ? wide : nullptr, ZGPU_MPI_ON_ROOT, 0);
+    check_failure("a root's matrix not square", "a is 3 x 4, not square (on rank 0", rank == 0 ? wide : nullptr, ZGPU_MPI_ON_ROOT,
+                  0);
     check_failure("a root that is no rank", "root " + std::to_string(ranks) + " is not a rank", a, ZGPU_MPI_ON_ALL, ranks);
     fmpz_mat_clear(wide);
     fmpz_mat_clear(a);
