@@ -36,25 +36,6 @@ namespace {
 
 std::string shape(const fmpz_mat_struct* m) { return std::to_string(m->r) + " x " + std::to_string(m->c); }
 
-// The operand's entries as one row-major array: the matrix's own, or a copy of a window's.
-class RowMajor {
-public:
-    explicit RowMajor(const fmpz_mat_struct* m) : whole_(entries_contiguous(m)), copy_(whole_ ? 0 : m->r, whole_ ? 0 : m->c)
-    {
-        if (m->r == 0 || m->c == 0) return;
-        if (!whole_) fmpz_mat_set(copy_.get(), m);
-        entries_ = whole_ ? fmpz_mat_entry(m, 0, 0) : fmpz_mat_entry(copy_.get(), 0, 0);
-    }
-    const fmpz* entries() const { return entries_; }
-    // Whether the entries are the matrix's own (it is whole, not a window).
-    bool whole() const { return whole_; }
-
-private:
-    bool whole_;
-    FmpzMatTemp copy_;
-    const fmpz* entries_ = nullptr;
-};
-
 // Whether two matrices' entries may share memory: their address ranges meet.
 bool overlap(const fmpz_mat_struct* x, const fmpz_mat_struct* y)
 {

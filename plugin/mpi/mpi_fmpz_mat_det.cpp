@@ -8,7 +8,6 @@
 
 #include "base/settings.hpp"
 #include "plugin/flint/fmpz_mat_entries.hpp"
-#include "plugin/flint/fmpz_mat_temp.hpp"
 #include "plugin/matrix/fmpz_mat_det.hpp"
 #include "plugin/modular/fmpz_temp.hpp"
 #include "plugin/mpi/crt_tree.hpp"
@@ -34,7 +33,7 @@ struct DetInput {
     LimbBatch entries;
 };
 
-// a's on this rank: checked, measured and packed (a window's entries copied first).
+// a's on this rank: checked, measured and packed.
 DetInput read_here(const fmpz_mat_struct* a)
 {
     if (!a) throw Error("mpi_fmpz_mat_det: a is NULL");
@@ -44,10 +43,7 @@ DetInput read_here(const fmpz_mat_struct* a)
     in.n = std::uint64_t(a->r);
     if (in.n == 0) return in;
     in.bound = matrix::hadamard_bits(row_squared_norm_bits(a));
-    FmpzMatTemp copy(entries_contiguous(a) ? 0 : a->r, entries_contiguous(a) ? 0 : a->c);
-    if (!entries_contiguous(a)) fmpz_mat_set(copy.get(), a);
-    const fmpz_mat_struct* whole = entries_contiguous(a) ? a : copy.get();
-    in.entries = adapters::pack_fmpz_vec(fmpz_mat_entry(whole, 0, 0), std::size_t(in.n * in.n), "a");
+    in.entries = adapters::pack_fmpz_vec(RowMajor(a).entries(), std::size_t(in.n * in.n), "a");
     return in;
 }
 
@@ -115,10 +111,12 @@ void fmpz_mat_det(fmpz_t det, const fmpz_mat_t a, Where input, Where result, int
             residues_here(value.get(), modulus.get(), in, prime_share(all.moduli(), me.rank, me.size));
         });
         crt_tree(value.get(), modulus.get(), root, comm);
-        // From [0, P) to FLINT's symmetric range (-P/2, P/2], which holds |det| < 2^bound.
-        FmpzTemp twice;
-        fmpz_mul_2exp(twice.get(), value.get(), 1);
-        if (fmpz_cmp(twice.get(), all.product()) > 0) fmpz_sub(value.get(), value.get(), all.product());
+        // On the root, from [0, P) to FLINT's symmetric range (-P/2, P/2], which holds |det| < 2^bound.
+        if (me.rank == root) {
+            FmpzTemp twice;
+            fmpz_mul_2exp(twice.get(), value.get(), 1);
+            if (fmpz_cmp(twice.get(), all.product()) > 0) fmpz_sub(value.get(), value.get(), all.product());
+        }
     }
     if (result == Where::all) broadcast_fmpz(value.get(), root, comm);
     if (result == Where::all || me.rank == root) fmpz_swap(det, value.get());

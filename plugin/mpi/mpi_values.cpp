@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "plugin/mpi/rank_outcome.hpp"
 #include "zgpu/fmpz_adapter.hpp"
 
 namespace zgpu::mpi {
@@ -59,8 +60,7 @@ void receive_fmpz(fmpz_t x, int from, MPI_Comm comm)
 
 void broadcast_fmpz(fmpz_t x, int root, MPI_Comm comm)
 {
-    int rank = 0;
-    MPI_Comm_rank(comm, &rank);
+    const int rank = rank_of(comm).rank;
     LimbBatch value = rank == root ? one_value(x) : LimbBatch();
     broadcast_batch(value, root, comm);
     if (rank != root) adapters::unpack_fmpz_vec(value.view(), x);
@@ -68,8 +68,7 @@ void broadcast_fmpz(fmpz_t x, int root, MPI_Comm comm)
 
 void broadcast_batch(LimbBatch& batch, int root, MPI_Comm comm)
 {
-    int rank = 0;
-    MPI_Comm_rank(comm, &rank);
+    const int rank = rank_of(comm).rank;
     std::uint64_t shape[2] = {batch.count(), batch.stride()};
     MPI_Bcast(shape, 2, MPI_UINT64_T, root, comm);
     if (rank != root) batch = LimbBatch(std::size_t(shape[0]), std::uint32_t(shape[1]));
