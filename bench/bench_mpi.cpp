@@ -1,9 +1,14 @@
-// The MPI layer on the ranks it runs on (mpiexec -n K bench_mpi [n bits]): the determinant of an
-// n x n matrix of `bits`-bit entries end to end with the input on the root and on every rank,
-// and its two communication parts alone: the broadcast of the packed entries, and the CRT tree
-// of the ranks' values modulo their shares of the bound's primes. Seconds on the root, median of
-// 3 after one call, each timed from a barrier. One markdown row; rank 0 prints the header with
-// --header.
+// The MPI layer on the ranks it runs on:
+//   mpiexec -n K bench_mpi det n bits [reps]          an n x n matrix of `bits`-bit entries
+//   mpiexec -n K bench_mpi resultant length bits [reps]  two polynomials of `length` coefficients
+//   mpiexec -n 1 bench_mpi --header                    the table's header
+// Each row: the split call end to end with the input on the root and on every rank, its two
+// communication parts alone (the broadcast of the packed input, and the CRT tree of the ranks'
+// values modulo their shares of the bound's primes), and, on the root alone, one process's zgpu
+// call (zgpu_fmpz_mat_det takes a divisor first where that pays, so it may need far fewer
+// primes). Seconds on the root, the median of `reps` (3) timed calls after a small determinant
+// that starts the backends, each from a barrier to the last rank's end. The backend and GPUs are
+// each rank's, as zgpu_mpi.h says.
 #include <gmp.h>
 
 #include <algorithm>
@@ -17,29 +22,32 @@
 #include <mpi.h>
 
 #include <flint/fmpz_mat.h>
+#include <flint/fmpz_poly.h>
 
 #include "plugin/flint/fmpz_mat_entries.hpp"
+#include "plugin/flint/fmpz_poly_norms.hpp"
 #include "plugin/matrix/fmpz_mat_det.hpp"
 #include "plugin/modular/fmpz_temp.hpp"
 #include "plugin/mpi/crt_tree.hpp"
 #include "plugin/mpi/mpi_values.hpp"
-#include "plugin/mpi/prime_share.hpp"
+#include "plugin/mpi/shares.hpp"
 #include "tests/support/flint_random.hpp"
 #include "zgpu/fmpz_adapter.hpp"
 #include "zgpu/prime_set.hpp"
 #include "zgpu/zgpu.h"
+#include "zgpu/zgpu_matrix.h"
 #include "zgpu/zgpu_mpi.h"
+#include "zgpu/zgpu_poly.h"
 
 namespace {
 
-int rank = 0, ranks = 1;
+int rank = 0, ranks = 1, reps = 3;
 
-// The median of 3 timed calls after one untimed, each from a barrier to the last rank's end.
+// The median of `reps` timed calls, each from a barrier to the last rank's end.
 double seconds(const std::function<void()>& call)
 {
-    call();
     std::vector<double> times;
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < reps; ++i) {
         MPI_Barrier(MPI_COMM_WORLD);
         const double start = MPI_Wtime();
         call();
@@ -47,7 +55,80 @@ double seconds(const std::function<void()>& call)
         times.push_back(MPI_Wtime() - start);
     }
     std::sort(times.begin(), times.end());
-    return times[1];
+    return times[times.size() / 2];
+}
+
+// The same on the root alone (one process's call), 0 elsewhere.
+double root_seconds(const std::function<void()>& call)
+{
+    double s = 0;
+    if (rank == 0) {
+        std::vector<double> times;
+        for (int i = 0; i < reps; ++i) {
+            const double start = MPI_Wtime();
+            call();
+            times.push_back(MPI_Wtime() - start);
+        }
+        std::sort(times.begin(), times.end());
+        s = times[times.size() / 2];
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    return s;
+}
+
+void require(int status)
+{
+    if (status == 0) return;
+    std::fprintf(stderr, "rank %d: %s\n", rank, zgpu_last_error());
+    MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+// Starts every rank's backend (its GPUs, their streams and pinned memory) and the root's for one
+// process, on a small determinant, so that the timed calls do not count it.
+void warm_up(flint_rand_t state)
+{
+    fmpz_mat_t a;
+    fmpz_mat_init(a, 64, 64);
+    fmpz_mat_randbits(a, state, 64);
+    fmpz_t det;
+    fmpz_init(det);
+    require(zgpu_mpi_fmpz_mat_det(det, a, ZGPU_MPI_ON_ALL, ZGPU_MPI_ON_ROOT, 0, MPI_COMM_WORLD));
+    if (rank == 0) require(zgpu_fmpz_mat_det(det, a));
+    fmpz_clear(det);
+    fmpz_mat_clear(a);
+}
+
+// What a row measures of one call.
+struct Row {
+    std::string call, size;
+    std::uint64_t bound;                           // bits
+    std::vector<zgpu::LimbBatch> packed;           // the input as the broadcast sends it
+    std::function<void(int input)> split;          // the split call with the input on the root or on all
+    std::function<void()> one;                     // one process's zgpu call
+};
+
+void measure(Row& row, flint_rand_t state)
+{
+    const double on_root = seconds([&] { row.split(ZGPU_MPI_ON_ROOT); });
+    const double on_all = seconds([&] { row.split(ZGPU_MPI_ON_ALL); });
+    const double broadcast = seconds([&] {
+        for (const zgpu::LimbBatch& batch : row.packed) {
+            zgpu::LimbBatch copy = rank == 0 ? batch : zgpu::LimbBatch();
+            zgpu::mpi::broadcast_batch(copy, 0, MPI_COMM_WORLD);
+        }
+    });
+    const zgpu::PrimeSet all = zgpu::PrimeSet::for_bits(row.bound, true);
+    const zgpu::PrimeSet mine(zgpu::mpi::prime_share(all.moduli(), rank, ranks));
+    const double tree = seconds([&] {
+        zgpu::FmpzTemp value, modulus;
+        fmpz_set(modulus.get(), mine.product());
+        fmpz_randm(value.get(), state, modulus.get());
+        zgpu::mpi::crt_tree(value.get(), modulus.get(), 0, MPI_COMM_WORLD);
+    });
+    const double one = root_seconds(row.one);
+    if (rank == 0)
+        std::printf("| %d | %s | %s | %zu | %.3f | %.3f | %.4f | %.4f | %.3f | %s |\n", ranks, row.call.c_str(), row.size.c_str(),
+                    all.size(), on_root, on_all, broadcast, tree, one, zgpu_last_backend());
 }
 
 }  // namespace
@@ -57,49 +138,68 @@ int main(int argc, char** argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-    if (argc > 1 && std::strcmp(argv[1], "--header") == 0) {
+    const std::string call = argc > 1 ? argv[1] : "";
+    if (call == "--header") {
         if (rank == 0)
-            std::printf("| ranks | n | bits | primes | det, input on the root, s | det, input on all, s | broadcast of a, s | "
-                        "CRT tree, s |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            std::printf("| ranks | call | size | primes | split, input on the root, s | split, input on all, s | broadcast, s | "
+                        "CRT tree, s | one process's zgpu call, s | its backend |\n"
+                        "|---:|---|---|---:|---:|---:|---:|---:|---:|---|\n");
         MPI_Finalize();
         return 0;
     }
-    const slong n = argc > 1 ? std::atol(argv[1]) : 200;
-    const flint_bitcnt_t bits = argc > 2 ? flint_bitcnt_t(std::atol(argv[2])) : 64;
+    if ((call != "det" && call != "resultant") || argc < 4) {
+        if (rank == 0) std::fprintf(stderr, "usage: mpiexec -n K %s det|resultant size bits [reps] | --header\n", argv[0]);
+        MPI_Finalize();
+        return 2;
+    }
+    const slong size = std::atol(argv[2]);
+    const flint_bitcnt_t bits = flint_bitcnt_t(std::atol(argv[3]));
+    if (argc > 4) reps = std::max(1, std::atoi(argv[4]));
     flint_rand_t state;
     random_init(state);
-    fmpz_mat_t a;
-    fmpz_mat_init(a, n, n);
-    fmpz_mat_randbits(a, state, bits);
-    fmpz_t det;
-    fmpz_init(det);
-    const auto det_with = [&](int input) {
-        const fmpz_mat_struct* here = input == ZGPU_MPI_ON_ALL || rank == 0 ? a : nullptr;
-        if (zgpu_mpi_fmpz_mat_det(det, here, input, ZGPU_MPI_ON_ROOT, 0, MPI_COMM_WORLD) != 0) {
-            std::fprintf(stderr, "rank %d: %s\n", rank, zgpu_last_error());
-            MPI_Abort(MPI_COMM_WORLD, 1);
+    fmpz_t out;
+    fmpz_init(out);
+    warm_up(state);
+    Row row;
+    row.size = std::to_string(size) + ", " + std::to_string(bits) + " bits";
+    if (call == "det") {
+        fmpz_mat_t a;
+        fmpz_mat_init(a, size, size);
+        fmpz_mat_randbits(a, state, bits);
+        row.call = "det";
+        row.bound = zgpu::matrix::hadamard_bits(zgpu::row_squared_norm_bits(a));
+        row.packed.push_back(zgpu::adapters::pack_fmpz_vec(fmpz_mat_entry(a, 0, 0), std::size_t(size * size), "a"));
+        row.split = [&](int input) {
+            require(zgpu_mpi_fmpz_mat_det(out, input == ZGPU_MPI_ON_ALL || rank == 0 ? a : nullptr, input, ZGPU_MPI_ON_ROOT, 0,
+                                          MPI_COMM_WORLD));
+        };
+        row.one = [&] { require(zgpu_fmpz_mat_det(out, a)); };
+        measure(row, state);
+        fmpz_mat_clear(a);
+    } else {
+        fmpz_poly_t a, b;
+        fmpz_poly_init(a);
+        fmpz_poly_init(b);
+        for (fmpz_poly_struct* f : {a, b}) {  // `size` coefficients of exactly `bits` bits, random signs
+            fmpz_poly_fit_length(f, size);
+            for (slong i = 0; i < size; ++i) fmpz_randbits(f->coeffs + i, state, bits);
+            _fmpz_poly_set_length(f, size);
         }
-    };
-    const double on_root = seconds([&] { det_with(ZGPU_MPI_ON_ROOT); });
-    const double on_all = seconds([&] { det_with(ZGPU_MPI_ON_ALL); });
-    const zgpu::LimbBatch packed = zgpu::adapters::pack_fmpz_vec(fmpz_mat_entry(a, 0, 0), std::size_t(n * n), "a");
-    const double broadcast = seconds([&] {
-        zgpu::LimbBatch copy = rank == 0 ? packed : zgpu::LimbBatch();
-        zgpu::mpi::broadcast_batch(copy, 0, MPI_COMM_WORLD);
-    });
-    const zgpu::PrimeSet all = zgpu::PrimeSet::for_bits(zgpu::matrix::hadamard_bits(zgpu::row_squared_norm_bits(a)), true);
-    const zgpu::PrimeSet mine(zgpu::mpi::prime_share(all.moduli(), rank, ranks));
-    const double tree = seconds([&] {
-        zgpu::FmpzTemp value, modulus;
-        fmpz_set(modulus.get(), mine.product());
-        fmpz_randm(value.get(), state, modulus.get());
-        zgpu::mpi::crt_tree(value.get(), modulus.get(), 0, MPI_COMM_WORLD);
-    });
-    if (rank == 0)
-        std::printf("| %d | %ld | %lu | %zu | %.4f | %.4f | %.4f | %.4f |\n", ranks, long(n), static_cast<unsigned long>(bits),
-                    all.size(), on_root, on_all, broadcast, tree);
-    fmpz_clear(det);
-    fmpz_mat_clear(a);
+        row.call = "resultant";
+        row.bound = zgpu::resultant_bound_bits(a, b);
+        row.packed.push_back(zgpu::adapters::pack_fmpz_vec(a->coeffs, std::size_t(a->length), "a"));
+        row.packed.push_back(zgpu::adapters::pack_fmpz_vec(b->coeffs, std::size_t(b->length), "b"));
+        row.split = [&](int input) {
+            const bool here = input == ZGPU_MPI_ON_ALL || rank == 0;
+            require(zgpu_mpi_fmpz_poly_resultant(out, here ? a : nullptr, here ? b : nullptr, input, ZGPU_MPI_ON_ROOT, 0,
+                                                 MPI_COMM_WORLD));
+        };
+        row.one = [&] { require(zgpu_fmpz_poly_resultant(out, a, b)); };
+        measure(row, state);
+        fmpz_poly_clear(a);
+        fmpz_poly_clear(b);
+    }
+    fmpz_clear(out);
     random_clear(state);
     MPI_Finalize();
     return 0;

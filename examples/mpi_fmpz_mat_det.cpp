@@ -4,21 +4,22 @@
 //   mpirun -np K mpi_fmpz_mat_det_example [n] [bits] [seed]   (defaults: 200 x 200 of 64 bits, seed 1)
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 #include <mpi.h>
 
 #include <flint/fmpz_mat.h>
 
 #include "example_support.hpp"
+#include "mpi_example_support.hpp"
 #include "zgpu/zgpu_matrix.h"
 #include "zgpu/zgpu_mpi.h"
 
 int main(int argc, char** argv)
 {
     MPI_Init(&argc, &argv);
-    int rank = 0, ranks = 1;
+    int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
     const slong n = argc > 1 ? std::atol(argv[1]) : 200;
     const long bits = argc > 2 ? std::atol(argv[2]) : 64;
     const unsigned long seed = argc > 3 ? std::strtoul(argv[3], nullptr, 10) : 1;
@@ -36,29 +37,14 @@ int main(int argc, char** argv)
         fmpz_mat_randbits(a, state, flint_bitcnt_t(bits));
         example::random_clear(state);
     }
-    fmpz_t split, one;
-    fmpz_init(split);
-    fmpz_init(one);
-    MPI_Barrier(MPI_COMM_WORLD);
-    const double start = MPI_Wtime();
-    int status = zgpu_mpi_fmpz_mat_det(split, rank == 0 ? a : nullptr, ZGPU_MPI_ON_ROOT, ZGPU_MPI_ON_ROOT, 0, MPI_COMM_WORLD);
-    const double split_ms = 1e3 * (MPI_Wtime() - start);
-    if (status != 0) {
-        std::fprintf(stderr, "rank %d: %s\n", rank, zgpu_last_error());
-    } else if (rank == 0) {
-        const double one_start = MPI_Wtime();
-        status = zgpu_fmpz_mat_det(one, a);
-        const double one_ms = 1e3 * (MPI_Wtime() - one_start);
-        const bool same = status == 0 && fmpz_equal(split, one);
-        std::printf("%ld x %ld, %ld bits: over %d ranks %.1f ms, in one process %.1f ms (%s): %s, a determinant of %lu bits\n",
-                    long(n), long(n), bits, ranks, split_ms, one_ms, zgpu_last_backend(), same ? "the same" : "DIFFERENT",
-                    static_cast<unsigned long>(fmpz_bits(split)));
-        if (!same) status = 1;
-    }
-    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    fmpz_clear(split);
-    fmpz_clear(one);
+    const std::string what = std::to_string(n) + " x " + std::to_string(n) + ", " + std::to_string(bits) + " bits, det";
+    const int status = example::compare_split(
+        what.c_str(),
+        [&](fmpz_t det) {
+            return zgpu_mpi_fmpz_mat_det(det, rank == 0 ? a : nullptr, ZGPU_MPI_ON_ROOT, ZGPU_MPI_ON_ROOT, 0, MPI_COMM_WORLD);
+        },
+        [&](fmpz_t det) { return zgpu_fmpz_mat_det(det, a); });
     fmpz_mat_clear(a);
     MPI_Finalize();
-    return status == 0 ? 0 : 1;
+    return status;
 }

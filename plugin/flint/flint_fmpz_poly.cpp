@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "plugin/flint/fmpz_array.hpp"
+#include "plugin/flint/fmpz_poly_norms.hpp"
 #include "plugin/flint/fmpz_poly_temp.hpp"
 #include "plugin/modular/fmpz_temp.hpp"
 #include "plugin/poly/product_over_z.hpp"
@@ -71,14 +72,6 @@ void check_polys(const std::string& function, const fmpz_poly_struct* res, const
     if (!res) throw Error(function + ": res is NULL");
     if (!a) throw Error(function + ": a is NULL");
     if (!b) throw Error(function + ": b is NULL");
-}
-
-// The bits of ||a||^2 (the sum of the squared coefficients, exact).
-std::uint64_t squared_norm_bits(const fmpz_poly_struct* a)
-{
-    FmpzTemp norm;
-    for (slong i = 0; i < a->length; ++i) fmpz_addmul(norm.get(), a->coeffs + i, a->coeffs + i);
-    return fmpz_bits(norm.get());
 }
 
 // The bits of ||a||_1 = sum |a_i|, exact: f^e's coefficients are at most ||f||_1^e.
@@ -229,8 +222,7 @@ void fmpz_poly_resultant(fmpz_t res, const fmpz_poly_t a, const fmpz_poly_t b)
     }
     const poly::ZPoly first = operand(a->coeffs, std::size_t(a->length), kUntruncated, "a");
     const poly::ZPoly second = operand(b->coeffs, std::size_t(b->length), kUntruncated, "b");
-    const std::uint64_t bound =
-        poly::resultant_bits(first.length, squared_norm_bits(a), second.length, squared_norm_bits(b));
+    const std::uint64_t bound = resultant_bound_bits(a, b);
     // res is written once, at the end (it may be a coefficient of a or b).
     FmpzTemp value;
     poly::resultant(value.get(), first, second, bound, [&] { ::fmpz_poly_resultant(value.get(), a, b); });

@@ -9,11 +9,11 @@
 
 namespace {
 
-zgpu::mpi::Where where(int value, const char* argument)
+zgpu::mpi::Where where(int value, const char* function, const char* argument)
 {
     if (value == ZGPU_MPI_ON_ROOT) return zgpu::mpi::Where::root;
     if (value == ZGPU_MPI_ON_ALL) return zgpu::mpi::Where::all;
-    throw zgpu::Error(std::string("mpi_fmpz_mat_det: ") + argument + " is " + std::to_string(value) +
+    throw zgpu::Error(std::string(function) + ": " + argument + " is " + std::to_string(value) +
                       ", not ZGPU_MPI_ON_ROOT or ZGPU_MPI_ON_ALL");
 }
 
@@ -22,6 +22,16 @@ zgpu::mpi::Where where(int value, const char* argument)
 int zgpu_mpi_fmpz_mat_det(fmpz_t det, const fmpz_mat_t a, int input, int result, int root, MPI_Comm comm)
 {
     return zgpu::report(__func__, [&] {
-        zgpu::mpi::fmpz_mat_det(det, a, where(input, "input"), where(result, "result"), root, comm);
+        zgpu::mpi::fmpz_mat_det(det, a, where(input, "mpi_fmpz_mat_det", "input"), where(result, "mpi_fmpz_mat_det", "result"),
+                                root, comm);
+    });
+}
+
+int zgpu_mpi_fmpz_poly_resultant(fmpz_t res, const fmpz_poly_t a, const fmpz_poly_t b, int input, int result, int root,
+                                 MPI_Comm comm)
+{
+    return zgpu::report(__func__, [&] {
+        const char* function = "mpi_fmpz_poly_resultant";
+        zgpu::mpi::fmpz_poly_resultant(res, a, b, where(input, function, "input"), where(result, function, "result"), root, comm);
     });
 }

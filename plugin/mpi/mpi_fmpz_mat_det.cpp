@@ -1,31 +1,37 @@
-// det(a) over the ranks of a communicator (zgpu_mpi.h): Hadamard's bound and its primes, the
-// same on every rank; each rank's share of the primes as residues by zgpu's device-resident
-// layer (reduce, mat_det) on its own backend and one CRT; the ranks' values merged along a tree.
+// det(a) over the ranks of a communicator (zgpu_mpi.h) on the frame of value_over_ranks.hpp:
+// Hadamard's bound, and each rank's share of its primes by the GPU's modular determinants
+// (gpu::fmpz_mat_det_residues, the plugin's own) or, on a rank without a GPU, zgpu's
+// device-resident layer on the host (reduce, mat_det).
 #include <gmp.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
-#include "base/settings.hpp"
+#include "adapters/batch_reader.hpp"
 #include "plugin/flint/fmpz_mat_entries.hpp"
+#include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/matrix/fmpz_mat_det.hpp"
+#include "plugin/matrix/mat_choice.hpp"
 #include "plugin/modular/fmpz_temp.hpp"
-#include "plugin/mpi/crt_tree.hpp"
+#include "plugin/modular/prime_set_state.hpp"
 #include "plugin/mpi/mpi_values.hpp"
-#include "plugin/mpi/prime_share.hpp"
 #include "plugin/mpi/rank_outcome.hpp"
-#include "zgpu/backend.hpp"
+#include "plugin/mpi/value_over_ranks.hpp"
 #include "zgpu/device_batch.hpp"
 #include "zgpu/error.hpp"
-#include "zgpu/flint_modular.hpp"
 #include "zgpu/fmpz_adapter.hpp"
 #include "zgpu/mpi.hpp"
-#include "zgpu/prime_set.hpp"
 #include "zgpu/residue_batch.hpp"
 #include "zgpu/residue_matrix.hpp"
 
 namespace zgpu::mpi {
 namespace {
+
+const std::string kFunction = "mpi_fmpz_mat_det";
+
+// The most memory a rank without a GPU holds in residues at once.
+constexpr std::size_t kHostResidueBytes = std::size_t(256) << 20;
 
 // What every rank needs of a: its order, Hadamard's bound in bits, and its entries packed.
 struct DetInput {
@@ -36,9 +42,9 @@ struct DetInput {
 // a's on this rank: checked, measured and packed.
 DetInput read_here(const fmpz_mat_struct* a)
 {
-    if (!a) throw Error("mpi_fmpz_mat_det: a is NULL");
+    if (!a) throw Error(kFunction + ": a is NULL");
     if (a->r != a->c)
-        throw Error("mpi_fmpz_mat_det: a is " + std::to_string(a->r) + " x " + std::to_string(a->c) + ", not square");
+        throw Error(kFunction + ": a is " + std::to_string(a->r) + " x " + std::to_string(a->c) + ", not square");
     DetInput in;
     in.n = std::uint64_t(a->r);
     if (in.n == 0) return in;
@@ -64,62 +70,51 @@ DetInput read_input(const fmpz_mat_struct* a, Where input, int root, MPI_Comm co
     return in;
 }
 
-// det(a) modulo the product of `primes` (1 for none), 0 <= value < modulus: residues on this
-// rank's backend, then the CRT of one value.
-void residues_here(fmpz_t value, fmpz_t modulus, const DetInput& in, std::span<const limb_t> primes)
+// det(a) modulo each prime of `mine` on `where`.
+std::vector<limb_t> det_residues(const DetInput& in, const PrimeSet& mine, Backend where,
+                                 const std::function<void(std::uint64_t)>& primes_done)
 {
-    if (primes.empty()) return fmpz_zero(value), fmpz_one(modulus);
-    const PrimeSet mine(primes);
-    const Backend where = requested_backend();
-    set_last_backend(where);
-    const DeviceBatch x = DeviceBatch::upload(in.entries.view(), where);
-    ResidueBatch residues(mine, std::size_t(in.n * in.n), where);
-    reduce(residues, x, mine);
-    std::vector<ulong> det(mine.size());
-    mat_det(det, residues, std::size_t(in.n));
-    std::vector<const ulong*> columns(det.size());
-    for (std::size_t i = 0; i < det.size(); ++i) columns[i] = &det[i];
-    fmpz_vec_multi_CRT_ui(value, columns.data(), 1, mine, 0);
-    fmpz_set(modulus, mine.product());
-}
-
-void check_arguments(fmpz_t det, Where result, int root, MPI_Comm comm)
-{
-    const RankOf me = rank_of(comm);
-    if (root < 0 || root >= me.size)
-        throw Error("mpi_fmpz_mat_det: root " + std::to_string(root) + " is not a rank of the " + std::to_string(me.size));
-    if (!det && (result == Where::all || me.rank == root)) throw Error("mpi_fmpz_mat_det: det is NULL");
+    const std::size_t n = std::size_t(in.n);
+    if (where == Backend::gpu)
+        return gpu::fmpz_mat_det_residues(host_operand(adapters::BatchReader(in.entries.view()), n * n, "a"), n,
+                                          mine.state().gpu_reduction_tables(), matrix::det_by_blocks(n, mine.size()),
+                                          primes_done);
+    // On the host, a group of primes at a time: the residues of every entry modulo every prime
+    // of a share would take n^2 words a prime.
+    const DeviceBatch entries = DeviceBatch::upload(in.entries.view(), where);
+    const std::span<const limb_t> primes = mine.moduli();
+    const std::size_t group = std::max<std::size_t>(1, kHostResidueBytes / (8 * n * n));
+    std::vector<limb_t> det(primes.size());
+    for (std::size_t first = 0; first < primes.size(); first += group) {
+        const PrimeSet some(primes.subspan(first, std::min(group, primes.size() - first)));
+        ResidueBatch residues(some, n * n, where);
+        reduce(residues, entries, some);
+        std::vector<ulong> values(some.size());
+        mat_det(values, residues, n);
+        std::copy(values.begin(), values.end(), det.begin() + std::ptrdiff_t(first));
+        if (primes_done) primes_done(some.size());
+    }
+    return det;
 }
 
 }  // namespace
 
 void fmpz_mat_det(fmpz_t det, const fmpz_mat_t a, Where input, Where result, int root, MPI_Comm comm)
 {
-    if (comm == MPI_COMM_NULL) throw Error("mpi_fmpz_mat_det: comm is MPI_COMM_NULL");
-    on_every_rank(comm, [&] { check_arguments(det, result, root, comm); });
+    check_call(kFunction, det, "det", result, root, comm);
     const DetInput in = read_input(a, input, root, comm);
-    const RankOf me = rank_of(comm);
-    FmpzTemp value, modulus;
+    FmpzTemp value;
     if (in.n == 0 || in.bound == 0) {  // the empty matrix's 1, a zero row's 0: the host's answers
         fmpz_set_ui(value.get(), in.n == 0 ? 1 : 0);
         set_last_backend(Backend::cpu);
     } else {
-        const PrimeSet all = PrimeSet::for_bits(in.bound, true);
-        on_every_rank(comm, [&] {
-            if (settings::mpi_test_fail_rank() == me.rank)
-                throw Error("mpi_fmpz_mat_det: this rank's part failed on purpose (ZGPU_MPI_TEST_FAIL_RANK)");
-            residues_here(value.get(), modulus.get(), in, prime_share(all.moduli(), me.rank, me.size));
-        });
-        crt_tree(value.get(), modulus.get(), root, comm);
-        // On the root, from [0, P) to FLINT's symmetric range (-P/2, P/2], which holds |det| < 2^bound.
-        if (me.rank == root) {
-            FmpzTemp twice;
-            fmpz_mul_2exp(twice.get(), value.get(), 1);
-            if (fmpz_cmp(twice.get(), all.product()) > 0) fmpz_sub(value.get(), value.get(), all.product());
-        }
+        const std::string n = std::to_string(in.n);
+        value_over_ranks(value.get(), {kFunction, "fmpz_mat_det, " + n + " x " + n, in.bound, matrix::flint_det_seconds(in.n, in.bound)},
+                         root, comm, [&](const PrimeSet& mine, Backend where, const std::function<void(std::uint64_t)>& done) {
+                             return det_residues(in, mine, where, done);
+                         });
     }
-    if (result == Where::all) broadcast_fmpz(value.get(), root, comm);
-    if (result == Where::all || me.rank == root) fmpz_swap(det, value.get());
+    deliver(det, value.get(), result, root, comm);
 }
 
 }  // namespace zgpu::mpi

@@ -7,13 +7,18 @@
    root, so that no rank holds every residue. Every call is collective: all ranks of comm call it
    with the same input, result and root. Where a rank's part fails, every rank returns -1 with
    that rank's message (zgpu_last_error) and nothing is written. A rank that stops answering is
-   MPI's to handle (by default the job ends). */
+   MPI's to handle (by default the job ends).
+
+   Unless ZGPU_DEVICES or ZGPU_DEVICE is set, the ranks on one machine share its GPUs out at
+   their first call: local rank r of L takes GPUs r, r + L, ..., or GPU r mod D where the machine
+   has fewer GPUs (D) than ranks. */
 #ifndef ZGPU_MPI_H
 #define ZGPU_MPI_H
 
 #include <mpi.h>
 
 #include <flint/fmpz_mat.h>
+#include <flint/fmpz_poly.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,6 +32,12 @@ enum { ZGPU_MPI_ON_ROOT = 0, ZGPU_MPI_ON_ALL = 1 };
    every rank passes the same a, and nothing is broadcast. result ZGPU_MPI_ON_ROOT: det is set on
    the root only; ZGPU_MPI_ON_ALL: on every rank. */
 int zgpu_mpi_fmpz_mat_det(fmpz_t det, const fmpz_mat_t a, int input, int result, int root, MPI_Comm comm);
+
+/* res = Res(a, b), as fmpz_poly_resultant (0 where a or b is zero), with input, result and root
+   as for zgpu_mpi_fmpz_mat_det: a and b are read on the root, or on every rank. res may be a
+   coefficient of a or b. */
+int zgpu_mpi_fmpz_poly_resultant(fmpz_t res, const fmpz_poly_t a, const fmpz_poly_t b, int input, int result, int root,
+                                 MPI_Comm comm);
 
 #ifdef __cplusplus
 }

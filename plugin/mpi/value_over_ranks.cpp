@@ -1,0 +1,76 @@
+#include "plugin/mpi/value_over_ranks.hpp"
+
+#include "base/settings.hpp"
+#include "plugin/host_ops/progress.hpp"
+#include "plugin/modular/cpu_modular.hpp"
+#include "plugin/modular/fmpz_temp.hpp"
+#include "plugin/modular/prime_set_state.hpp"
+#include "plugin/mpi/crt_tree.hpp"
+#include "plugin/mpi/mpi_values.hpp"
+#include "plugin/mpi/rank_devices.hpp"
+#include "plugin/mpi/rank_outcome.hpp"
+#include "plugin/mpi/shares.hpp"
+#include "zgpu/error.hpp"
+
+namespace zgpu::mpi {
+namespace {
+
+// The value modulo the product of this rank's primes, in [0, modulus) (1 for no primes).
+void residues_here(fmpz_t value, fmpz_t modulus, const SplitValue& call, const PrimeSet& all, int root, MPI_Comm comm,
+                   const ResiduesHere& residues)
+{
+    const RankOf me = rank_of(comm);
+    if (settings::mpi_test_fail_rank() == me.rank)
+        throw Error(call.function + ": this rank's part failed on purpose (ZGPU_MPI_TEST_FAIL_RANK)");
+    const std::span<const limb_t> share = prime_share(all.moduli(), me.rank, me.size);
+    if (share.empty()) return fmpz_zero(value), fmpz_one(modulus);
+    const PrimeSet mine(share);
+    const Backend where = requested_backend();
+    set_last_backend(where);
+    // Lines from the root alone, for its share: the ranks' shares differ by one prime at most.
+    Progress progress(call.call + " over " + std::to_string(me.size) + " ranks, rank " + std::to_string(me.rank) + "'s " +
+                          std::to_string(share.size()) + " of " + std::to_string(all.size()) + " primes",
+                      me.rank == root ? call.flint_seconds / me.size : 0.0, share.size());
+    std::function<void(std::uint64_t)> primes_done;
+    if (progress.on()) primes_done = [&](std::uint64_t primes) { progress.advance(primes); };
+    crt_one(value, residues(mine, where, primes_done), mine.state());
+    progress.ran_on(where);
+    // From FLINT's symmetric range to [0, modulus), as the tree merges.
+    if (fmpz_sgn(value) < 0) fmpz_add(value, value, mine.product());
+    fmpz_set(modulus, mine.product());
+}
+
+}  // namespace
+
+void value_over_ranks(fmpz_t value, const SplitValue& call, int root, MPI_Comm comm, const ResiduesHere& residues)
+{
+    on_every_rank(comm, [&] { share_devices(comm); });
+    const PrimeSet all = PrimeSet::for_bits(call.bound_bits, true);
+    FmpzTemp modulus;
+    on_every_rank(comm, [&] { residues_here(value, modulus.get(), call, all, root, comm, residues); });
+    crt_tree(value, modulus.get(), root, comm);
+    // On the root, from [0, P) to FLINT's symmetric range (-P/2, P/2], which holds |value| < 2^bound.
+    if (rank_of(comm).rank != root) return;
+    FmpzTemp twice;
+    fmpz_mul_2exp(twice.get(), value, 1);
+    if (fmpz_cmp(twice.get(), all.product()) > 0) fmpz_sub(value, value, all.product());
+}
+
+void check_call(const std::string& function, const void* out, const char* out_name, Where result, int root, MPI_Comm comm)
+{
+    if (comm == MPI_COMM_NULL) throw Error(function + ": comm is MPI_COMM_NULL");
+    on_every_rank(comm, [&] {
+        const RankOf me = rank_of(comm);
+        if (root < 0 || root >= me.size)
+            throw Error(function + ": root " + std::to_string(root) + " is not a rank of the " + std::to_string(me.size));
+        if (!out && (result == Where::all || me.rank == root)) throw Error(function + ": " + out_name + " is NULL");
+    });
+}
+
+void deliver(fmpz_t out, fmpz_t value, Where result, int root, MPI_Comm comm)
+{
+    if (result == Where::all) broadcast_fmpz(value, root, comm);
+    if (result == Where::all || rank_of(comm).rank == root) fmpz_swap(out, value);
+}
+
+}  // namespace zgpu::mpi
