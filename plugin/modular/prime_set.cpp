@@ -89,6 +89,13 @@ PrimeSet PrimeSet::generated(std::size_t k)
     return PrimeSet(std::make_shared<const State>(kernels::ntt_primes(k)));
 }
 
+PrimeSet PrimeSet::generated_range(std::size_t first, std::size_t count)
+{
+    std::vector<limb_t> primes = kernels::ntt_primes(first + count);
+    primes.erase(primes.begin(), primes.begin() + std::ptrdiff_t(first));
+    return PrimeSet(std::make_shared<const State>(std::move(primes)));
+}
+
 PrimeSet PrimeSet::for_bits(std::uint64_t bits, bool sign)
 {
     if (bits > kMaxBits)

@@ -1,6 +1,8 @@
 #include "plugin/modular/product_primes.hpp"
 
 #include <mutex>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "plugin/modular/fmpz_temp.hpp"
@@ -8,14 +10,42 @@
 namespace zgpu {
 namespace {
 
-// Sets kept: a few sizes of coefficients in turn (a modular algorithm's products grow as it
-// goes, then start again) each find theirs.
-constexpr std::size_t kKept = 4;
+// The last few sets made, each with what finds it again, the most recently used last: a few
+// sizes in turn (a modular algorithm's products grow as it goes, then start again) each find
+// theirs.
+template <class Key>
+class KeptSets {
+public:
+    template <class Matches, class Make>
+    PrimeSet get(Matches matches, Make make)
+    {
+        {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            for (std::size_t i = 0; i < kept_.size(); ++i) {
+                if (!matches(kept_[i].first)) continue;
+                const std::pair<Key, PrimeSet> found = kept_[i];
+                kept_.erase(kept_.begin() + std::ptrdiff_t(i));
+                kept_.push_back(found);
+                return found.second;
+            }
+        }
+        // Built unlocked: other threads' calls need not wait (two may build the same set).
+        std::pair<Key, PrimeSet> made = make();
+        const std::lock_guard<std::mutex> lock(mutex_);
+        if (kept_.size() == kKept) kept_.erase(kept_.begin());
+        kept_.push_back(made);
+        return made.second;
+    }
 
-// for_bits(b, true) is `set` for every lo <= b <= hi.
-struct Kept {
+private:
+    static constexpr std::size_t kKept = 4;
+    std::mutex mutex_;
+    std::vector<std::pair<Key, PrimeSet>> kept_;
+};
+
+// for_bits(b, true) is the set for every lo <= b <= hi.
+struct BitsRange {
     std::uint64_t lo, hi;
-    PrimeSet set;
 };
 
 // The most bits whose values P represents signed: the largest b with 2^(b + 1) - 2 < P, that is
@@ -29,38 +59,38 @@ std::uint64_t represented_bits(const fmpz* product)
 
 // The bits for which for_bits takes exactly this set: those its primes but the last (the
 // largest are taken first) do not represent, up to those it does.
-Kept kept(PrimeSet set)
+BitsRange bits_range(const PrimeSet& set)
 {
     const std::uint64_t hi = represented_bits(set.product());
-    if (set.size() == 1) return {0, hi, std::move(set)};
+    if (set.size() == 1) return {0, hi};
     FmpzTemp fewer;
     fmpz_divexact_ui(fewer.get(), set.product(), set.moduli().back());
-    return {represented_bits(fewer.get()) + 1, hi, std::move(set)};
+    return {represented_bits(fewer.get()) + 1, hi};
 }
 
-std::mutex mutex;
-std::vector<Kept> sets;  // the most recently used last
+// The generated primes first .. first + count - 1.
+struct PrimesRange {
+    std::size_t first, count;
+};
+
+KeptSets<BitsRange> by_bits;
+KeptSets<PrimesRange> by_range;
 
 }  // namespace
 
 PrimeSet product_primes(std::uint64_t bits)
 {
-    {
-        const std::lock_guard<std::mutex> lock(mutex);
-        for (std::size_t i = 0; i < sets.size(); ++i) {
-            if (sets[i].lo > bits || bits > sets[i].hi) continue;
-            const Kept found = sets[i];
-            sets.erase(sets.begin() + std::ptrdiff_t(i));
-            sets.push_back(found);
-            return found.set;
-        }
-    }
-    // Built unlocked: other threads' products need not wait (two may build the same set).
-    Kept made = kept(PrimeSet::for_bits(bits, true));
-    const std::lock_guard<std::mutex> lock(mutex);
-    if (sets.size() == kKept) sets.erase(sets.begin());
-    sets.push_back(made);
-    return made.set;
+    return by_bits.get([&](const BitsRange& r) { return r.lo <= bits && bits <= r.hi; },
+                       [&] {
+                           PrimeSet set = PrimeSet::for_bits(bits, true);
+                           return std::pair(bits_range(set), set);
+                       });
+}
+
+PrimeSet kept_primes_range(std::size_t first, std::size_t count)
+{
+    return by_range.get([&](const PrimesRange& r) { return r.first == first && r.count == count; },
+                        [&] { return std::pair(PrimesRange{first, count}, PrimeSet::generated_range(first, count)); });
 }
 
 }  // namespace zgpu

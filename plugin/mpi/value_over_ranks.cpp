@@ -5,6 +5,7 @@
 #include "plugin/modular/cpu_modular.hpp"
 #include "plugin/modular/fmpz_temp.hpp"
 #include "plugin/modular/prime_set_state.hpp"
+#include "plugin/modular/product_primes.hpp"
 #include "plugin/mpi/crt_tree.hpp"
 #include "plugin/mpi/mpi_values.hpp"
 #include "plugin/mpi/rank_devices.hpp"
@@ -24,7 +25,8 @@ void residues_here(fmpz_t value, fmpz_t modulus, const SplitValue& call, const P
         throw Error(call.function + ": this rank's part failed on purpose (ZGPU_MPI_TEST_FAIL_RANK)");
     const std::span<const limb_t> share = prime_share(all.moduli(), me.rank, me.size);
     if (share.empty()) return fmpz_zero(value), fmpz_one(modulus);
-    const PrimeSet mine(share);
+    // Kept for the next call of this size, with its comb and device tables.
+    const PrimeSet mine = kept_primes_range(std::size_t(share.data() - all.moduli().data()), share.size());
     const Backend where = requested_backend();
     set_last_backend(where);
     // Lines from the root alone, for its share: the ranks' shares differ by one prime at most.
@@ -45,7 +47,7 @@ void residues_here(fmpz_t value, fmpz_t modulus, const SplitValue& call, const P
 void value_over_ranks(fmpz_t value, const SplitValue& call, int root, MPI_Comm comm, const ResiduesHere& residues)
 {
     on_every_rank(comm, [&] { share_devices(comm); });
-    const PrimeSet all = PrimeSet::for_bits(call.bound_bits, true);
+    const PrimeSet all = product_primes(call.bound_bits);
     FmpzTemp modulus;
     on_every_rank(comm, [&] { residues_here(value, modulus.get(), call, all, root, comm, residues); });
     crt_tree(value, modulus.get(), root, comm);

@@ -32,6 +32,9 @@ public:
     // The k largest primes p < 2^62 with p = 1 mod 2^32 (NTT-friendly), in decreasing order
     // (k = 0: the empty set).
     static PrimeSet generated(std::size_t k);
+    // Those primes from the `first`-th on, `count` of them: a share of generated(first + count),
+    // for work split over processes by primes.
+    static PrimeSet generated_range(std::size_t first, std::size_t count);
     // The fewest such primes that represent every value of at most `bits` bits (|x| < 2^bits;
     // signed or, unsigned, 0 <= x < 2^bits). bits at most kMaxBits, else zgpu::Error.
     static PrimeSet for_bits(std::uint64_t bits, bool sign);
