@@ -88,6 +88,10 @@ void fmpz_mat_product(const HostOperand& a, const HostOperand& b, std::size_t ro
 // told of the primes finished as they are (for progress lines).
 std::vector<limb_t> fmpz_mat_det_residues(const HostOperand& a, std::size_t n, const ModularTables& tables, bool by_blocks,
                                           const std::function<void(std::uint64_t)>& primes_done);
+// How many primes one fmpz_mat_det_residues call of order n takes within the first device's
+// budget (Runtime::call_budget): each prime holds n^2 residues and, by blocks, as many inverses.
+// At least 1.
+std::size_t fmpz_mat_det_primes_at_once(std::size_t n);
 
 // adj a = det(a) a^-1 over Z, or (where b is given) adj a times b, Cramer's numerators of a x = b:
 // a of n x n entries (n >= 1) and b of n x cols, row-major signed values of at most kMaxLimbs

@@ -158,6 +158,7 @@ std::vector<limb_t> fmpz_mat_det_residues(const HostOperand&, std::size_t, const
 {
     unavailable();
 }
+std::size_t fmpz_mat_det_primes_at_once(std::size_t) { unavailable(); }
 DixonDigits fmpz_mat_dixon_digits(const HostOperand&, const HostOperand&, std::size_t, std::size_t, const ModularTables&,
                                   std::size_t, std::size_t, const std::function<void(std::uint64_t)>&)
 {

@@ -14,6 +14,7 @@
 #include "plugin/matrix/mat_choice.hpp"
 #include "plugin/modular/cpu_modular.hpp"
 #include "plugin/modular/fmpz_temp.hpp"
+#include "plugin/modular/prime_groups.hpp"
 #include "plugin/modular/prime_set_state.hpp"
 #include "plugin/modular/product_primes.hpp"
 #include "plugin/modular/value_by_primes.hpp"
@@ -25,12 +26,6 @@ namespace {
 // The solution's entries whose denominators the divisor takes, reconstructed on host threads
 // at once: for random matrices the first alone is nearly always the largest invariant factor.
 constexpr std::size_t kDivisorEntries = 2;
-
-std::vector<limb_t> gpu_residues(const ZMatrix& a, const PrimeSet& set, const std::function<void(std::uint64_t)>& primes_done)
-{
-    return gpu::fmpz_mat_det_residues(a.entries, a.rows, set.state().gpu_reduction_tables(), det_by_blocks(a.rows, set.size()),
-                                      primes_done);
-}
 
 // b = (-1, 1, -1, ...), as FLINT's fmpz_mat_det_divisor takes it.
 struct AlternatingColumn {
@@ -55,6 +50,17 @@ bool divide_residues(std::vector<limb_t>& residues, const PrimeSet& set, const f
 }
 
 }  // namespace
+
+std::vector<limb_t> gpu_fmpz_mat_det_residues(const ZMatrix& a, const PrimeSet& set, const std::function<void(std::uint64_t)>& primes_done)
+{
+    return residues_in_groups(
+        set, gpu::fmpz_mat_det_primes_at_once(a.rows),
+        [&](const PrimeSet& group, const PrimesDone& done) {
+            return gpu::fmpz_mat_det_residues(a.entries, a.rows, group.state().gpu_reduction_tables(),
+                                              det_by_blocks(a.rows, group.size()), done);
+        },
+        primes_done);
+}
 
 std::uint64_t hadamard_bits(std::span<const std::uint64_t> squared_norm_bits)
 {
@@ -91,7 +97,7 @@ bool fmpz_mat_det_by_divisor(fmpz_t det, const ZMatrix& a, std::uint64_t bound_b
     if (!x || !x->first_denominators_lcm(d.get(), kDivisorEntries, numerator_bits, bound_bits)) return false;
     // |det / d| < 2^bound_bits / 2^(bits(d) - 1).
     const PrimeSet set = product_primes(bound_bits - std::min<std::uint64_t>(bound_bits, fmpz_bits(d.get()) - 1));
-    std::vector<limb_t> residues = gpu_residues(a, set, {});
+    std::vector<limb_t> residues = gpu_fmpz_mat_det_residues(a, set, {});
     if (!divide_residues(residues, set, d.get())) return false;
     crt_one(quotient.get(), residues, set.state());
     fmpz_mul(det, quotient.get(), d.get());
@@ -123,7 +129,7 @@ Backend fmpz_mat_determinant(fmpz_t det, const ZMatrix& a, std::uint64_t bound_b
             return *ran;
         }
     }
-    return fmpz_mat_determinant_on(backend, det, a, bound_bits, on_cpu, gpu_residues);
+    return fmpz_mat_determinant_on(backend, det, a, bound_bits, on_cpu, gpu_fmpz_mat_det_residues);
 }
 
 Backend fmpz_mat_determinant_on(Backend backend, fmpz_t det, const ZMatrix& a, std::uint64_t bound_bits,

@@ -20,10 +20,12 @@ namespace zgpu::matrix {
 // from the bits of the rows' squared norms (exact integers: 0 for a zero row, and then 0).
 std::uint64_t hadamard_bits(std::span<const std::uint64_t> squared_norm_bits);
 
-// The GPU's part: det(a) modulo each prime of the set (gpu::fmpz_mat_det_residues), or a test's
-// stand-in; primes_done, where not empty, is told of the primes finished as they are.
+// The GPU's part: det(a) modulo each prime of the set (gpu::fmpz_mat_det_residues, as many primes
+// at a time as the device holds), or a test's stand-in; primes_done, where not empty, is told of
+// the primes finished as they are.
 using DetResiduesOnGpu = std::function<std::vector<limb_t>(const ZMatrix& a, const PrimeSet& set,
                                                            const std::function<void(std::uint64_t)>& primes_done)>;
+std::vector<limb_t> gpu_fmpz_mat_det_residues(const ZMatrix& a, const PrimeSet& set, const std::function<void(std::uint64_t)>& primes_done);
 
 // det = det(a) by a divisor, on the GPU, for a square ZMatrix of n >= 1 rows whose Hadamard
 // bound has bound_bits bits: d, the lcm of the denominators of the first entries of x = a^-1 b

@@ -1,6 +1,6 @@
 // det(a) over the ranks of a communicator (zgpu_mpi.h) on the frame of value_over_ranks.hpp:
-// Hadamard's bound, and each rank's share of its primes by the GPU's modular determinants
-// (gpu::fmpz_mat_det_residues, the plugin's own) or, on a rank without a GPU, zgpu's
+// Hadamard's bound, and each rank's share of its primes by the GPU's modular determinants (the
+// plugin's own, as many primes at a time as the device holds) or, on a rank without a GPU, zgpu's
 // device-resident layer on the host (reduce, mat_det).
 #include <gmp.h>
 
@@ -10,11 +10,8 @@
 
 #include "adapters/batch_reader.hpp"
 #include "plugin/flint/fmpz_mat_entries.hpp"
-#include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/matrix/fmpz_mat_det.hpp"
-#include "plugin/matrix/mat_choice.hpp"
 #include "plugin/modular/fmpz_temp.hpp"
-#include "plugin/modular/prime_set_state.hpp"
 #include "plugin/mpi/mpi_values.hpp"
 #include "plugin/mpi/rank_outcome.hpp"
 #include "plugin/mpi/value_over_ranks.hpp"
@@ -76,9 +73,8 @@ std::vector<limb_t> det_residues(const DetInput& in, const PrimeSet& mine, Backe
 {
     const std::size_t n = std::size_t(in.n);
     if (where == Backend::gpu)
-        return gpu::fmpz_mat_det_residues(host_operand(adapters::BatchReader(in.entries.view()), n * n, "a"), n,
-                                          mine.state().gpu_reduction_tables(), matrix::det_by_blocks(n, mine.size()),
-                                          primes_done);
+        return matrix::gpu_fmpz_mat_det_residues({host_operand(adapters::BatchReader(in.entries.view()), n * n, "a"), n, n, 0}, mine,
+                                                 primes_done);
     // On the host, a group of primes at a time: the residues of every entry modulo every prime
     // of a share would take n^2 words a prime.
     const DeviceBatch entries = DeviceBatch::upload(in.entries.view(), where);

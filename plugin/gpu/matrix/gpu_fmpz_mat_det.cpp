@@ -2,6 +2,7 @@
 // modulo each prime of the set (reduced_operands.hpp) and eliminated modulo each prime, a block
 // a prime (det_mod), or all primes at once by block recursion (block_inverse.hpp), whose few
 // zeros the blocked LU checks (blocked_lu.hpp); the residues come back for the host's CRT.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,14 @@ std::vector<limb_t> fmpz_mat_det_residues(const HostOperand& a, std::size_t n, c
             // The counter is pinned host memory, which the host may raise too.
             if (finished) *finished += entries.primes;
         });
+}
+
+std::size_t fmpz_mat_det_primes_at_once(std::size_t n)
+{
+    const std::size_t per_prime = 2 * n * n * sizeof(limb_t);
+    Runtime& runtime = Runtime::get();
+    const Runtime::Lease lease(runtime);
+    return std::max<std::size_t>(1, runtime.call_budget() / per_prime);
 }
 
 }  // namespace zgpu::gpu
