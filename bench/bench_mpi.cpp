@@ -6,8 +6,9 @@
 // communication parts alone (the broadcast of the packed input, and the CRT tree of the ranks'
 // values modulo their shares of the bound's primes), and, on the root alone, one process's zgpu
 // call (zgpu_fmpz_mat_det takes a divisor first where that pays, so it may need far fewer
-// primes). Seconds on the root, the median of `reps` (3) timed calls after one untimed, each from
-// a barrier to the last rank's end. The backend and GPUs are each rank's, as zgpu_mpi.h says.
+// primes), and whether the two values agree. Seconds on the root, the median of `reps` (3) timed
+// calls after one untimed, each from a barrier to the last rank's end. The backend and GPUs are
+// each rank's, as zgpu_mpi.h says.
 #include <gmp.h>
 
 #include <algorithm>
@@ -95,7 +96,8 @@ struct Row {
     std::function<void()> one;                     // one process's zgpu call
 };
 
-void measure(Row& row, flint_rand_t state)
+// Each call writes `out`: the split calls on the root, one process's there too.
+void measure(Row& row, fmpz_t out, flint_rand_t state)
 {
     const double on_all = seconds([&] { row.split(ZGPU_MPI_ON_ALL); });
     const double on_root = seconds([&] { row.split(ZGPU_MPI_ON_ROOT); }, false);
@@ -113,10 +115,13 @@ void measure(Row& row, flint_rand_t state)
         fmpz_randm(value.get(), state, modulus.get());
         zgpu::mpi::crt_tree(value.get(), modulus.get(), 0, MPI_COMM_WORLD);
     });
+    zgpu::FmpzTemp split;
+    fmpz_set(split.get(), out);
     const double one = root_seconds(row.one);
     if (rank == 0)
-        std::printf("| %d | %s | %s | %zu | %.3f | %.3f | %.4f | %.4f | %.3f | %s |\n", ranks, row.call.c_str(), row.size.c_str(),
-                    all.size(), on_root, on_all, broadcast, tree, one, zgpu_last_backend());
+        std::printf("| %d | %s | %s | %zu | %.3f | %.3f | %.4f | %.4f | %.3f | %s | %s |\n", ranks, row.call.c_str(),
+                    row.size.c_str(), all.size(), on_root, on_all, broadcast, tree, one, zgpu_last_backend(),
+                    fmpz_equal(split.get(), out) ? "yes" : "NO");
 }
 
 }  // namespace
@@ -130,8 +135,8 @@ int main(int argc, char** argv)
     if (call == "--header") {
         if (rank == 0)
             std::printf("| ranks | call | size | primes | split, input on the root, s | split, input on all, s | broadcast, s | "
-                        "CRT tree, s | one process's zgpu call, s | its backend |\n"
-                        "|---:|---|---|---:|---:|---:|---:|---:|---:|---|\n");
+                        "CRT tree, s | one process's zgpu call, s | its backend | the same value |\n"
+                        "|---:|---|---|---:|---:|---:|---:|---:|---:|---|---|\n");
         MPI_Finalize();
         return 0;
     }
@@ -161,7 +166,7 @@ int main(int argc, char** argv)
                                           MPI_COMM_WORLD));
         };
         row.one = [&] { require(zgpu_fmpz_mat_det(out, a)); };
-        measure(row, state);
+        measure(row, out, state);
         fmpz_mat_clear(a);
     } else {
         fmpz_poly_t a, b;
@@ -182,7 +187,7 @@ int main(int argc, char** argv)
                                                  MPI_COMM_WORLD));
         };
         row.one = [&] { require(zgpu_fmpz_poly_resultant(out, a, b)); };
-        measure(row, state);
+        measure(row, out, state);
         fmpz_poly_clear(a);
         fmpz_poly_clear(b);
     }

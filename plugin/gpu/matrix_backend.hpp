@@ -89,8 +89,8 @@ void fmpz_mat_product(const HostOperand& a, const HostOperand& b, std::size_t ro
 std::vector<limb_t> fmpz_mat_det_residues(const HostOperand& a, std::size_t n, const ModularTables& tables, bool by_blocks,
                                           const std::function<void(std::uint64_t)>& primes_done);
 // How many primes one fmpz_mat_det_residues call of order n takes within the first device's
-// budget (Runtime::call_budget): each prime holds n^2 residues and, by blocks, as many inverses.
-// At least 1.
+// budget (Runtime::call_budget): each prime holds n^2 residues and, by blocks, as many inverses
+// and up to as many words of temporaries. At least 1.
 std::size_t fmpz_mat_det_primes_at_once(std::size_t n);
 
 // adj a = det(a) a^-1 over Z, or (where b is given) adj a times b, Cramer's numerators of a x = b:

@@ -30,8 +30,9 @@ void residues_here(fmpz_t value, fmpz_t modulus, const SplitValue& call, const P
     const Backend where = requested_backend();
     set_last_backend(where);
     // Lines from the root alone, for its share: the ranks' shares differ by one prime at most.
-    Progress progress(call.call + " over " + std::to_string(me.size) + " ranks, rank " + std::to_string(me.rank) + "'s " +
-                          std::to_string(share.size()) + " of " + std::to_string(all.size()) + " primes",
+    const std::string ranks = std::to_string(me.size) + (me.size == 1 ? " rank" : " ranks");
+    Progress progress(call.call + " over " + ranks + ", rank " + std::to_string(me.rank) + "'s " + std::to_string(share.size()) +
+                          " of " + std::to_string(all.size()) + " primes",
                       me.rank == root ? call.flint_seconds / me.size : 0.0, share.size());
     std::function<void(std::uint64_t)> primes_done;
     if (progress.on()) primes_done = [&](std::uint64_t primes) { progress.advance(primes); };

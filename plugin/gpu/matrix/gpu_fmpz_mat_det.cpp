@@ -62,7 +62,9 @@ std::vector<limb_t> fmpz_mat_det_residues(const HostOperand& a, std::size_t n, c
 
 std::size_t fmpz_mat_det_primes_at_once(std::size_t n)
 {
-    const std::size_t per_prime = 2 * n * n * sizeof(limb_t);
+    // The residues, the inverses, and the block recursion's temporaries: 3/4 n^2 words at the top
+    // level, a quarter of that at each level below (block_inverse.cpp).
+    const std::size_t per_prime = 3 * n * n * sizeof(limb_t);
     Runtime& runtime = Runtime::get();
     const Runtime::Lease lease(runtime);
     return std::max<std::size_t>(1, runtime.call_budget() / per_prime);
