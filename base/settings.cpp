@@ -26,7 +26,9 @@ constexpr Setting kSettings[] = {
     {"ZGPU_REPORT", "off", "1: the plugin prints a line a function at exit: calls, calls on the GPU, seconds (read once a process)"},
     {"ZGPU_PLUGIN_HEAP_PAD", "67108864", "bytes each malloc arena grows by and keeps once the plugin uses the GPU (M_TOP_PAD); 0 leaves malloc as it is (read once a process)"},
     {"ZGPU_PLUGIN_EXCLUDE", "none", "FLINT or NTL function names, split by commas, that the plugin leaves to FLINT or NTL (read once a process)"},
+    {"ZGPU_MPI_TIMEOUT", "600", "seconds a rank of the MPI layer waits for the others beyond twice its own part's time before it ends the job"},
     {"ZGPU_MPI_TEST_FAIL_RANK", "none", "a rank of the MPI layer's calls whose part fails on purpose (for tests)"},
+    {"ZGPU_MPI_TEST_HANG_RANK", "none", "a rank of the MPI layer's calls whose part never ends (for tests)"},
 };
 
 std::string_view value_of(const char* variable)
@@ -70,6 +72,16 @@ std::uint64_t positive_number(const char* variable, std::uint64_t limit, const c
     const std::optional<std::uint64_t> n = decimal(value, limit);
     if (!n || *n == 0) throw Error(std::string(variable) + "='" + std::string(value) + "': expected " + what);
     return *n;
+}
+
+// A rank number from `variable`, -1 where unset or empty.
+long rank_from(const char* variable)
+{
+    const std::string_view value = value_of(variable);
+    if (value.empty()) return -1;
+    const std::optional<std::uint64_t> rank = decimal(value, 1 << 30);
+    if (!rank) throw Error(std::string(variable) + "='" + std::string(value) + "': expected a rank number");
+    return long(*rank);
 }
 
 bool switched_on(const char* variable)
@@ -124,13 +136,13 @@ std::size_t plugin_heap_pad()
     return std::size_t(*bytes);
 }
 
-long mpi_test_fail_rank()
+long mpi_test_fail_rank() { return rank_from("ZGPU_MPI_TEST_FAIL_RANK"); }
+long mpi_test_hang_rank() { return rank_from("ZGPU_MPI_TEST_HANG_RANK"); }
+
+double mpi_timeout()
 {
-    const std::string_view value = value_of("ZGPU_MPI_TEST_FAIL_RANK");
-    if (value.empty()) return -1;
-    const std::optional<std::uint64_t> rank = decimal(value, 1 << 30);
-    if (!rank) throw Error("ZGPU_MPI_TEST_FAIL_RANK='" + std::string(value) + "': expected a rank number");
-    return long(*rank);
+    const std::uint64_t seconds = positive_number("ZGPU_MPI_TIMEOUT", std::uint64_t(1) << 31, "a positive number of seconds");
+    return seconds ? double(seconds) : 600.0;
 }
 
 bool plugin_excludes(std::string_view function)

@@ -35,6 +35,10 @@ bool plugin_excludes(std::string_view function);
 // ZGPU_MPI_TEST_FAIL_RANK: the rank (a number) whose part of each MPI call fails on purpose, for
 // tests; -1 where unset or empty.
 long mpi_test_fail_rank();
+// ZGPU_MPI_TEST_HANG_RANK: the same for a part that never ends; -1 where unset.
+long mpi_test_hang_rank();
+// ZGPU_MPI_TIMEOUT in seconds, a positive number; 600 where unset or empty.
+double mpi_timeout();
 
 // Switches: on where set to anything but "" or "0".
 bool timing();    // ZGPU_TIMING

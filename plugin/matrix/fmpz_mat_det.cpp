@@ -37,7 +37,8 @@ struct AlternatingColumn {
     ZMatrix matrix() const { return {host_operand(adapters::FmpzReader(values.data()), values.size(), "b"), values.size(), 1, 1}; }
 };
 
-// The set's residues of det(a) / d, from det(a)'s; false where a prime divides d.
+}  // namespace
+
 bool divide_residues(std::vector<limb_t>& residues, const PrimeSet& set, const fmpz_t d)
 {
     const std::span<const limb_t> primes = set.moduli();
@@ -48,8 +49,6 @@ bool divide_residues(std::vector<limb_t>& residues, const PrimeSet& set, const f
     }
     return true;
 }
-
-}  // namespace
 
 std::vector<limb_t> gpu_fmpz_mat_det_residues(const ZMatrix& a, const PrimeSet& set, const std::function<void(std::uint64_t)>& primes_done)
 {
@@ -85,18 +84,31 @@ std::size_t divisor_lift_steps(std::size_t n, std::uint64_t bound_bits)
     return dixon_steps(divisor_numerator_bits(n, bound_bits) + bound_bits + 1);
 }
 
-bool fmpz_mat_det_by_divisor(fmpz_t det, const ZMatrix& a, std::uint64_t bound_bits, const std::function<void(std::uint64_t)>& steps_done)
+bool fmpz_mat_det_divisor(fmpz_t d, const ZMatrix& a, std::uint64_t bound_bits, const std::function<void(std::uint64_t)>& steps_done)
 {
     const std::size_t n = a.rows;
     const std::uint64_t numerator_bits = divisor_numerator_bits(n, bound_bits);
     const AlternatingColumn b(n);
     const std::optional<DixonSolution> x = dixon_solve(a, b.matrix(), divisor_lift_steps(n, bound_bits), steps_done);
-    FmpzTemp d, quotient;
     // Every denominator divides det(a); the reconstruction is exact, the modulus being above
     // 2^(numerator_bits + bound_bits + 1).
-    if (!x || !x->first_denominators_lcm(d.get(), kDivisorEntries, numerator_bits, bound_bits)) return false;
+    FmpzTemp found;
+    if (!x || !x->first_denominators_lcm(found.get(), kDivisorEntries, numerator_bits, bound_bits)) return false;
+    fmpz_swap(d, found.get());
+    return true;
+}
+
+std::uint64_t det_quotient_bits(std::uint64_t bound_bits, const fmpz_t d)
+{
     // |det / d| < 2^bound_bits / 2^(bits(d) - 1).
-    const PrimeSet set = product_primes(bound_bits - std::min<std::uint64_t>(bound_bits, fmpz_bits(d.get()) - 1));
+    return bound_bits - std::min<std::uint64_t>(bound_bits, fmpz_bits(d) - 1);
+}
+
+bool fmpz_mat_det_by_divisor(fmpz_t det, const ZMatrix& a, std::uint64_t bound_bits, const std::function<void(std::uint64_t)>& steps_done)
+{
+    FmpzTemp d, quotient;
+    if (!fmpz_mat_det_divisor(d.get(), a, bound_bits, steps_done)) return false;
+    const PrimeSet set = product_primes(det_quotient_bits(bound_bits, d.get()));
     std::vector<limb_t> residues = gpu_fmpz_mat_det_residues(a, set, {});
     if (!divide_residues(residues, set, d.get())) return false;
     crt_one(quotient.get(), residues, set.state());

@@ -38,6 +38,13 @@ std::vector<limb_t> gpu_fmpz_mat_det_residues(const ZMatrix& a, const PrimeSet& 
 // primes of the whole bound. GPU failures throw. steps_done as dixon_solve's.
 bool fmpz_mat_det_by_divisor(fmpz_t det, const ZMatrix& a, std::uint64_t bound_bits, const std::function<void(std::uint64_t)>& steps_done);
 
+// Its parts, for callers that split the quotient's primes (the MPI layer). d = the divisor the
+// lifting finds, or false, d untouched, where it does not serve; |det / d| < 2^det_quotient_bits;
+// det / d modulo each prime of the set from det's residues, or false where a prime divides d.
+bool fmpz_mat_det_divisor(fmpz_t d, const ZMatrix& a, std::uint64_t bound_bits, const std::function<void(std::uint64_t)>& steps_done);
+std::uint64_t det_quotient_bits(std::uint64_t bound_bits, const fmpz_t d);
+bool divide_residues(std::vector<limb_t>& residues, const PrimeSet& set, const fmpz_t d);
+
 // The lifting steps fmpz_mat_det_by_divisor takes for an n x n matrix (for progress lines).
 std::size_t divisor_lift_steps(std::size_t n, std::uint64_t bound_bits);
 

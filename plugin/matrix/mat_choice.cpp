@@ -245,16 +245,16 @@ bool lift_digits_fit(std::size_t n, std::size_t cols, std::size_t steps)
 
 }  // namespace
 
-bool divisor_pays_for_fmpz_mat_det(std::size_t n, std::uint64_t entry_bits, std::uint64_t bound_bits)
+bool divisor_pays_for_fmpz_mat_det(std::size_t n, std::uint64_t entry_bits, std::uint64_t bound_bits, std::size_t gpus)
 {
     namespace d = determinants;
-    const double size = double(n), bound = double(bound_bits);
+    const double size = double(n), bound = double(bound_bits), split = double(std::max<std::size_t>(gpus, 1));
     const double primes = (bound + 1) / d::kPrimeBits + 1;
-    const double whole_bound = std::min(det_mod_seconds(n, primes), recursion_seconds(n, primes));
+    const double whole_bound = std::min(det_mod_seconds(n, primes), recursion_seconds(n, primes)) / split;
     const std::size_t steps = divisor_lift_steps(n, bound_bits);
     const double quotient_primes = std::min(primes, (d::kQuotientBitsPerRow * size + d::kQuotientExtraBits) / d::kPrimeBits + 1);
     const double divisor = lift_seconds(n, 1, double(entry_bits), steps) + 61 * double(steps) * d::kReconstructSecondsPerBit +
-                           std::min(det_mod_seconds(n, quotient_primes), recursion_seconds(n, quotient_primes));
+                           std::min(det_mod_seconds(n, quotient_primes), recursion_seconds(n, quotient_primes)) / split;
     return lift_digits_fit(n, 1, steps) && divisor < whole_bound;
 }
 

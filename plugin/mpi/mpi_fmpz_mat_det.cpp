@@ -1,7 +1,8 @@
 // det(a) over the ranks of a communicator (zgpu_mpi.h) on the frame of value_over_ranks.hpp:
-// Hadamard's bound, and each rank's share of its primes by the GPU's modular determinants (the
-// plugin's own, as many primes at a time as the device holds) or, on a rank without a GPU, zgpu's
-// device-resident layer on the host (reduce, mat_det).
+// Hadamard's bound, or, where the root's GPU finds a divisor of det(a) first, the quotient's
+// bound; each rank's share of its primes by the GPU's modular determinants (the plugin's own, as
+// many primes at a time as the device holds) or, on a rank without a GPU, zgpu's device-resident
+// layer on the host (reduce, mat_det).
 #include <gmp.h>
 
 #include <algorithm>
@@ -10,8 +11,11 @@
 
 #include "adapters/batch_reader.hpp"
 #include "plugin/flint/fmpz_mat_entries.hpp"
+#include "plugin/host_ops/progress.hpp"
 #include "plugin/matrix/fmpz_mat_det.hpp"
+#include "plugin/matrix/mat_choice.hpp"
 #include "plugin/modular/fmpz_temp.hpp"
+#include "plugin/modular/product_primes.hpp"
 #include "plugin/mpi/mpi_values.hpp"
 #include "plugin/mpi/rank_outcome.hpp"
 #include "plugin/mpi/value_over_ranks.hpp"
@@ -30,10 +34,17 @@ const std::string kFunction = "mpi_fmpz_mat_det";
 // The most memory a rank without a GPU holds in residues at once.
 constexpr std::size_t kHostResidueBytes = std::size_t(256) << 20;
 
-// What every rank needs of a: its order, Hadamard's bound in bits, and its entries packed.
+// What every rank needs of a: its order, Hadamard's bound in bits, and its entries packed; and
+// the root, the bits of its largest entry.
 struct DetInput {
-    std::uint64_t n = 0, bound = 0;
+    std::uint64_t n = 0, bound = 0, entry_bits = 0;
     LimbBatch entries;
+
+    matrix::ZMatrix matrix() const
+    {
+        const std::size_t order = std::size_t(n);
+        return {host_operand(adapters::BatchReader(entries.view()), order * order, "a"), order, order, entry_bits};
+    }
 };
 
 // a's on this rank: checked, measured and packed.
@@ -46,6 +57,7 @@ DetInput read_here(const fmpz_mat_struct* a)
     in.n = std::uint64_t(a->r);
     if (in.n == 0) return in;
     in.bound = matrix::hadamard_bits(row_squared_norm_bits(a));
+    in.entry_bits = fmpz_mat_bits(a);
     in.entries = adapters::pack_fmpz_vec(RowMajor(a).entries(), std::size_t(in.n * in.n), "a");
     return in;
 }
@@ -60,7 +72,7 @@ DetInput read_input(const fmpz_mat_struct* a, Where input, int root, MPI_Comm co
     });
     if (input == Where::root) {
         std::uint64_t shape[2] = {in.n, in.bound};
-        MPI_Bcast(shape, 2, MPI_UINT64_T, root, comm);
+        broadcast(shape, 2, MPI_UINT64_T, root, comm, "broadcasting the input");
         in.n = shape[0], in.bound = shape[1];
         if (in.n > 0) broadcast_batch(in.entries, root, comm);
     }
@@ -72,9 +84,7 @@ std::vector<limb_t> det_residues(const DetInput& in, const PrimeSet& mine, Backe
                                  const std::function<void(std::uint64_t)>& primes_done)
 {
     const std::size_t n = std::size_t(in.n);
-    if (where == Backend::gpu)
-        return matrix::gpu_fmpz_mat_det_residues({host_operand(adapters::BatchReader(in.entries.view()), n * n, "a"), n, n, 0}, mine,
-                                                 primes_done);
+    if (where == Backend::gpu) return matrix::gpu_fmpz_mat_det_residues(in.matrix(), mine, primes_done);
     // On the host, a group of primes at a time: the residues of every entry modulo every prime
     // of a share would take n^2 words a prime.
     const DeviceBatch entries = DeviceBatch::upload(in.entries.view(), where);
@@ -93,6 +103,32 @@ std::vector<limb_t> det_residues(const DetInput& in, const PrimeSet& mine, Backe
     return det;
 }
 
+// d, a divisor of det(a) found by the root's GPU where that pays against the whole bound's primes
+// split over the ranks (Dixon's lifting, as one process's fmpz_mat_det takes it), on every rank:
+// the ranks then split the primes of the quotient's bound, often a few instead of thousands. 1
+// where the lifting does not pay or serve, or a prime of the quotient's set divides d.
+void divisor_on_every_rank(fmpz_t d, const DetInput& in, int root, MPI_Comm comm)
+{
+    fmpz_one(d);
+    on_every_rank(comm, [&] {
+        if (rank_of(comm).rank != root || requested_backend() != Backend::gpu ||
+            !matrix::divisor_pays_for_fmpz_mat_det(in.n, in.entry_bits, in.bound, std::size_t(rank_of(comm).size)))
+            return;
+        const std::string n = std::to_string(in.n);
+        Progress progress("fmpz_mat_det, " + n + " x " + n + ", a divisor on rank " + std::to_string(root),
+                          matrix::flint_det_seconds(in.n, in.bound), matrix::divisor_lift_steps(in.n, in.bound) - 1);
+        std::function<void(std::uint64_t)> steps_done;
+        if (progress.on()) steps_done = [&](std::uint64_t steps) { progress.advance(steps); };
+        FmpzTemp found;
+        if (!matrix::fmpz_mat_det_divisor(found.get(), in.matrix(), in.bound, steps_done)) return;
+        progress.ran_on(Backend::gpu);
+        for (const limb_t p : product_primes(matrix::det_quotient_bits(in.bound, found.get())).moduli())
+            if (fmpz_fdiv_ui(found.get(), p) == 0) return;
+        fmpz_swap(d, found.get());
+    });
+    broadcast_fmpz(d, root, comm);
+}
+
 }  // namespace
 
 void fmpz_mat_det(fmpz_t det, const fmpz_mat_t a, Where input, Where result, int root, MPI_Comm comm)
@@ -104,11 +140,20 @@ void fmpz_mat_det(fmpz_t det, const fmpz_mat_t a, Where input, Where result, int
         fmpz_set_ui(value.get(), in.n == 0 ? 1 : 0);
         set_last_backend(Backend::cpu);
     } else {
+        FmpzTemp d;
+        divisor_on_every_rank(d.get(), in, root, comm);
         const std::string n = std::to_string(in.n);
-        value_over_ranks(value.get(), {kFunction, "fmpz_mat_det, " + n + " x " + n, in.bound, matrix::flint_det_seconds(in.n, in.bound)},
-                         root, comm, [&](const PrimeSet& mine, Backend where, const std::function<void(std::uint64_t)>& done) {
-                             return det_residues(in, mine, where, done);
+        const std::string call = "fmpz_mat_det, " + n + " x " + n + (fmpz_is_one(d.get()) ? "" : ", the quotient by a divisor");
+        const std::uint64_t bits = matrix::det_quotient_bits(in.bound, d.get());
+        value_over_ranks(value.get(), {kFunction, call, bits, matrix::flint_det_seconds(in.n, bits)}, root, comm,
+                         [&](const PrimeSet& mine, Backend where, const std::function<void(std::uint64_t)>& done) {
+                             std::vector<limb_t> residues = det_residues(in, mine, where, done);
+                             // Never false: no prime of the quotient's set divides d.
+                             if (!matrix::divide_residues(residues, mine, d.get()))
+                                 throw Error(kFunction + ": internal error: a prime of the quotient's set divides the divisor");
+                             return residues;
                          });
+        if (rank_of(comm).rank == root) fmpz_mul(value.get(), value.get(), d.get());
     }
     deliver(det, value.get(), result, root, comm);
 }

@@ -59,7 +59,7 @@ ResultantInput read_input(const fmpz_poly_struct* a, const fmpz_poly_struct* b, 
     });
     if (input == Where::root) {
         std::uint64_t shape[3] = {in.a_length, in.b_length, in.bound};
-        MPI_Bcast(shape, 3, MPI_UINT64_T, root, comm);
+        broadcast(shape, 3, MPI_UINT64_T, root, comm, "broadcasting the input");
         in.a_length = shape[0], in.b_length = shape[1], in.bound = shape[2];
         if (in.bound > 0) {
             broadcast_batch(in.a, root, comm);

@@ -1,11 +1,22 @@
 #include "plugin/mpi/rank_outcome.hpp"
 
+#include <chrono>
+#include <cstdio>
 #include <exception>
 #include <string>
+#include <thread>
 
+#include "base/settings.hpp"
 #include "zgpu/error.hpp"
 
 namespace zgpu::mpi {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+}  // namespace
 
 RankOf rank_of(MPI_Comm comm)
 {
@@ -15,11 +26,56 @@ RankOf rank_of(MPI_Comm comm)
     return r;
 }
 
+double answer_limit(double own_seconds) { return settings::mpi_timeout() + 2 * own_seconds; }
+
+void wait_for(MPI_Request& request, MPI_Comm comm, const char* what, double limit)
+{
+    const Clock::time_point start = Clock::now();
+    for (int done = 0;;) {
+        MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+        if (done) return;
+        const double waited = seconds_since(start);
+        if (waited > limit) break;
+        // Polled at once for short waits; then every 50 microseconds, so that waiting ranks
+        // leave the processors to working ones where ranks share them.
+        if (waited < 1e-4) std::this_thread::yield();
+        else std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+    const RankOf me = rank_of(comm);
+    std::fprintf(stderr,
+                 "zgpu: rank %d of %d: no answer from the other ranks within %.0f s (ZGPU_MPI_TIMEOUT and twice this "
+                 "rank's own part) %s; a rank stopped answering: ending the job\n",
+                 me.rank, me.size, limit, what);
+    MPI_Abort(comm, 1);
+}
+
+void broadcast(void* data, int count, MPI_Datatype type, int root, MPI_Comm comm, const char* what)
+{
+    MPI_Request request;
+    MPI_Ibcast(data, count, type, root, comm, &request);
+    wait_for(request, comm, what, answer_limit(0));
+}
+
+void send(const void* data, int count, MPI_Datatype type, int to, MPI_Comm comm, const char* what)
+{
+    MPI_Request request;
+    MPI_Isend(data, count, type, to, 0, comm, &request);
+    wait_for(request, comm, what, answer_limit(0));
+}
+
+void receive(void* data, int count, MPI_Datatype type, int from, MPI_Comm comm, const char* what)
+{
+    MPI_Request request;
+    MPI_Irecv(data, count, type, from, 0, comm, &request);
+    wait_for(request, comm, what, answer_limit(0));
+}
+
 void on_every_rank(MPI_Comm comm, const std::function<void()>& part)
 {
     const RankOf me = rank_of(comm);
     std::string message;
     bool failed = false;
+    const Clock::time_point start = Clock::now();
     try {
         part();
     } catch (const std::exception& e) {
@@ -31,12 +87,14 @@ void on_every_rank(MPI_Comm comm, const std::function<void()>& part)
     }
     // The lowest failed rank, or size where none failed; then that rank's message to all.
     int mine = failed ? me.rank : me.size, first = me.size;
-    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+    MPI_Request request;
+    MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm, &request);
+    wait_for(request, comm, "waiting for their parts", answer_limit(seconds_since(start)));
     if (first == me.size) return;
     int length = int(message.size());
-    MPI_Bcast(&length, 1, MPI_INT, first, comm);
+    broadcast(&length, 1, MPI_INT, first, comm, "reading a failed rank's message");
     message.resize(std::size_t(length));
-    MPI_Bcast(message.data(), length, MPI_CHAR, first, comm);
+    broadcast(message.data(), length, MPI_CHAR, first, comm, "reading a failed rank's message");
     throw Error(message + " (on rank " + std::to_string(first) + " of " + std::to_string(me.size) + ")");
 }
 

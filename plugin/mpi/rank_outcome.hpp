@@ -1,5 +1,6 @@
 // One outcome for every rank of an MPI call: a part that fails on one rank ends the call on all,
-// with the same message, instead of leaving the others waiting in the next collective.
+// with the same message, instead of leaving the others waiting in the next collective; and no
+// rank waits forever for one that stopped answering.
 #pragma once
 
 #include <functional>
@@ -9,7 +10,8 @@
 namespace zgpu::mpi {
 
 // Runs `part` on this rank, then learns whether it threw on any rank: if so, every rank throws
-// zgpu::Error with the lowest such rank's message, and its number. Collective over comm.
+// zgpu::Error with the lowest such rank's message, and its number. Collective over comm. The
+// others' answer is awaited for answer_limit(part's time).
 void on_every_rank(MPI_Comm comm, const std::function<void()>& part);
 
 // comm's rank and size, each rank's own.
@@ -17,5 +19,20 @@ struct RankOf {
     int rank, size;
 };
 RankOf rank_of(MPI_Comm comm);
+
+// How long a rank waits for the others after its own part of `own_seconds`: ZGPU_MPI_TIMEOUT
+// seconds beyond twice its own part (the others' equal shares take about as long).
+double answer_limit(double own_seconds);
+
+// Waits for `request`, a nonblocking transfer of the call. Where it is not done `limit` seconds
+// after the wait began, says so on stderr (this rank, `what`, ZGPU_MPI_TIMEOUT) and ends the job
+// (MPI_Abort): a rank that stopped answering leaves the communicator unusable, so no call can end
+// cleanly without it.
+void wait_for(MPI_Request& request, MPI_Comm comm, const char* what, double limit);
+
+// Blocking MPI calls of the layer, each awaited by wait_for with answer_limit(0).
+void broadcast(void* data, int count, MPI_Datatype type, int root, MPI_Comm comm, const char* what);
+void send(const void* data, int count, MPI_Datatype type, int to, MPI_Comm comm, const char* what);
+void receive(void* data, int count, MPI_Datatype type, int from, MPI_Comm comm, const char* what);
 
 }  // namespace zgpu::mpi

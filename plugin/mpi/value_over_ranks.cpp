@@ -1,5 +1,8 @@
 #include "plugin/mpi/value_over_ranks.hpp"
 
+#include <chrono>
+#include <thread>
+
 #include "base/settings.hpp"
 #include "plugin/host_ops/progress.hpp"
 #include "plugin/modular/cpu_modular.hpp"
@@ -23,6 +26,8 @@ void residues_here(fmpz_t value, fmpz_t modulus, const SplitValue& call, const P
     const RankOf me = rank_of(comm);
     if (settings::mpi_test_fail_rank() == me.rank)
         throw Error(call.function + ": this rank's part failed on purpose (ZGPU_MPI_TEST_FAIL_RANK)");
+    // Until the others end the job (ZGPU_MPI_TIMEOUT).
+    while (settings::mpi_test_hang_rank() == me.rank) std::this_thread::sleep_for(std::chrono::seconds(1));
     const std::span<const limb_t> share = prime_share(all.moduli(), me.rank, me.size);
     if (share.empty()) return fmpz_zero(value), fmpz_one(modulus);
     // Kept for the next call of this size, with its comb and device tables.

@@ -163,20 +163,39 @@ TEST_F(Environment, PluginExclusionsAreWholeNames)
     EXPECT_FALSE(settings::plugin_excludes("_fmpz_poly_mul"));
 }
 
-TEST_F(Environment, MpiTestFailRankIsARankOrNone)
+TEST_F(Environment, MpiTestRanksAreARankOrNone)
 {
-    set("ZGPU_MPI_TEST_FAIL_RANK", nullptr);
-    EXPECT_EQ(settings::mpi_test_fail_rank(), -1);
-    set("ZGPU_MPI_TEST_FAIL_RANK", "0");
-    EXPECT_EQ(settings::mpi_test_fail_rank(), 0);
-    set("ZGPU_MPI_TEST_FAIL_RANK", "3");
-    EXPECT_EQ(settings::mpi_test_fail_rank(), 3);
-    for (const char* bad : {"-1", "one"}) {
-        set("ZGPU_MPI_TEST_FAIL_RANK", bad);
-        EXPECT_EQ(error_of([] { settings::mpi_test_fail_rank(); }),
-                  "ZGPU_MPI_TEST_FAIL_RANK='" + std::string(bad) + "': expected a rank number");
+    const struct {
+        const char* variable;
+        long (*read)();
+    } hooks[] = {{"ZGPU_MPI_TEST_FAIL_RANK", settings::mpi_test_fail_rank}, {"ZGPU_MPI_TEST_HANG_RANK", settings::mpi_test_hang_rank}};
+    for (const auto& hook : hooks) {
+        set(hook.variable, nullptr);
+        EXPECT_EQ(hook.read(), -1);
+        set(hook.variable, "0");
+        EXPECT_EQ(hook.read(), 0);
+        set(hook.variable, "3");
+        EXPECT_EQ(hook.read(), 3);
+        for (const char* bad : {"-1", "one"}) {
+            set(hook.variable, bad);
+            EXPECT_EQ(error_of([&] { hook.read(); }), std::string(hook.variable) + "='" + bad + "': expected a rank number");
+        }
+        set(hook.variable, nullptr);
     }
-    set("ZGPU_MPI_TEST_FAIL_RANK", nullptr);
+}
+
+TEST_F(Environment, MpiTimeoutIsAPositiveNumberOfSeconds)
+{
+    set("ZGPU_MPI_TIMEOUT", nullptr);
+    EXPECT_EQ(settings::mpi_timeout(), 600.0);
+    set("ZGPU_MPI_TIMEOUT", "2");
+    EXPECT_EQ(settings::mpi_timeout(), 2.0);
+    for (const char* bad : {"0", "-5", "1.5"}) {
+        set("ZGPU_MPI_TIMEOUT", bad);
+        EXPECT_EQ(error_of([] { settings::mpi_timeout(); }),
+                  "ZGPU_MPI_TIMEOUT='" + std::string(bad) + "': expected a positive number of seconds");
+    }
+    set("ZGPU_MPI_TIMEOUT", nullptr);
 }
 
 TEST(Settings, TheTableNamesEveryVariableOnce)
@@ -187,7 +206,7 @@ TEST(Settings, TheTableNamesEveryVariableOnce)
         EXPECT_EQ(s.name.substr(0, 5), "ZGPU_");
         EXPECT_FALSE(s.default_value.empty() || s.meaning.empty()) << s.name;
     }
-    EXPECT_EQ(names.size(), 13u);
+    EXPECT_EQ(names.size(), 15u);
 }
 
 }  // namespace

@@ -4,7 +4,8 @@
 // the root or on all, the first and the last rank as root. Errors: a rank's part made to fail
 // (ZGPU_MPI_TEST_FAIL_RANK), a root's bad argument, a root that is no rank: -1 on every rank
 // with the same message, and nothing written. Run under mpiexec with any number of ranks; exits
-// 1 on every rank where a check failed on any.
+// 1 on every rank where a check failed on any. With --hang-one-rank (two ranks or more), the
+// last rank's part never ends, and the others must end the job within ZGPU_MPI_TIMEOUT.
 #include <gmp.h>
 
 #include <cstdio>
@@ -234,11 +235,31 @@ void check_resultants(flint_rand_t state)
 
 }  // namespace
 
+// A rank that never ends its part: the others end the job after ZGPU_MPI_TIMEOUT's 2 seconds,
+// saying so; returning is a failure.
+int hang_one_rank()
+{
+    setenv("ZGPU_MPI_TEST_HANG_RANK", std::to_string(ranks - 1).c_str(), 1);
+    setenv("ZGPU_MPI_TIMEOUT", "2", 1);
+    fmpz_mat_t a;
+    fmpz_mat_init(a, 8, 8);
+    for (slong i = 0; i < 8; ++i) fmpz_set_ui(fmpz_mat_entry(a, i, i), ulong(i + 2));
+    fmpz_t det;
+    fmpz_init(det);
+    const int status = zgpu_mpi_fmpz_mat_det(det, a, ZGPU_MPI_ON_ALL, ZGPU_MPI_ON_ALL, 0, MPI_COMM_WORLD);
+    std::printf("rank %d of %d: the call returned %d: the job should have ended\n", rank, ranks, status);
+    fmpz_clear(det);
+    fmpz_mat_clear(a);
+    MPI_Finalize();
+    return 1;
+}
+
 int main(int argc, char** argv)
 {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    if (argc > 1 && std::string(argv[1]) == "--hang-one-rank") return hang_one_rank();
     flint_rand_t state;  // the same seed on every rank: the same inputs
     random_init(state);
     check_determinants(state);
