@@ -35,8 +35,8 @@ inline int compare_split(const char* what, const std::function<int(fmpz_t)>& spl
         status = one(one_value);
         const double one_ms = 1e3 * (MPI_Wtime() - one_start);
         const bool same = status == 0 && fmpz_equal(split_value, one_value);
-        std::printf("%s: over %d ranks %.1f ms, in one process %.1f ms (%s): %s, a value of %lu bits\n", what, ranks, split_ms,
-                    one_ms, zgpu_last_backend(), same ? "the same" : "DIFFERENT",
+        std::printf("%s: over %d rank%s %.1f ms, in one process %.1f ms (%s): %s, a value of %lu bits\n", what, ranks,
+                    ranks == 1 ? "" : "s", split_ms, one_ms, zgpu_last_backend(), same ? "the same" : "DIFFERENT",
                     static_cast<unsigned long>(fmpz_bits(split_value)));
         if (!same) status = 1;
     }

@@ -56,10 +56,13 @@ constexpr double kStepsPerSecondAlone = 2.9e9, kStepsPerSecondFour = 3.6e9;
 // Block recursion, all primes at once (bench_matrix's "both ways" rows): 0.55 ms for every 32
 // rows (launches, temporaries, the small blocks' eliminations), and about n^3 multiply-adds a
 // matrix, at 4.2e-13 s from 600 rows (the products on the tensor cores) and 3.5e-12 below (100
-// rows modulo 1657 primes: 7.9 ms, where det_mod took about 5).
+// rows modulo 1657 primes: 7.9 ms, where det_mod took about 5); at 2.5e-13 from 1500 rows, the
+// products' tiles fuller (2000 x 2000 modulo 8452 primes: 17.2 s with the reduction and the
+// CRT, results/2026-11-30-2xh200-mpi/run32).
 constexpr double kRecursionSecondsPer32Rows = 0.55e-3;
-constexpr double kRecursionSecondsPerTermLarge = 4.2e-13, kRecursionSecondsPerTermSmall = 3.5e-12;
-constexpr std::size_t kRecursionLargeFrom = 600;
+constexpr double kRecursionSecondsPerTermHuge = 2.5e-13, kRecursionSecondsPerTermLarge = 4.2e-13,
+                 kRecursionSecondsPerTermSmall = 3.5e-12;
+constexpr std::size_t kRecursionLargeFrom = 600, kRecursionHugeFrom = 1500;
 
 // The determinant by a divisor (bench_matrix, 400 to 1000 rows of 64-bit entries): a lifting
 // step 8.4 microseconds of two launches, and the inverse and a's residues read at 3e12 bytes a
@@ -216,7 +219,9 @@ double recursion_seconds(std::size_t n, double primes)
 {
     namespace d = determinants;
     const double size = double(n);
-    const double per_term = n >= d::kRecursionLargeFrom ? d::kRecursionSecondsPerTermLarge : d::kRecursionSecondsPerTermSmall;
+    const double per_term = n >= d::kRecursionHugeFrom   ? d::kRecursionSecondsPerTermHuge
+                            : n >= d::kRecursionLargeFrom ? d::kRecursionSecondsPerTermLarge
+                                                          : d::kRecursionSecondsPerTermSmall;
     return std::ceil(size / 32) * d::kRecursionSecondsPer32Rows + primes * size * size * size * per_term;
 }
 

@@ -6,8 +6,11 @@
    the product of its primes; the ranks' values then merge pairwise along a binary tree to the
    root, so that no rank holds every residue. Every call is collective: all ranks of comm call it
    with the same input, result and root. Where a rank's part fails, every rank returns -1 with
-   that rank's message (zgpu_last_error) and nothing is written. A rank that stops answering is
-   MPI's to handle (by default the job ends).
+   that rank's message (zgpu_last_error) and nothing is written. A rank that stops answering
+   ends the job: a rank that has waited ZGPU_MPI_TIMEOUT seconds (600 unless set) beyond twice
+   its own part's time says so on stderr and calls MPI_Abort. A determinant whose divisor the
+   root's GPU finds sooner (Dixon's lifting, as one process's does) splits only the quotient's
+   primes.
 
    Unless ZGPU_DEVICES or ZGPU_DEVICE is set, the ranks on one machine share its GPUs out at
    their first call: local rank r of L takes GPUs r, r + L, ..., or GPU r mod D where the machine
