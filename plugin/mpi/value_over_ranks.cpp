@@ -1,7 +1,12 @@
 #include "plugin/mpi/value_over_ranks.hpp"
 
 #include <chrono>
+#include <map>
+#include <mutex>
+#include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "base/settings.hpp"
 #include "plugin/host_ops/progress.hpp"
@@ -19,22 +24,45 @@
 namespace zgpu::mpi {
 namespace {
 
-// The value modulo the product of this rank's primes, in [0, modulus) (1 for no primes).
-void residues_here(fmpz_t value, fmpz_t modulus, const SplitValue& call, const PrimeSet& all, int root, MPI_Comm comm,
-                   const ResiduesHere& residues)
+// The ranks' weights for the next call of a function over a number of ranks, the same on every
+// rank (rebalanced from times every rank has gathered); equal before the first.
+class Weights {
+public:
+    std::vector<std::uint64_t> of(const std::string& function, int ranks)
+    {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        const auto found = kept_.find({function, ranks});
+        return found != kept_.end() ? found->second : std::vector<std::uint64_t>(std::size_t(ranks), kFullWeight);
+    }
+    void keep(const std::string& function, int ranks, std::vector<std::uint64_t> weights)
+    {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        kept_[{function, ranks}] = std::move(weights);
+    }
+
+private:
+    std::mutex mutex_;
+    std::map<std::pair<std::string, int>, std::vector<std::uint64_t>> kept_;
+};
+
+Weights weights;
+
+// The value modulo the product of this rank's primes (its `share`), in [0, modulus) (1 for no
+// primes).
+void residues_here(fmpz_t value, fmpz_t modulus, const SplitValue& call, const PrimeSet& all, std::span<const limb_t> share,
+                   int root, MPI_Comm comm, const ResiduesHere& residues)
 {
     const RankOf me = rank_of(comm);
     if (settings::mpi_test_fail_rank() == me.rank)
         throw Error(call.function + ": this rank's part failed on purpose (ZGPU_MPI_TEST_FAIL_RANK)");
     // Until the others end the job (ZGPU_MPI_TIMEOUT).
     while (settings::mpi_test_hang_rank() == me.rank) std::this_thread::sleep_for(std::chrono::seconds(1));
-    const std::span<const limb_t> share = prime_share(all.moduli(), me.rank, me.size);
     if (share.empty()) return fmpz_zero(value), fmpz_one(modulus);
     // Kept for the next call of this size, with its comb and device tables.
     const PrimeSet mine = kept_primes_range(std::size_t(share.data() - all.moduli().data()), share.size());
     const Backend where = requested_backend();
     set_last_backend(where);
-    // Lines from the root alone, for its share: the ranks' shares differ by one prime at most.
+    // Lines from the root alone, for its share.
     const std::string ranks = std::to_string(me.size) + (me.size == 1 ? " rank" : " ranks");
     Progress progress(call.call + " over " + ranks + ", rank " + std::to_string(me.rank) + "'s " + std::to_string(share.size()) +
                           " of " + std::to_string(all.size()) + " primes",
@@ -54,8 +82,22 @@ void value_over_ranks(fmpz_t value, const SplitValue& call, int root, MPI_Comm c
 {
     on_every_rank(comm, [&] { share_devices(comm); });
     const PrimeSet all = product_primes(call.bound_bits);
+    const RankOf me = rank_of(comm);
+    const std::vector<std::uint64_t> now = weights.of(call.function, me.size);
+    const std::span<const limb_t> share = weighted_share(all.moduli(), now, me.rank);
     FmpzTemp modulus;
-    on_every_rank(comm, [&] { residues_here(value, modulus.get(), call, all, root, comm, residues); });
+    const auto start = std::chrono::steady_clock::now();
+    double seconds = 0;
+    on_every_rank(comm, [&] {
+        residues_here(value, modulus.get(), call, all, share, root, comm, residues);
+        if (!share.empty()) seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    });
+    // Every rank's time, so that the next call's shares even them out.
+    std::vector<double> times(std::size_t(me.size));
+    MPI_Request request;
+    MPI_Iallgather(&seconds, 1, MPI_DOUBLE, times.data(), 1, MPI_DOUBLE, comm, &request);
+    wait_for(request, comm, "gathering the ranks' times", answer_limit(0));
+    weights.keep(call.function, me.size, rebalanced(now, times));
     crt_tree(value, modulus.get(), root, comm);
     // On the root, from [0, P) to FLINT's symmetric range (-P/2, P/2], which holds |value| < 2^bound.
     if (rank_of(comm).rank != root) return;

@@ -33,11 +33,13 @@ struct SplitValue {
 };
 
 // On the root, value = the call's value from the residues of every rank's share of
-// PrimeSet::for_bits(bound_bits, signed); elsewhere value is spent. This rank's GPUs are those
-// share_devices gives it. A rank's failure, or ZGPU_MPI_TEST_FAIL_RANK naming it, ends the
-// call on every rank alike (on_every_rank); a rank that never ends its part
-// (ZGPU_MPI_TEST_HANG_RANK naming it) has the others end the job (wait_for). Progress lines, where asked for, come from the root
-// and count its own share. Collective over comm.
+// PrimeSet::for_bits(bound_bits, signed); elsewhere value is spent. The shares are weighted by
+// the ranks' times in the function's last call, so that ranks that finished early take more
+// (equal before the first; shares.hpp). This rank's GPUs are those share_devices gives it. A
+// rank's failure, or ZGPU_MPI_TEST_FAIL_RANK naming it, ends the call on every rank alike
+// (on_every_rank); a rank that never ends its part (ZGPU_MPI_TEST_HANG_RANK naming it) has the
+// others end the job (wait_for). Progress lines, where asked for, come from the root and count
+// its own share. Collective over comm.
 void value_over_ranks(fmpz_t value, const SplitValue& call, int root, MPI_Comm comm, const ResiduesHere& residues);
 
 // Throws, alike on every rank, for a null comm, a root that is no rank of comm, or an out

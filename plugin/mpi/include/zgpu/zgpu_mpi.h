@@ -1,9 +1,10 @@
 /* Modular computations split over the ranks of an MPI communicator: libzgpu_mpi, built with
    -DZGPU_WITH_MPI=ON (libzgpu itself never needs MPI).
 
-   Each rank takes an equal share of the primes the bound needs, computes its residues with zgpu
-   on its own backend (its GPU where it has one, else its host threads) and reconstructs modulo
-   the product of its primes; the ranks' values then merge pairwise along a binary tree to the
+   Each rank takes a share of the primes the bound needs (equal at a function's first call, then
+   weighted by the ranks' times in its last call, so that faster ranks take more), computes its
+   residues with zgpu on its own backend (its GPU where it has one, else its host threads) and
+   reconstructs modulo the product of its primes; the ranks' values then merge pairwise along a binary tree to the
    root, so that no rank holds every residue. Every call is collective: all ranks of comm call it
    with the same input, result and root. Where a rank's part fails, every rank returns -1 with
    that rank's message (zgpu_last_error) and nothing is written. A rank that stops answering
