@@ -10,12 +10,14 @@
 namespace zgpu {
 namespace {
 
-// The last few sets made, each with what finds it again, the most recently used last: a few
+// The last `kept` sets made, each with what finds it again, the most recently used last: a few
 // sizes in turn (a modular algorithm's products grow as it goes, then start again) each find
 // theirs.
 template <class Key>
 class KeptSets {
 public:
+    explicit KeptSets(std::size_t kept) : kept_count_(kept) {}
+
     template <class Matches, class Make>
     PrimeSet get(Matches matches, Make make)
     {
@@ -32,13 +34,13 @@ public:
         // Built unlocked: other threads' calls need not wait (two may build the same set).
         std::pair<Key, PrimeSet> made = make();
         const std::lock_guard<std::mutex> lock(mutex_);
-        if (kept_.size() == kKept) kept_.erase(kept_.begin());
+        if (kept_.size() == kept_count_) kept_.erase(kept_.begin());
         kept_.push_back(made);
         return made.second;
     }
 
 private:
-    static constexpr std::size_t kKept = 4;
+    std::size_t kept_count_;
     std::mutex mutex_;
     std::vector<std::pair<Key, PrimeSet>> kept_;
 };
@@ -73,8 +75,10 @@ struct PrimesRange {
     std::size_t first, count;
 };
 
-KeptSets<BitsRange> by_bits;
-KeptSets<PrimesRange> by_range;
+KeptSets<BitsRange> by_bits(4);
+// A rank's share and the groups a determinant splits it into (prime_groups.hpp): tens of
+// thousands of primes of a large matrix in groups of a few hundred or thousand.
+KeptSets<PrimesRange> by_range(16);
 
 }  // namespace
 

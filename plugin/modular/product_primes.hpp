@@ -13,8 +13,9 @@ namespace zgpu {
 // PrimeSet::for_bits(bits, true), from the kept sets where one serves these bits. Thread-safe.
 PrimeSet product_primes(std::uint64_t bits);
 
-// PrimeSet::generated_range(first, count), from the last few kept (an MPI rank's share of a
-// bound's primes, asked for again by the next call of the same size). Thread-safe.
+// PrimeSet::generated_range(first, count), from the last 16 kept (an MPI rank's share of a
+// bound's primes, and the groups a determinant takes them in, asked for again by the next call
+// of the same size). Thread-safe.
 PrimeSet kept_primes_range(std::size_t first, std::size_t count);
 
 }  // namespace zgpu

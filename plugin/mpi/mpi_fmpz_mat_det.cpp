@@ -125,7 +125,7 @@ void divisor_on_every_rank(fmpz_t d, const DetInput& in, int root, MPI_Comm comm
         for (const limb_t p : product_primes(matrix::det_quotient_bits(in.bound, found.get())).moduli())
             if (fmpz_fdiv_ui(found.get(), p) == 0) return;
         fmpz_swap(d, found.get());
-    });
+    }, matrix::flint_det_seconds(in.n, in.bound));  // the others wait for the root's lifting
     broadcast_fmpz(d, root, comm);
 }
 
@@ -133,7 +133,7 @@ void divisor_on_every_rank(fmpz_t d, const DetInput& in, int root, MPI_Comm comm
 
 void fmpz_mat_det(fmpz_t det, const fmpz_mat_t a, Where input, Where result, int root, MPI_Comm comm)
 {
-    check_call(kFunction, det, "det", result, root, comm);
+    check_call(kFunction, det, "det", input, result, root, comm);
     const DetInput in = read_input(a, input, root, comm);
     FmpzTemp value;
     if (in.n == 0 || in.bound == 0) {  // the empty matrix's 1, a zero row's 0: the host's answers

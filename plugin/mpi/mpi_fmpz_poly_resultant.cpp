@@ -97,7 +97,7 @@ std::vector<limb_t> resultant_residues(const ResultantInput& in, const PrimeSet&
 void fmpz_poly_resultant(fmpz_t res, const fmpz_poly_t a, const fmpz_poly_t b, Where input, Where result, int root,
                          MPI_Comm comm)
 {
-    check_call(kFunction, res, "res", result, root, comm);
+    check_call(kFunction, res, "res", input, result, root, comm);
     const ResultantInput in = read_input(a, b, input, root, comm);
     FmpzTemp value;
     if (in.bound == 0) {  // a zero polynomial's 0, as in FLINT: the host's answer

@@ -1,5 +1,6 @@
 #include "plugin/mpi/rank_outcome.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -26,7 +27,16 @@ RankOf rank_of(MPI_Comm comm)
     return r;
 }
 
-double answer_limit(double own_seconds) { return settings::mpi_timeout() + 2 * own_seconds; }
+double answer_limit(double part_seconds)
+{
+    constexpr double kUnset = 600;
+    double timeout = kUnset;
+    try {
+        timeout = settings::mpi_timeout();
+    } catch (const Error&) {
+    }
+    return timeout + 2 * part_seconds;
+}
 
 void wait_for(MPI_Request& request, MPI_Comm comm, const char* what, double limit)
 {
@@ -43,34 +53,37 @@ void wait_for(MPI_Request& request, MPI_Comm comm, const char* what, double limi
     }
     const RankOf me = rank_of(comm);
     std::fprintf(stderr,
-                 "zgpu: rank %d of %d: no answer from the other ranks within %.0f s (ZGPU_MPI_TIMEOUT and twice this "
-                 "rank's own part) %s; a rank stopped answering: ending the job\n",
+                 "zgpu: rank %d of %d: no answer from the other ranks within %.0f s (ZGPU_MPI_TIMEOUT beyond twice the "
+                 "part's time) %s; a rank stopped answering: ending the job\n",
                  me.rank, me.size, limit, what);
     MPI_Abort(comm, 1);
 }
 
 void broadcast(void* data, int count, MPI_Datatype type, int root, MPI_Comm comm, const char* what)
 {
+    const double limit = answer_limit(0);
     MPI_Request request;
     MPI_Ibcast(data, count, type, root, comm, &request);
-    wait_for(request, comm, what, answer_limit(0));
+    wait_for(request, comm, what, limit);
 }
 
 void send(const void* data, int count, MPI_Datatype type, int to, MPI_Comm comm, const char* what)
 {
+    const double limit = answer_limit(0);
     MPI_Request request;
     MPI_Isend(data, count, type, to, 0, comm, &request);
-    wait_for(request, comm, what, answer_limit(0));
+    wait_for(request, comm, what, limit);
 }
 
 void receive(void* data, int count, MPI_Datatype type, int from, MPI_Comm comm, const char* what)
 {
+    const double limit = answer_limit(0);
     MPI_Request request;
     MPI_Irecv(data, count, type, from, 0, comm, &request);
-    wait_for(request, comm, what, answer_limit(0));
+    wait_for(request, comm, what, limit);
 }
 
-void on_every_rank(MPI_Comm comm, const std::function<void()>& part)
+void on_every_rank(MPI_Comm comm, const std::function<void()>& part, double expected_seconds)
 {
     const RankOf me = rank_of(comm);
     std::string message;
@@ -87,9 +100,10 @@ void on_every_rank(MPI_Comm comm, const std::function<void()>& part)
     }
     // The lowest failed rank, or size where none failed; then that rank's message to all.
     int mine = failed ? me.rank : me.size, first = me.size;
+    const double limit = answer_limit(std::max(seconds_since(start), expected_seconds));
     MPI_Request request;
     MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm, &request);
-    wait_for(request, comm, "waiting for their parts", answer_limit(seconds_since(start)));
+    wait_for(request, comm, "waiting for their parts", limit);
     if (first == me.size) return;
     int length = int(message.size());
     broadcast(&length, 1, MPI_INT, first, comm, "reading a failed rank's message");

@@ -11,8 +11,10 @@ namespace zgpu::mpi {
 
 // Runs `part` on this rank, then learns whether it threw on any rank: if so, every rank throws
 // zgpu::Error with the lowest such rank's message, and its number. Collective over comm. The
-// others' answer is awaited for answer_limit(part's time).
-void on_every_rank(MPI_Comm comm, const std::function<void()>& part);
+// others' answer is awaited for answer_limit of the longer of the part's time and
+// `expected_seconds`, the time another rank's part may take by the cost model (the same on every
+// rank).
+void on_every_rank(MPI_Comm comm, const std::function<void()>& part, double expected_seconds = 0);
 
 // comm's rank and size, each rank's own.
 struct RankOf {
@@ -20,9 +22,10 @@ struct RankOf {
 };
 RankOf rank_of(MPI_Comm comm);
 
-// How long a rank waits for the others after its own part of `own_seconds`: ZGPU_MPI_TIMEOUT
-// seconds beyond twice its own part (the others' equal shares take about as long).
-double answer_limit(double own_seconds);
+// How long a rank waits for the others after a part of `part_seconds`: ZGPU_MPI_TIMEOUT seconds
+// beyond twice that. Never throws: a bad ZGPU_MPI_TIMEOUT counts as unset here, and check_call
+// reports it (value_over_ranks.hpp).
+double answer_limit(double part_seconds);
 
 // Waits for `request`, a nonblocking transfer of the call. Where it is not done `limit` seconds
 // after the wait began, says so on stderr (this rank, `what`, ZGPU_MPI_TIMEOUT) and ends the job

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <numeric>
@@ -38,21 +39,29 @@ inline std::span<const limb_t> weighted_share(std::span<const limb_t> primes, st
 // The largest weight rebalanced() gives.
 inline constexpr std::uint64_t kFullWeight = std::uint64_t(1) << 30;
 
+// Times within this fraction of their mean leave the weights as they are: the shares, and the
+// prime sets and tables kept for them, stay from call to call where the ranks are even.
+inline constexpr double kEvenTimes = 0.05;
+
 // The next call's weights from this call's and each rank's seconds for its share: a rank's weight
 // times the mean seconds over its own, so that ranks that finished early take more and the
 // ranks' times even out (a fixed cost a call pulls the shares back together, where weighting by
 // primes a second would push them apart); the factor kept within [1/2, 2] against one call's
-// noise. Ranks without primes (0 seconds) keep their weight. Scaled so that the largest is
-// kFullWeight, each at least 1.
+// noise. Ranks without primes (0 seconds) keep their weight, and all keep theirs where every
+// time is within kEvenTimes of the mean. Scaled so that the largest is kFullWeight, each at
+// least 1.
 inline std::vector<std::uint64_t> rebalanced(std::span<const std::uint64_t> weights, std::span<const double> seconds)
 {
     double sum = 0;
     std::size_t timed = 0;
     for (const double s : seconds)
         if (s > 0) sum += s, ++timed;
+    const double mean = timed ? sum / double(timed) : 0;
+    if (std::all_of(seconds.begin(), seconds.end(), [&](double s) { return s == 0 || std::abs(s - mean) <= kEvenTimes * mean; }))
+        return {weights.begin(), weights.end()};
     std::vector<double> next(weights.size());
     for (std::size_t r = 0; r < weights.size(); ++r)
-        next[r] = double(weights[r]) * (seconds[r] > 0 ? std::clamp(sum / double(timed) / seconds[r], 0.5, 2.0) : 1.0);
+        next[r] = double(weights[r]) * (seconds[r] > 0 ? std::clamp(mean / seconds[r], 0.5, 2.0) : 1.0);
     const double largest = *std::max_element(next.begin(), next.end());
     std::vector<std::uint64_t> scaled(weights.size());
     for (std::size_t r = 0; r < weights.size(); ++r)

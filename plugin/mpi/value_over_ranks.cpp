@@ -24,8 +24,9 @@
 namespace zgpu::mpi {
 namespace {
 
-// The ranks' weights for the next call of a function over a number of ranks, the same on every
-// rank (rebalanced from times every rank has gathered); equal before the first.
+// The ranks' weights for the next call of a function over a number of ranks, rebalanced from the
+// times of the last; equal before the first. Each call takes the root's (a process may call
+// over several communicators of one size).
 class Weights {
 public:
     std::vector<std::uint64_t> of(const std::string& function, int ranks)
@@ -83,33 +84,55 @@ void value_over_ranks(fmpz_t value, const SplitValue& call, int root, MPI_Comm c
     on_every_rank(comm, [&] { share_devices(comm); });
     const PrimeSet all = product_primes(call.bound_bits);
     const RankOf me = rank_of(comm);
-    const std::vector<std::uint64_t> now = weights.of(call.function, me.size);
+    std::vector<std::uint64_t> now = weights.of(call.function, me.size);
+    broadcast(now.data(), me.size, MPI_UINT64_T, root, comm, "reading the root's weights");
     const std::span<const limb_t> share = weighted_share(all.moduli(), now, me.rank);
     FmpzTemp modulus;
     const auto start = std::chrono::steady_clock::now();
     double seconds = 0;
-    on_every_rank(comm, [&] {
-        residues_here(value, modulus.get(), call, all, share, root, comm, residues);
-        if (!share.empty()) seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    });
+    // Another rank's share may take as long as FLINT would on one thread (a rank without a GPU).
+    on_every_rank(
+        comm,
+        [&] {
+            residues_here(value, modulus.get(), call, all, share, root, comm, residues);
+            if (!share.empty()) seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        },
+        call.flint_seconds / me.size);
     // Every rank's time, so that the next call's shares even them out.
     std::vector<double> times(std::size_t(me.size));
+    const double limit = answer_limit(0);
     MPI_Request request;
     MPI_Iallgather(&seconds, 1, MPI_DOUBLE, times.data(), 1, MPI_DOUBLE, comm, &request);
-    wait_for(request, comm, "gathering the ranks' times", answer_limit(0));
+    wait_for(request, comm, "gathering the ranks' times", limit);
     weights.keep(call.function, me.size, rebalanced(now, times));
     crt_tree(value, modulus.get(), root, comm);
+    // Every prime counted once (the root's modulus the whole set's product), or no value at all.
+    on_every_rank(comm, [&] {
+        if (me.rank == root && !fmpz_equal(modulus.get(), all.product()))
+            throw Error(call.function + ": internal error: the ranks' shares did not cover the primes once each");
+    });
     // On the root, from [0, P) to FLINT's symmetric range (-P/2, P/2], which holds |value| < 2^bound.
-    if (rank_of(comm).rank != root) return;
+    if (me.rank != root) return;
     FmpzTemp twice;
     fmpz_mul_2exp(twice.get(), value, 1);
     if (fmpz_cmp(twice.get(), all.product()) > 0) fmpz_sub(value, value, all.product());
 }
 
-void check_call(const std::string& function, const void* out, const char* out_name, Where result, int root, MPI_Comm comm)
+void check_call(const std::string& function, const void* out, const char* out_name, Where input, Where result, int root,
+                MPI_Comm comm)
 {
     if (comm == MPI_COMM_NULL) throw Error(function + ": comm is MPI_COMM_NULL");
+    // The largest of each argument and of its negation: equal on every rank only where every
+    // rank passed the same.
+    int mine[6] = {root, int(input), int(result), -root, -int(input), -int(result)}, largest[6];
+    const double limit = answer_limit(0);
+    MPI_Request request;
+    MPI_Iallreduce(mine, largest, 6, MPI_INT, MPI_MAX, comm, &request);
+    wait_for(request, comm, "comparing the call's arguments", limit);
+    if (largest[0] != -largest[3] || largest[1] != -largest[4] || largest[2] != -largest[5])
+        throw Error(function + ": the ranks passed different roots, inputs or results; every rank must pass the same");
     on_every_rank(comm, [&] {
+        settings::mpi_timeout();  // a bad value is an error of the call, the same on every rank
         const RankOf me = rank_of(comm);
         if (root < 0 || root >= me.size)
             throw Error(function + ": root " + std::to_string(root) + " is not a rank of the " + std::to_string(me.size));

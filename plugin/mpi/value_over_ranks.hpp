@@ -42,9 +42,12 @@ struct SplitValue {
 // its own share. Collective over comm.
 void value_over_ranks(fmpz_t value, const SplitValue& call, int root, MPI_Comm comm, const ResiduesHere& residues);
 
-// Throws, alike on every rank, for a null comm, a root that is no rank of comm, or an out
-// (named out_name) that is NULL where the result goes. Collective over comm.
-void check_call(const std::string& function, const void* out, const char* out_name, Where result, int root, MPI_Comm comm);
+// Throws, alike on every rank, for a null comm, a root that is no rank of comm, ranks that pass
+// different roots, inputs or results (which would leave them waiting in different collectives),
+// an out (named out_name) that is NULL where the result goes, or a bad ZGPU_MPI_TIMEOUT.
+// Collective over comm.
+void check_call(const std::string& function, const void* out, const char* out_name, Where input, Where result, int root,
+                MPI_Comm comm);
 
 // out = value (the root's) on the root, and on every rank where result is Where::all; value is
 // spent. Collective over comm.

@@ -156,8 +156,47 @@ void check_determinants(flint_rand_t state)
     check_failure("det, a root that is no rank", "root " + std::to_string(ranks) + " is not a rank", [&](fmpz_t det) {
         return zgpu_mpi_fmpz_mat_det(det, a, ZGPU_MPI_ON_ALL, ZGPU_MPI_ON_ALL, ranks, MPI_COMM_WORLD);
     });
+    setenv("ZGPU_MPI_TIMEOUT", "0", 1);
+    check_failure("det, a bad ZGPU_MPI_TIMEOUT", "ZGPU_MPI_TIMEOUT='0': expected a positive number of seconds", [&](fmpz_t det) {
+        return zgpu_mpi_fmpz_mat_det(det, a, ZGPU_MPI_ON_ALL, ZGPU_MPI_ON_ALL, 0, MPI_COMM_WORLD);
+    });
+    unsetenv("ZGPU_MPI_TIMEOUT");
+    if (ranks > 1)
+        check_failure("det, ranks passing different roots", "the ranks passed different roots, inputs or results", [&](fmpz_t det) {
+            return zgpu_mpi_fmpz_mat_det(det, a, ZGPU_MPI_ON_ALL, ZGPU_MPI_ON_ALL, rank % 2, MPI_COMM_WORLD);
+        });
     fmpz_mat_clear(wide);
     fmpz_mat_clear(a);
+}
+
+// Calls over two communicators of the same size that share rank 0 ({0, 1}, then {0, 2}), in
+// turn: each call's shares are its root's, whatever the other communicator's calls taught rank 0.
+void check_communicators_of_one_size(flint_rand_t state)
+{
+    if (ranks < 3) return;
+    MPI_Comm first, second;
+    MPI_Comm_split(MPI_COMM_WORLD, rank < 2 ? 0 : MPI_UNDEFINED, rank, &first);
+    MPI_Comm_split(MPI_COMM_WORLD, rank == 0 || rank == 2 ? 0 : MPI_UNDEFINED, rank, &second);
+    fmpz_mat_t a;
+    fmpz_mat_init(a, 30, 30);
+    fmpz_t expected, det;
+    fmpz_init(expected);
+    fmpz_init(det);
+    for (int round = 0; round < 4; ++round) {
+        fmpz_mat_randtest(a, state, 200);
+        fmpz_mat_det(expected, a);
+        for (MPI_Comm comm : {first, second}) {
+            if (comm == MPI_COMM_NULL) continue;
+            const int status = zgpu_mpi_fmpz_mat_det(det, a, ZGPU_MPI_ON_ALL, ZGPU_MPI_ON_ALL, 1, comm);
+            expect(status == 0 && fmpz_equal(det, expected),
+                   "det over two communicators of one size, round " + std::to_string(round) + ": " + zgpu_last_error());
+        }
+    }
+    fmpz_clear(expected);
+    fmpz_clear(det);
+    fmpz_mat_clear(a);
+    for (MPI_Comm* comm : {&first, &second})
+        if (*comm != MPI_COMM_NULL) MPI_Comm_free(comm);
 }
 
 // A random polynomial of exactly `length` coefficients of `bits` bits, the leading one times
@@ -263,6 +302,7 @@ int main(int argc, char** argv)
     flint_rand_t state;  // the same seed on every rank: the same inputs
     random_init(state);
     check_determinants(state);
+    check_communicators_of_one_size(state);
     check_resultants(state);
     random_clear(state);
 

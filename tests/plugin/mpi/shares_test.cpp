@@ -63,6 +63,9 @@ TEST(MpiShares, RebalancingEvensTheRanksTimes)
     using W = std::vector<std::uint64_t>;
     const W equal(3, mpi::kFullWeight);
     EXPECT_EQ(mpi::rebalanced(equal, std::vector<double>{2, 2, 2}), equal);
+    // Times within 5 % of their mean leave any weights as they are (the kept prime sets stay).
+    const W uneven = {mpi::kFullWeight, 12345, 777};
+    EXPECT_EQ(mpi::rebalanced(uneven, std::vector<double>{2.0, 2.09, 1.93}), uneven);
     // Twice as slow: half the weight of the others (scaled so that the largest is full).
     const W slow = mpi::rebalanced(equal, std::vector<double>{1, 2, 1});
     EXPECT_EQ(slow[0], mpi::kFullWeight);
@@ -75,14 +78,14 @@ TEST(MpiShares, RebalancingEvensTheRanksTimes)
     // A rank without primes (0 seconds) keeps its weight; the others' mean is over the timed ones.
     const W idle = mpi::rebalanced(W{mpi::kFullWeight, 1000, mpi::kFullWeight}, std::vector<double>{1, 0, 1});
     EXPECT_EQ(idle, (W{mpi::kFullWeight, 1000, mpi::kFullWeight}));
-    // Repeated, times a + b primes on identical ranks converge to equal shares, not away.
+    // Repeated, times a + b primes on identical ranks converge to about equal shares, not away.
     W w = {mpi::kFullWeight, mpi::kFullWeight / 2};
     for (int call = 0; call < 30; ++call) {
         const double total = double(w[0] + w[1]);
         const std::vector<double> seconds = {0.1 + double(w[0]) / total, 0.1 + double(w[1]) / total};
         w = mpi::rebalanced(w, seconds);
     }
-    EXPECT_NEAR(double(w[1]) / double(w[0]), 1.0, 1e-3);
+    EXPECT_NEAR(double(w[1]) / double(w[0]), 1.0, 0.12);  // within the even band
 }
 
 TEST(MpiShares, EveryGpuDrivenAndRanksSpreadEvenly)

@@ -7,9 +7,11 @@
    reconstructs modulo the product of its primes; the ranks' values then merge pairwise along a binary tree to the
    root, so that no rank holds every residue. Every call is collective: all ranks of comm call it
    with the same input, result and root. Where a rank's part fails, every rank returns -1 with
-   that rank's message (zgpu_last_error) and nothing is written. A rank that stops answering
-   ends the job: a rank that has waited ZGPU_MPI_TIMEOUT seconds (600 unless set) beyond twice
-   its own part's time says so on stderr and calls MPI_Abort. A determinant whose divisor the
+   that rank's message (zgpu_last_error) and nothing is written; so do ranks that pass different
+   roots, inputs or results. A rank that stops answering ends the job: a rank that has waited
+   ZGPU_MPI_TIMEOUT seconds (600 unless set) beyond twice the longer of its own part's time and
+   the cost model's time for FLINT on one thread of a share says so on stderr and calls
+   MPI_Abort. A determinant whose divisor the
    root's GPU finds sooner (Dixon's lifting, as one process's does) splits only the quotient's
    primes.
 
