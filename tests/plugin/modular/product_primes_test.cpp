@@ -27,7 +27,7 @@ TEST(ProductPrimes, AreForBitsAndKept)
 TEST(ProductPrimes, RangesAreSharesOfTheGeneratedPrimesAndKept)
 {
     const PrimeSet all = PrimeSet::generated(300);
-    for (const auto [first, count] : {std::pair<std::size_t, std::size_t>{0, 1}, {0, 300}, {17, 100}, {299, 1}, {120, 0}}) {
+    for (const auto& [first, count] : {std::pair<std::size_t, std::size_t>{0, 1}, {0, 300}, {17, 100}, {299, 1}, {120, 0}}) {
         const PrimeSet share = kept_primes_range(first, count);
         ASSERT_TRUE(share.same_moduli(PrimeSet(all.moduli().subspan(first, count)))) << first << ", " << count;
         EXPECT_EQ(&kept_primes_range(first, count).state(), &share.state()) << "kept";

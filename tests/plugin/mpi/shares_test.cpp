@@ -50,8 +50,9 @@ TEST(MpiShares, WeightedSharesCoverEveryPrimeOnceInProportion)
                 const std::span<const limb_t> share = mpi::weighted_share(some, weights, rank);
                 ASSERT_EQ(share.data(), some.data() + next) << k << " primes, rank " << rank;
                 EXPECT_LE(std::abs(double(share.size()) - double(k) * double(weights[std::size_t(rank)]) / total), 1.0);
-                if (std::adjacent_find(weights.begin(), weights.end(), std::not_equal_to<>()) == weights.end())
+                if (std::adjacent_find(weights.begin(), weights.end(), std::not_equal_to<>()) == weights.end()) {
                     EXPECT_EQ(share.size(), mpi::prime_share(some, rank, int(weights.size())).size()) << "equal weights";
+                }
                 next += share.size();
             }
             EXPECT_EQ(next, k);
@@ -107,7 +108,9 @@ TEST(MpiShares, EveryGpuDrivenAndRanksSpreadEvenly)
             const auto [fewest, most] = std::minmax_element(drivers.begin(), drivers.end());
             EXPECT_GE(*fewest, 1) << ranks << " ranks, " << devices << " GPUs: a GPU idles";
             EXPECT_LE(*most - *fewest, 1) << ranks << " ranks, " << devices << " GPUs";
-            if (devices >= ranks) EXPECT_EQ(*most, 1) << ranks << " ranks, " << devices << " GPUs: a GPU shared";
+            if (devices >= ranks) {
+                EXPECT_EQ(*most, 1) << ranks << " ranks, " << devices << " GPUs: a GPU shared";
+            }
         }
 }
 
