@@ -43,21 +43,27 @@ namespace {
 
 int rank = 0, ranks = 1, reps = 3;
 
-// The median of `reps` timed calls after one untimed (which builds the prime sets and tables of
-// this size) unless the size was seen, each from a barrier to the last rank's end.
-double seconds(const std::function<void()>& call, bool untimed_first = true)
+// The median of `reps` timed calls, each between `fence()` before it and after it.
+double median_seconds(const std::function<void()>& call, const std::function<void()>& fence)
 {
-    if (untimed_first) call();
     std::vector<double> times;
     for (int i = 0; i < reps; ++i) {
-        MPI_Barrier(MPI_COMM_WORLD);
+        fence();
         const double start = MPI_Wtime();
         call();
-        MPI_Barrier(MPI_COMM_WORLD);
+        fence();
         times.push_back(MPI_Wtime() - start);
     }
     std::sort(times.begin(), times.end());
     return times[times.size() / 2];
+}
+
+// On every rank: the median after one untimed call (which builds the prime sets and tables of
+// this size) unless the size was seen, each timed from a barrier to the last rank's end.
+double seconds(const std::function<void()>& call, bool untimed_first = true)
+{
+    if (untimed_first) call();
+    return median_seconds(call, [] { MPI_Barrier(MPI_COMM_WORLD); });
 }
 
 // The same on the root alone (one process's call), 0 elsewhere.
@@ -66,14 +72,7 @@ double root_seconds(const std::function<void()>& call)
     double s = 0;
     if (rank == 0) {
         call();
-        std::vector<double> times;
-        for (int i = 0; i < reps; ++i) {
-            const double start = MPI_Wtime();
-            call();
-            times.push_back(MPI_Wtime() - start);
-        }
-        std::sort(times.begin(), times.end());
-        s = times[times.size() / 2];
+        s = median_seconds(call, [] {});
     }
     MPI_Barrier(MPI_COMM_WORLD);
     return s;
