@@ -1,17 +1,20 @@
 // The MPI layer on the ranks it runs on:
 //   mpiexec -n K bench_mpi det n bits [reps]          an n x n matrix of `bits`-bit entries
 //   mpiexec -n K bench_mpi resultant length bits [reps]  two polynomials of `length` coefficients
+//   mpiexec -n K bench_mpi poly_mul length bits [reps]   their product
+//   mpiexec -n K bench_mpi mat_mul n bits [reps]       the product of two such matrices
 //   mpiexec -n 1 bench_mpi --header                    the table's header
 // Each row: the split call end to end with the input on the root and on every rank, its two
 // communication parts alone (the broadcast of the packed input, and the CRT tree of the ranks'
-// values modulo their shares of the bound's primes), and, on the root alone, one process's zgpu
-// call (zgpu_fmpz_mat_det takes a divisor first where that pays, so it may need far fewer
-// primes), and whether the two values agree. Seconds on the root, the median of `reps` (3) timed
+// values modulo their shares of the bound's primes, as many values as the result has), and, on
+// the root alone, one process's zgpu call (zgpu_fmpz_mat_det takes a divisor first where that
+// pays, so it may need far fewer primes), and whether the two results agree. Seconds on the root, the median of `reps` (3) timed
 // calls after one untimed, each from a barrier to the last rank's end. The backend and GPUs are
 // each rank's, as zgpu_mpi.h says.
 #include <gmp.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -89,14 +92,16 @@ void require(int status)
 // What a row measures of one call.
 struct Row {
     std::string call, size;
-    std::uint64_t bound;                           // bits
-    std::vector<zgpu::LimbBatch> packed;           // the input as the broadcast sends it
-    std::function<void(int input)> split;          // the split call with the input on the root or on all
-    std::function<void()> one;                     // one process's zgpu call
+    std::uint64_t bound;                   // bits
+    std::size_t values = 1;                // in the result
+    std::vector<zgpu::LimbBatch> packed;   // the input as the broadcast sends it
+    std::function<void(int input)> split;  // the split call with the input on the root or on all
+    std::function<void()> one;             // one process's zgpu call
+    // The root's result as a batch: the split calls and one process's write the same result.
+    std::function<zgpu::LimbBatch()> result;
 };
 
-// Each call writes `out`: the split calls on the root, one process's there too.
-void measure(Row& row, fmpz_t out, flint_rand_t state)
+void measure(Row& row, flint_rand_t state)
 {
     const double on_all = seconds([&] { row.split(ZGPU_MPI_ON_ALL); });
     const double on_root = seconds([&] { row.split(ZGPU_MPI_ON_ROOT); }, false);
@@ -109,18 +114,29 @@ void measure(Row& row, fmpz_t out, flint_rand_t state)
     const zgpu::PrimeSet all = zgpu::PrimeSet::for_bits(row.bound, true);
     const zgpu::PrimeSet mine(zgpu::mpi::prime_share(all.moduli(), rank, ranks));
     const double tree = seconds([&] {
-        zgpu::FmpzTemp value, modulus;
+        zgpu::FmpzVecTemp values(row.values);
+        zgpu::FmpzTemp modulus;
         fmpz_set(modulus.get(), mine.product());
-        fmpz_randm(value.get(), state, modulus.get());
-        zgpu::mpi::crt_tree(value.get(), modulus.get(), 0, MPI_COMM_WORLD);
+        for (std::size_t e = 0; e < row.values; ++e) fmpz_randm(values.data() + e, state, modulus.get());
+        zgpu::mpi::crt_tree(values.data(), row.values, modulus.get(), 0, MPI_COMM_WORLD);
     });
-    zgpu::FmpzTemp split;
-    fmpz_set(split.get(), out);
+    const zgpu::LimbBatch split = rank == 0 ? row.result() : zgpu::LimbBatch();
     const double one = root_seconds(row.one);
-    if (rank == 0)
+    if (rank == 0) {
+        const zgpu::LimbBatch alone = row.result();
+        const bool same = std::ranges::equal(split.sizes(), alone.sizes()) && split.stride() == alone.stride() &&
+                          std::ranges::equal(split.limbs(), alone.limbs());
         std::printf("| %d | %s | %s | %zu | %.3f | %.3f | %.4f | %.4f | %.3f | %s | %s |\n", ranks, row.call.c_str(),
-                    row.size.c_str(), all.size(), on_root, on_all, broadcast, tree, one, zgpu_last_backend(),
-                    fmpz_equal(split.get(), out) ? "yes" : "NO");
+                    row.size.c_str(), all.size(), on_root, on_all, broadcast, tree, one, zgpu_last_backend(), same ? "yes" : "NO");
+    }
+}
+
+// `size` coefficients of exactly `bits` bits, random signs.
+void random_poly(fmpz_poly_t f, slong size, flint_bitcnt_t bits, flint_rand_t state)
+{
+    fmpz_poly_fit_length(f, size);
+    for (slong i = 0; i < size; ++i) fmpz_randbits(f->coeffs + i, state, bits);
+    _fmpz_poly_set_length(f, size);
 }
 
 }  // namespace
@@ -139,8 +155,9 @@ int main(int argc, char** argv)
         MPI_Finalize();
         return 0;
     }
-    if ((call != "det" && call != "resultant") || argc < 4) {
-        if (rank == 0) std::fprintf(stderr, "usage: mpiexec -n K %s det|resultant size bits [reps] | --header\n", argv[0]);
+    if ((call != "det" && call != "resultant" && call != "poly_mul" && call != "mat_mul") || argc < 4) {
+        if (rank == 0)
+            std::fprintf(stderr, "usage: mpiexec -n K %s det|resultant|poly_mul|mat_mul size bits [reps] | --header\n", argv[0]);
         MPI_Finalize();
         return 2;
     }
@@ -151,45 +168,71 @@ int main(int argc, char** argv)
     random_init(state);
     fmpz_t out;
     fmpz_init(out);
+    fmpz_mat_t a, b, c;
+    fmpz_mat_init(a, size, size);
+    fmpz_mat_init(b, size, size);
+    fmpz_mat_init(c, size, size);
+    fmpz_poly_t f, g, h;
+    fmpz_poly_init(f);
+    fmpz_poly_init(g);
+    fmpz_poly_init(h);
     Row row;
+    row.call = call;
     row.size = std::to_string(size) + ", " + std::to_string(bits) + " bits";
-    if (call == "det") {
-        fmpz_mat_t a;
-        fmpz_mat_init(a, size, size);
+    const auto here = [](int input) { return input == ZGPU_MPI_ON_ALL || rank == 0; };
+    if (call == "det" || call == "mat_mul") {
         fmpz_mat_randbits(a, state, bits);
-        row.call = "det";
-        row.bound = zgpu::matrix::hadamard_bits(zgpu::row_squared_norm_bits(a));
+        fmpz_mat_randbits(b, state, bits);
         row.packed.push_back(zgpu::adapters::pack_fmpz_vec(fmpz_mat_entry(a, 0, 0), std::size_t(size * size), "a"));
+    } else {
+        random_poly(f, size, bits, state);
+        random_poly(g, size, bits, state);
+        row.packed.push_back(zgpu::adapters::pack_fmpz_vec(f->coeffs, std::size_t(size), "a"));
+    }
+    if (call == "det") {
+        row.bound = zgpu::matrix::hadamard_bits(zgpu::row_squared_norm_bits(a));
         row.split = [&](int input) {
-            require(zgpu_mpi_fmpz_mat_det(out, input == ZGPU_MPI_ON_ALL || rank == 0 ? a : nullptr, input, ZGPU_MPI_ON_ROOT, 0,
-                                          MPI_COMM_WORLD));
+            require(zgpu_mpi_fmpz_mat_det(out, here(input) ? a : nullptr, input, ZGPU_MPI_ON_ROOT, 0, MPI_COMM_WORLD));
         };
         row.one = [&] { require(zgpu_fmpz_mat_det(out, a)); };
-        measure(row, out, state);
-        fmpz_mat_clear(a);
-    } else {
-        fmpz_poly_t a, b;
-        fmpz_poly_init(a);
-        fmpz_poly_init(b);
-        for (fmpz_poly_struct* f : {a, b}) {  // `size` coefficients of exactly `bits` bits, random signs
-            fmpz_poly_fit_length(f, size);
-            for (slong i = 0; i < size; ++i) fmpz_randbits(f->coeffs + i, state, bits);
-            _fmpz_poly_set_length(f, size);
-        }
-        row.call = "resultant";
-        row.bound = zgpu::resultant_bound_bits(a, b);
-        row.packed.push_back(zgpu::adapters::pack_fmpz_vec(a->coeffs, std::size_t(a->length), "a"));
-        row.packed.push_back(zgpu::adapters::pack_fmpz_vec(b->coeffs, std::size_t(b->length), "b"));
+        row.result = [&] { return zgpu::adapters::pack_fmpz_vec(out, 1, "det"); };
+    } else if (call == "mat_mul") {
+        row.bound = 2 * bits + flint_bitcnt_t(std::bit_width(std::uint64_t(size) - 1));
+        row.values = std::size_t(size * size);
+        row.packed.push_back(zgpu::adapters::pack_fmpz_vec(fmpz_mat_entry(b, 0, 0), std::size_t(size * size), "b"));
         row.split = [&](int input) {
-            const bool here = input == ZGPU_MPI_ON_ALL || rank == 0;
-            require(zgpu_mpi_fmpz_poly_resultant(out, here ? a : nullptr, here ? b : nullptr, input, ZGPU_MPI_ON_ROOT, 0,
-                                                 MPI_COMM_WORLD));
+            require(zgpu_mpi_fmpz_mat_mul(c, here(input) ? a : nullptr, here(input) ? b : nullptr, input, ZGPU_MPI_ON_ROOT, 0,
+                                          MPI_COMM_WORLD));
         };
-        row.one = [&] { require(zgpu_fmpz_poly_resultant(out, a, b)); };
-        measure(row, out, state);
-        fmpz_poly_clear(a);
-        fmpz_poly_clear(b);
+        row.one = [&] { require(zgpu_fmpz_mat_mul(c, a, b)); };
+        row.result = [&] { return zgpu::adapters::pack_fmpz_vec(fmpz_mat_entry(c, 0, 0), row.values, "c"); };
+    } else if (call == "resultant") {
+        row.bound = zgpu::resultant_bound_bits(f, g);
+        row.packed.push_back(zgpu::adapters::pack_fmpz_vec(g->coeffs, std::size_t(size), "b"));
+        row.split = [&](int input) {
+            require(zgpu_mpi_fmpz_poly_resultant(out, here(input) ? f : nullptr, here(input) ? g : nullptr, input, ZGPU_MPI_ON_ROOT,
+                                                 0, MPI_COMM_WORLD));
+        };
+        row.one = [&] { require(zgpu_fmpz_poly_resultant(out, f, g)); };
+        row.result = [&] { return zgpu::adapters::pack_fmpz_vec(out, 1, "res"); };
+    } else {
+        row.bound = 2 * bits + flint_bitcnt_t(std::bit_width(std::uint64_t(size) - 1));
+        row.values = std::size_t(2 * size - 1);
+        row.packed.push_back(zgpu::adapters::pack_fmpz_vec(g->coeffs, std::size_t(size), "b"));
+        row.split = [&](int input) {
+            require(zgpu_mpi_fmpz_poly_mul(h, here(input) ? f : nullptr, here(input) ? g : nullptr, input, ZGPU_MPI_ON_ROOT, 0,
+                                           MPI_COMM_WORLD));
+        };
+        row.one = [&] { require(zgpu_fmpz_poly_mul(h, f, g)); };
+        row.result = [&] { return zgpu::adapters::pack_fmpz_vec(h->coeffs, std::size_t(h->length), "res"); };
     }
+    measure(row, state);
+    fmpz_mat_clear(a);
+    fmpz_mat_clear(b);
+    fmpz_mat_clear(c);
+    fmpz_poly_clear(f);
+    fmpz_poly_clear(g);
+    fmpz_poly_clear(h);
     fmpz_clear(out);
     random_clear(state);
     MPI_Finalize();

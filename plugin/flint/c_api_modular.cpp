@@ -1,5 +1,6 @@
 // The C entry points of zgpu_modular.h: the C++ ones (flint_modular.hpp, prime_set.hpp) with
 // errors turned into return codes, and the C prime set as a PrimeSet behind a pointer.
+#include "plugin/flint/c_prime_set.hpp"
 #include "plugin/flint/c_report.hpp"
 #include "zgpu/flint_modular.hpp"
 #include "zgpu/prime_set.hpp"
@@ -7,11 +8,7 @@
 
 namespace {
 
-const zgpu::PrimeSet& prime_set(const zgpu_prime_set_struct* set)
-{
-    if (!set || !set->set) throw zgpu::Error("the prime set is NULL or was not initialised");
-    return *static_cast<const zgpu::PrimeSet*>(set->set);
-}
+using zgpu::prime_set;
 
 // Initialises `set` with make()'s set; on failure leaves it empty.
 template <class Make>

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "plugin/flint/fmpz_array.hpp"
+#include "plugin/modular/fmpz_temp.hpp"
 #include "plugin/host_ops/host_ops.hpp"
 #include "base/parallel.hpp"
 #include "zgpu/error.hpp"
@@ -29,19 +30,6 @@ void require_nonzero(const std::string& name, const char* argument, std::size_t 
     if (const std::size_t i = first_zero(n, divisor); i < n)
         throw Error(name + ": division by zero (" + argument + "[" + std::to_string(i) + "] is 0)");
 }
-
-// A vector of fmpz that frees itself, for results computed before the output is touched.
-class FmpzVec {
-public:
-    explicit FmpzVec(std::size_t n) : values_(n) { for (auto& v : values_) fmpz_init(&v); }
-    ~FmpzVec() { for (auto& v : values_) fmpz_clear(&v); }
-    FmpzVec(const FmpzVec&) = delete;
-    FmpzVec& operator=(const FmpzVec&) = delete;
-    fmpz* data() { return values_.data(); }
-
-private:
-    std::vector<fmpz> values_;
-};
 
 // res[i] = a[i] / b[i] (b[0] if b has one entry), exact, where res = resize(), called once
 // every check has passed. Checked: each quotient is computed aside and verified, the first
@@ -68,7 +56,7 @@ void divexact(Resize resize, const FmpzArray& a, std::size_t n, const FmpzArray&
         return;
     }
     const std::size_t first_inexact = divexact_checked_host(pa, n, pb, b_count, [&] {
-        FmpzVec quotients(n);
+        FmpzVecTemp quotients(n);
         std::vector<char> exact(n);
         parallel_for(n, host_min_parallel(pa, pb), [&](std::size_t begin, std::size_t end) {
             fmpz_t remainder;

@@ -1,5 +1,8 @@
-// An fmpz that frees itself, for temporaries of code that may throw.
+// An fmpz, and a vector of them, that free themselves: temporaries of code that may throw.
 #pragma once
+
+#include <cstddef>
+#include <vector>
 
 #include <flint/fmpz.h>
 
@@ -16,6 +19,19 @@ public:
 
 private:
     fmpz_t value_;
+};
+
+// n fmpz, zeros at first.
+class FmpzVecTemp {
+public:
+    explicit FmpzVecTemp(std::size_t n) : values_(n) { for (fmpz& v : values_) fmpz_init(&v); }
+    ~FmpzVecTemp() { for (fmpz& v : values_) fmpz_clear(&v); }
+    FmpzVecTemp(const FmpzVecTemp&) = delete;
+    FmpzVecTemp& operator=(const FmpzVecTemp&) = delete;
+    fmpz* data() { return values_.data(); }
+
+private:
+    std::vector<fmpz> values_;
 };
 
 }  // namespace zgpu

@@ -2,7 +2,9 @@
 // zgpu_last_error's message.
 #include <string>
 
+#include "plugin/flint/c_prime_set.hpp"
 #include "plugin/flint/c_report.hpp"
+#include "plugin/mpi/vec_crt_over_ranks.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/mpi.hpp"
 #include "zgpu/zgpu_mpi.h"
@@ -33,5 +35,31 @@ int zgpu_mpi_fmpz_poly_resultant(fmpz_t res, const fmpz_poly_t a, const fmpz_pol
     return zgpu::report(__func__, [&] {
         const char* function = "mpi_fmpz_poly_resultant";
         zgpu::mpi::fmpz_poly_resultant(res, a, b, where(input, function, "input"), where(result, function, "result"), root, comm);
+    });
+}
+
+int zgpu_mpi_fmpz_poly_mul(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b, int input, int result, int root, MPI_Comm comm)
+{
+    return zgpu::report(__func__, [&] {
+        const char* function = "mpi_fmpz_poly_mul";
+        zgpu::mpi::fmpz_poly_mul(res, a, b, where(input, function, "input"), where(result, function, "result"), root, comm);
+    });
+}
+
+int zgpu_mpi_fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b, int input, int result, int root, MPI_Comm comm)
+{
+    return zgpu::report(__func__, [&] {
+        const char* function = "mpi_fmpz_mat_mul";
+        zgpu::mpi::fmpz_mat_mul(c, a, b, where(input, function, "input"), where(result, function, "result"), root, comm);
+    });
+}
+
+int zgpu_mpi_fmpz_vec_multi_CRT_ui(fmpz* vec, const ulong* const* residues, slong len, const zgpu_prime_set_t set, int sign,
+                                   int result, int root, MPI_Comm comm)
+{
+    return zgpu::report(__func__, [&] {
+        const zgpu::PrimeSet* given = set && set->set ? &zgpu::prime_set(set) : nullptr;
+        zgpu::mpi::vec_crt_over_ranks(vec, residues, len, given, sign != 0, where(result, "mpi_fmpz_vec_multi_CRT_ui", "result"), root,
+                                      comm);
     });
 }

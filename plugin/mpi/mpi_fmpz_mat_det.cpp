@@ -1,4 +1,4 @@
-// det(a) over the ranks of a communicator (zgpu_mpi.h) on the frame of value_over_ranks.hpp:
+// det(a) over the ranks of a communicator (zgpu_mpi.h) on the frame of values_over_ranks.hpp:
 // Hadamard's bound, or, where the root's GPU finds a divisor of det(a) first, the quotient's
 // bound; each rank's share of its primes by the GPU's modular determinants (the plugin's own, as
 // many primes at a time as the device holds) or, on a rank without a GPU, zgpu's device-resident
@@ -18,7 +18,7 @@
 #include "plugin/modular/product_primes.hpp"
 #include "plugin/mpi/mpi_values.hpp"
 #include "plugin/mpi/rank_outcome.hpp"
-#include "plugin/mpi/value_over_ranks.hpp"
+#include "plugin/mpi/values_over_ranks.hpp"
 #include "zgpu/device_batch.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/fmpz_adapter.hpp"
@@ -39,6 +39,15 @@ constexpr std::size_t kHostResidueBytes = std::size_t(256) << 20;
 struct DetInput {
     std::uint64_t n = 0, bound = 0, entry_bits = 0;
     LimbBatch entries;
+
+    // The root's on every rank (entry_bits, which only the root uses, not).
+    void broadcast(int root, MPI_Comm comm)
+    {
+        std::uint64_t shape[2] = {n, bound};
+        mpi::broadcast(shape, 2, MPI_UINT64_T, root, comm, "broadcasting the input");
+        n = shape[0], bound = shape[1];
+        if (n > 0) broadcast_batch(entries, root, comm);
+    }
 
     matrix::ZMatrix matrix() const
     {
@@ -62,26 +71,8 @@ DetInput read_here(const fmpz_mat_struct* a)
     return in;
 }
 
-// a on every rank: read where it is (the root's errors everyone's), then broadcast.
-DetInput read_input(const fmpz_mat_struct* a, Where input, int root, MPI_Comm comm)
-{
-    const RankOf me = rank_of(comm);
-    DetInput in;
-    on_every_rank(comm, [&] {
-        if (input == Where::all || me.rank == root) in = read_here(a);
-    });
-    if (input == Where::root) {
-        std::uint64_t shape[2] = {in.n, in.bound};
-        broadcast(shape, 2, MPI_UINT64_T, root, comm, "broadcasting the input");
-        in.n = shape[0], in.bound = shape[1];
-        if (in.n > 0) broadcast_batch(in.entries, root, comm);
-    }
-    return in;
-}
-
 // det(a) modulo each prime of `mine` on `where`.
-std::vector<limb_t> det_residues(const DetInput& in, const PrimeSet& mine, Backend where,
-                                 const std::function<void(std::uint64_t)>& primes_done)
+std::vector<limb_t> det_residues(const DetInput& in, const PrimeSet& mine, Backend where, const PrimesDone& primes_done)
 {
     const std::size_t n = std::size_t(in.n);
     if (where == Backend::gpu) return matrix::gpu_fmpz_mat_det_residues(in.matrix(), mine, primes_done);
@@ -134,7 +125,7 @@ void divisor_on_every_rank(fmpz_t d, const DetInput& in, int root, MPI_Comm comm
 void fmpz_mat_det(fmpz_t det, const fmpz_mat_t a, Where input, Where result, int root, MPI_Comm comm)
 {
     check_call(kFunction, det, "det", input, result, root, comm);
-    const DetInput in = read_input(a, input, root, comm);
+    const DetInput in = input_on_every_rank<DetInput>(input, root, comm, [&] { return read_here(a); });
     FmpzTemp value;
     if (in.n == 0 || in.bound == 0) {  // the empty matrix's 1, a zero row's 0: the host's answers
         fmpz_set_ui(value.get(), in.n == 0 ? 1 : 0);
@@ -146,7 +137,7 @@ void fmpz_mat_det(fmpz_t det, const fmpz_mat_t a, Where input, Where result, int
         const std::string call = "fmpz_mat_det, " + n + " x " + n + (fmpz_is_one(d.get()) ? "" : ", the quotient by a divisor");
         const std::uint64_t bits = matrix::det_quotient_bits(in.bound, d.get());
         value_over_ranks(value.get(), {kFunction, call, bits, matrix::flint_det_seconds(in.n, bits)}, root, comm,
-                         [&](const PrimeSet& mine, Backend where, const std::function<void(std::uint64_t)>& done) {
+                         [&](const PrimeSet& mine, Backend where, const PrimesDone& done) {
                              std::vector<limb_t> residues = det_residues(in, mine, where, done);
                              // Never false: no prime of the quotient's set divides d.
                              if (!matrix::divide_residues(residues, mine, d.get()))

@@ -10,14 +10,15 @@
 
 namespace zgpu::mpi {
 
-// x from this rank to `to`, and back at `from`: its size and limbs, in two messages.
+// A batch from this rank to `to`, and back at `from`: its shape, sizes and limbs.
+void send_batch(const LimbBatch& batch, int to, MPI_Comm comm);
+LimbBatch receive_batch(int from, MPI_Comm comm);
+// The root's batch on every rank. `batch` is read on the root, set elsewhere.
+void broadcast_batch(LimbBatch& batch, int root, MPI_Comm comm);
+
+// The same for one fmpz.
 void send_fmpz(const fmpz_t x, int to, MPI_Comm comm);
 void receive_fmpz(fmpz_t x, int from, MPI_Comm comm);
-// x as the root holds it, set on every rank.
 void broadcast_fmpz(fmpz_t x, int root, MPI_Comm comm);
-
-// The root's batch on every rank: count, stride, sizes and limbs. `batch` is read on the root,
-// set elsewhere.
-void broadcast_batch(LimbBatch& batch, int root, MPI_Comm comm);
 
 }  // namespace zgpu::mpi

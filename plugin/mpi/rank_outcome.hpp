@@ -24,7 +24,7 @@ RankOf rank_of(MPI_Comm comm);
 
 // How long a rank waits for the others after a part of `part_seconds`: ZGPU_MPI_TIMEOUT seconds
 // beyond twice that. Never throws: a bad ZGPU_MPI_TIMEOUT counts as unset here, and check_call
-// reports it (value_over_ranks.hpp).
+// reports it (values_over_ranks.hpp).
 double answer_limit(double part_seconds);
 
 // Waits for `request`, a nonblocking transfer of the call. Where it is not done `limit` seconds

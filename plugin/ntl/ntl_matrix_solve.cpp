@@ -8,8 +8,6 @@
 #include <string>
 #include <vector>
 
-#include <flint/fmpz_vec.h>
-
 #include "plugin/host_ops/dispatch.hpp"
 #include "plugin/matrix/fmpz_mat_det.hpp"
 #include "plugin/matrix/fmpz_mat_solve.hpp"
@@ -32,16 +30,6 @@ struct TransposedEntries {
 
     std::int64_t size(std::size_t i) const { return adapters::ZZReader((*a)[long(i % n)].elts()).size(i / n); }
     void copy(std::size_t i, limb_t* dst) const { adapters::ZZReader((*a)[long(i % n)].elts()).copy(i / n, dst); }
-};
-
-// FLINT's fmpz vector that frees itself.
-struct FmpzVector {
-    explicit FmpzVector(slong length) : length(length), entries(_fmpz_vec_init(length)) {}
-    ~FmpzVector() { _fmpz_vec_clear(entries, length); }
-    FmpzVector(const FmpzVector&) = delete;
-    FmpzVector& operator=(const FmpzVector&) = delete;
-    slong length;
-    fmpz* entries;
 };
 
 // Cramer's bounds of a^T y = b (matrix::solve_bounds's, from a's columns and b's entries).
@@ -75,12 +63,12 @@ void solve1(NTL::ZZ& d, NTL::vec_ZZ& x, const NTL::mat_ZZ& a, const NTL::vec_ZZ&
     const std::size_t size = std::size_t(n);
     const matrix::ZMatrix at{host_operand(TransposedEntries{&a, size}, size * size, "a"), size, size, max_bits(a)};
     const matrix::ZMatrix column{host_operand(adapters::ZZReader(b.elts()), size, "b"), size, 1, std::uint64_t(b_bits)};
-    FmpzVector solution(n);
+    FmpzVecTemp solution{std::size_t(n)};
     FmpzTemp den;
-    if (!matrix::fmpz_mat_solve(solution.entries, den.get(), at, column, bounds, ntl)) return;
+    if (!matrix::fmpz_mat_solve(solution.data(), den.get(), at, column, bounds, ntl)) return;
     NTL::vec_ZZ values;
     values.SetLength(n);
-    for (long i = 0; i < n; ++i) set_zz(values[i], solution.entries + i);
+    for (long i = 0; i < n; ++i) set_zz(values[i], solution.data() + i);
     move_into(x, values);  // x may be a row of a matrix
     set_zz(d, den.get());
 }

@@ -174,6 +174,19 @@ void gpu_product_over_z(const HostOperand& a, std::size_t a_length, const HostOp
     gpu::fmpz_poly_product(a, a_length, b, b_length, out_length, set.state().gpu_tables(), result);
 }
 
+bool gpu_product_modulo(const ZPoly& a, const ZPoly& b, std::size_t out_length, const PrimeSet& set, const HostResult& result)
+{
+    const std::uint64_t transform = gpu_max_transform(a, b, out_length, set);
+    if (transform == 0) return false;
+    if (fits_whole(a, b, out_length, transform)) {
+        gpu_product_over_z(a.coeffs, a.length, b.coeffs, b.length, out_length, set, result);
+    } else {
+        Progress quiet("", 0, 0);  // the caller reports
+        multiply_in_pieces(a, b, out_length, set, transform, gpu_product_over_z, result, quiet);
+    }
+    return true;
+}
+
 Backend product_over_z(const ZPoly& a, const ZPoly& b, std::size_t out_length, const std::function<void()>& on_cpu,
                        const HostResult& on_gpu_result)
 {

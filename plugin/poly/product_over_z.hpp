@@ -38,6 +38,13 @@ void gpu_product_over_z(const HostOperand& a, std::size_t a_length, const HostOp
 using ZMaxTransform = std::function<std::uint64_t(const ZPoly& a, const ZPoly& b, std::size_t out_length, const PrimeSet& set)>;
 std::uint64_t gpu_max_transform(const ZPoly& a, const ZPoly& b, std::size_t out_length, const PrimeSet& set);
 
+// a * b mod x^out_length on the GPU modulo the primes of `set` alone, whatever bounds the
+// coefficients (an MPI rank's share of a bound's primes): result(first, values) gets values
+// congruent to the coefficients modulo the set's product, in order (where one transform does not
+// fit: the pieces' values added up, not reduced, at the end). False, with nothing delivered,
+// where no transform from 4096 on fits the device. Coefficients within kMaxLimbs limbs.
+bool gpu_product_modulo(const ZPoly& a, const ZPoly& b, std::size_t out_length, const PrimeSet& set, const HostResult& result);
+
 // a * b mod x^out_length, out_length <= a.length + b.length - 1; &a == &b squares. on_cpu
 // computes it on the CPU, where FLINT may use host_threads() threads (FLINT's or NTL's own
 // function, writing the caller's result). On the GPU on_gpu_result(first, values) gets the

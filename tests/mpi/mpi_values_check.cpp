@@ -20,20 +20,16 @@
 #include <flint/fmpz_poly.h>
 
 #include "flint_random.hpp"
+#include "tests/mpi/mpi_check.hpp"
 #include "zgpu/prime_set.hpp"
 #include "zgpu/zgpu.h"
 #include "zgpu/zgpu_mpi.h"
 
 namespace {
 
-int rank = 0, ranks = 1, failures = 0;
-
-void expect(bool ok, const std::string& what)
-{
-    if (ok) return;
-    ++failures;
-    std::fprintf(stderr, "rank %d of %d: %s\n", rank, ranks, what.c_str());
-}
+using mpi_check::expect;
+using mpi_check::rank;
+using mpi_check::ranks;
 
 // The value an output must keep where no result is written.
 const char* const kUntouched = "123456789";
@@ -94,10 +90,7 @@ void check_failure(const std::string& what, const std::string& part, const std::
     fmpz_t out;
     fmpz_init(out);
     fmpz_set_str(out, kUntouched, 10);
-    const int status = call(out);
-    const std::string message = zgpu_last_error();
-    expect(status == -1, what + ": did not fail");
-    expect(message.find(part) != std::string::npos, what + ": the message '" + message + "' lacks '" + part + "'");
+    mpi_check::expect_failure(call(out), what, part);
     expect(fmpz_cmp_ui(out, 123456789) == 0, what + ": the result written");
     fmpz_clear(out);
 }
@@ -162,7 +155,7 @@ void check_determinants(flint_rand_t state)
     });
     unsetenv("ZGPU_MPI_TIMEOUT");
     if (ranks > 1)
-        check_failure("det, ranks passing different roots", "the ranks passed different roots, inputs or results", [&](fmpz_t det) {
+        check_failure("det, ranks passing different roots", "the ranks passed different roots, inputs, results or lengths", [&](fmpz_t det) {
             return zgpu_mpi_fmpz_mat_det(det, a, ZGPU_MPI_ON_ALL, ZGPU_MPI_ON_ALL, rank % 2, MPI_COMM_WORLD);
         });
     fmpz_mat_clear(wide);
@@ -295,9 +288,7 @@ int hang_one_rank()
 
 int main(int argc, char** argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    mpi_check::start(&argc, &argv);
     if (argc > 1 && std::string(argv[1]) == "--hang-one-rank") return hang_one_rank();
     flint_rand_t state;  // the same seed on every rank: the same inputs
     random_init(state);
@@ -305,10 +296,5 @@ int main(int argc, char** argv)
     check_communicators_of_one_size(state);
     check_resultants(state);
     random_clear(state);
-
-    int all_failures = 0;
-    MPI_Allreduce(&failures, &all_failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0) std::printf("%d ranks: %s\n", ranks, all_failures == 0 ? "every check passed" : "checks failed");
-    MPI_Finalize();
-    return all_failures == 0 ? 0 : 1;
+    return mpi_check::finish();
 }

@@ -7,6 +7,8 @@
 #include <flint/fmpz_mat.h>
 #include <flint/fmpz_poly.h>
 
+#include "zgpu/prime_set.hpp"
+
 namespace zgpu::mpi {
 
 // Where an input lies, or where a result goes.
@@ -18,5 +20,15 @@ void fmpz_mat_det(fmpz_t det, const fmpz_mat_t a, Where input, Where result, int
 // res = Res(a, b), as zgpu_mpi_fmpz_poly_resultant.
 void fmpz_poly_resultant(fmpz_t res, const fmpz_poly_t a, const fmpz_poly_t b, Where input, Where result, int root,
                          MPI_Comm comm);
+
+// res = a b, as zgpu_mpi_fmpz_poly_mul.
+void fmpz_poly_mul(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b, Where input, Where result, int root, MPI_Comm comm);
+
+// c = a b, as zgpu_mpi_fmpz_mat_mul.
+void fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b, Where input, Where result, int root, MPI_Comm comm);
+
+// vec = the CRT of every rank's residues modulo its own set, as zgpu_mpi_fmpz_vec_multi_CRT_ui.
+void fmpz_vec_multi_CRT_ui(fmpz* vec, const ulong* const* residues, slong len, const PrimeSet& set, bool sign, Where result,
+                           int root, MPI_Comm comm);
 
 }  // namespace zgpu::mpi

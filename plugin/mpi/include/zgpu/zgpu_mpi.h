@@ -26,6 +26,8 @@
 #include <flint/fmpz_mat.h>
 #include <flint/fmpz_poly.h>
 
+#include "zgpu/zgpu_modular.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -44,6 +46,27 @@ int zgpu_mpi_fmpz_mat_det(fmpz_t det, const fmpz_mat_t a, int input, int result,
    coefficient of a or b. */
 int zgpu_mpi_fmpz_poly_resultant(fmpz_t res, const fmpz_poly_t a, const fmpz_poly_t b, int input, int result, int root,
                                  MPI_Comm comm);
+
+/* res = a b, as fmpz_poly_mul, and c = a b, as fmpz_mat_mul (c of a's rows and b's columns, else
+   an error), with input, result and root as for zgpu_mpi_fmpz_mat_det; res or c may be a or b.
+   Each rank's share of the primes of the product's bound goes through the plugin's own GPU
+   product, and the ranks' vectors of values merge along the tree: the whole result crosses
+   between ranks about log2(ranks) times and is merged on the host. One process's product is
+   faster wherever one GPU holds it (bench/NOTES-mpi.md has the times); these serve products
+   that are too large or too slow for one. */
+int zgpu_mpi_fmpz_poly_mul(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b, int input, int result, int root,
+                           MPI_Comm comm);
+int zgpu_mpi_fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b, int input, int result, int root, MPI_Comm comm);
+
+/* vec[e] = the value with residues residues[i][e] modulo the i-th modulus of `set`, on every rank
+   at once: each rank passes its own set (those of different ranks pairwise coprime; a rank may
+   pass an empty one) and its own residues, and the value is that modulo the product P of every
+   rank's moduli, in [0, P) or, with sign, in FLINT's symmetric range (as
+   zgpu_fmpz_vec_multi_CRT_ui). len is the same on every rank; vec is set on the root, or on every
+   rank where result is ZGPU_MPI_ON_ALL. Each rank reconstructs its own part (on its backend),
+   and the parts merge along the tree. Sets that are not coprime are an error on every rank. */
+int zgpu_mpi_fmpz_vec_multi_CRT_ui(fmpz * vec, const ulong * const * residues, slong len, const zgpu_prime_set_t set,
+                                   int sign, int result, int root, MPI_Comm comm);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,4 @@
-#include "plugin/mpi/value_over_ranks.hpp"
+#include "plugin/mpi/values_over_ranks.hpp"
 
 #include <chrono>
 #include <map>
@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/parallel.hpp"
 #include "base/settings.hpp"
 #include "plugin/host_ops/progress.hpp"
 #include "plugin/modular/cpu_modular.hpp"
@@ -20,6 +21,7 @@
 #include "plugin/mpi/rank_outcome.hpp"
 #include "plugin/mpi/shares.hpp"
 #include "zgpu/error.hpp"
+#include "zgpu/fmpz_adapter.hpp"
 
 namespace zgpu::mpi {
 namespace {
@@ -48,17 +50,20 @@ private:
 
 Weights weights;
 
-// The value modulo the product of this rank's primes (its `share`), in [0, modulus) (1 for no
-// primes).
-void residues_here(fmpz_t value, fmpz_t modulus, const SplitValue& call, const PrimeSet& all, std::span<const limb_t> share,
-                   int root, MPI_Comm comm, const ResiduesHere& residues)
+// This rank's part: values modulo the product of its primes (its `share`), in [0, modulus)
+// (zeros modulo 1 for no primes).
+void part_here(fmpz* values, std::size_t count, fmpz_t modulus, const SplitCall& call, const PrimeSet& all,
+               std::span<const limb_t> share, int root, MPI_Comm comm, const PartHere& part)
 {
     const RankOf me = rank_of(comm);
     if (settings::mpi_test_fail_rank() == me.rank)
         throw Error(call.function + ": this rank's part failed on purpose (ZGPU_MPI_TEST_FAIL_RANK)");
     // Until the others end the job (ZGPU_MPI_TIMEOUT).
     while (settings::mpi_test_hang_rank() == me.rank) std::this_thread::sleep_for(std::chrono::seconds(1));
-    if (share.empty()) return fmpz_zero(value), fmpz_one(modulus);
+    if (share.empty()) {
+        for (std::size_t e = 0; e < count; ++e) fmpz_zero(values + e);
+        return fmpz_one(modulus);
+    }
     // Kept for the next call of this size, with its comb and device tables.
     const PrimeSet mine = kept_primes_range(std::size_t(share.data() - all.moduli().data()), share.size());
     const Backend where = requested_backend();
@@ -68,18 +73,16 @@ void residues_here(fmpz_t value, fmpz_t modulus, const SplitValue& call, const P
     Progress progress(call.call + " over " + ranks + ", rank " + std::to_string(me.rank) + "'s " + std::to_string(share.size()) +
                           " of " + std::to_string(all.size()) + " primes",
                       me.rank == root ? call.flint_seconds / me.size : 0.0, share.size());
-    std::function<void(std::uint64_t)> primes_done;
+    PrimesDone primes_done;
     if (progress.on()) primes_done = [&](std::uint64_t primes) { progress.advance(primes); };
-    crt_one(value, residues(mine, where, primes_done), mine.state());
+    part(values, mine, where, primes_done);
     progress.ran_on(where);
-    // From FLINT's symmetric range to [0, modulus), as the tree merges.
-    if (fmpz_sgn(value) < 0) fmpz_add(value, value, mine.product());
     fmpz_set(modulus, mine.product());
 }
 
 }  // namespace
 
-void value_over_ranks(fmpz_t value, const SplitValue& call, int root, MPI_Comm comm, const ResiduesHere& residues)
+void values_over_ranks(fmpz* values, std::size_t count, const SplitCall& call, int root, MPI_Comm comm, const PartHere& part)
 {
     on_every_rank(comm, [&] { share_devices(comm); });
     const PrimeSet all = product_primes(call.bound_bits);
@@ -94,7 +97,7 @@ void value_over_ranks(fmpz_t value, const SplitValue& call, int root, MPI_Comm c
     on_every_rank(
         comm,
         [&] {
-            residues_here(value, modulus.get(), call, all, share, root, comm, residues);
+            part_here(values, count, modulus.get(), call, all, share, root, comm, part);
             if (!share.empty()) seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         },
         call.flint_seconds / me.size);
@@ -105,32 +108,40 @@ void value_over_ranks(fmpz_t value, const SplitValue& call, int root, MPI_Comm c
     MPI_Iallgather(&seconds, 1, MPI_DOUBLE, times.data(), 1, MPI_DOUBLE, comm, &request);
     wait_for(request, comm, "gathering the ranks' times", limit);
     weights.keep(call.function, me.size, rebalanced(now, times));
-    crt_tree(value, modulus.get(), root, comm);
-    // Every prime counted once (the root's modulus the whole set's product), or no value at all.
+    crt_tree(values, count, modulus.get(), root, comm);
+    // Every prime counted once (the root's modulus the whole set's product), or no values at all.
     on_every_rank(comm, [&] {
         if (me.rank == root && !fmpz_equal(modulus.get(), all.product()))
             throw Error(call.function + ": internal error: the ranks' shares did not cover the primes once each");
     });
-    // On the root, from [0, P) to FLINT's symmetric range (-P/2, P/2], which holds |value| < 2^bound.
-    if (me.rank != root) return;
-    FmpzTemp twice;
-    fmpz_mul_2exp(twice.get(), value, 1);
-    if (fmpz_cmp(twice.get(), all.product()) > 0) fmpz_sub(value, value, all.product());
+    // The symmetric range holds |value| < 2^bound.
+    if (me.rank == root) to_symmetric_range(values, count, all.product());
+}
+
+void value_over_ranks(fmpz_t value, const SplitCall& call, int root, MPI_Comm comm, const ResiduesHere& residues)
+{
+    values_over_ranks(value, 1, call, root, comm, [&](fmpz* v, const PrimeSet& mine, Backend where, const PrimesDone& done) {
+        crt_one(v, residues(mine, where, done), mine.state());
+        if (fmpz_sgn(v) < 0) fmpz_add(v, v, mine.product());  // from the symmetric range, as the tree merges
+    });
 }
 
 void check_call(const std::string& function, const void* out, const char* out_name, Where input, Where result, int root,
-                MPI_Comm comm)
+                MPI_Comm comm, std::int64_t shape)
 {
     if (comm == MPI_COMM_NULL) throw Error(function + ": comm is MPI_COMM_NULL");
     // The largest of each argument and of its negation: equal on every rank only where every
     // rank passed the same.
-    int mine[6] = {root, int(input), int(result), -root, -int(input), -int(result)}, largest[6];
+    const std::int64_t mine[8] = {root, std::int64_t(input), std::int64_t(result), shape, -root, -std::int64_t(input),
+                                  -std::int64_t(result), -shape};
+    std::int64_t largest[8];
     const double limit = answer_limit(0);
     MPI_Request request;
-    MPI_Iallreduce(mine, largest, 6, MPI_INT, MPI_MAX, comm, &request);
+    MPI_Iallreduce(mine, largest, 8, MPI_INT64_T, MPI_MAX, comm, &request);
     wait_for(request, comm, "comparing the call's arguments", limit);
-    if (largest[0] != -largest[3] || largest[1] != -largest[4] || largest[2] != -largest[5])
-        throw Error(function + ": the ranks passed different roots, inputs or results; every rank must pass the same");
+    for (int k = 0; k < 4; ++k)
+        if (largest[k] != -largest[k + 4])
+            throw Error(function + ": the ranks passed different roots, inputs, results or lengths; every rank must pass the same");
     on_every_rank(comm, [&] {
         settings::mpi_timeout();  // a bad value is an error of the call, the same on every rank
         const RankOf me = rank_of(comm);
@@ -144,6 +155,15 @@ void deliver(fmpz_t out, fmpz_t value, Where result, int root, MPI_Comm comm)
 {
     if (result == Where::all) broadcast_fmpz(value, root, comm);
     if (result == Where::all || rank_of(comm).rank == root) fmpz_swap(out, value);
+}
+
+void deliver_values(fmpz* values, std::size_t count, Where result, int root, MPI_Comm comm)
+{
+    if (result != Where::all) return;
+    const bool on_root = rank_of(comm).rank == root;
+    LimbBatch batch = on_root ? adapters::pack_fmpz_vec(values, count, "values") : LimbBatch();
+    broadcast_batch(batch, root, comm);
+    if (!on_root) adapters::unpack_fmpz_vec(batch.view(), values);
 }
 
 }  // namespace zgpu::mpi

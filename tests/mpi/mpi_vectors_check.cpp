@@ -1,0 +1,345 @@
+// zgpu_mpi_fmpz_poly_mul, zgpu_mpi_fmpz_mat_mul and zgpu_mpi_fmpz_vec_multi_CRT_ui on every rank
+// of MPI_COMM_WORLD against FLINT on each rank (the cases are listed at check_poly_products,
+// check_mat_products and check_vector_crts): the input on the root or on all ranks, the result
+// on the root or on all, the first and the last rank as root, outputs that alias inputs; then
+// the errors, -1 on every rank with nothing written. Run under mpiexec with any number of ranks.
+#include <gmp.h>
+
+#include <bit>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <mpi.h>
+
+#include <flint/fmpz_mat.h>
+#include <flint/fmpz_poly.h>
+#include <flint/fmpz_vec.h>
+
+#include "flint_random.hpp"
+#include "tests/mpi/mpi_check.hpp"
+#include "zgpu/zgpu_modular.h"
+#include "zgpu/zgpu_mpi.h"
+
+namespace {
+
+using mpi_check::expect;
+using mpi_check::rank;
+using mpi_check::ranks;
+
+// What an output holds before a call, and must keep where no result is written to it.
+const char* const kUntouched = "123456789";
+
+// Every way of calling `call(input, result, root)`: `written()` checked on the ranks that get
+// the result, `untouched()` elsewhere; `reset()` before each call.
+void check_every_way(const std::string& name, const std::function<int(int input, int result, int root)>& call,
+                     const std::function<void()>& reset, const std::function<bool()>& written, const std::function<bool()>& untouched)
+{
+    for (const int input : {ZGPU_MPI_ON_ROOT, ZGPU_MPI_ON_ALL})
+        for (const int result : {ZGPU_MPI_ON_ROOT, ZGPU_MPI_ON_ALL})
+            for (const int root : {0, ranks - 1}) {
+                reset();
+                const int status = call(input, result, root);
+                const std::string what = name + ", input " + std::to_string(input) + ", result " + std::to_string(result) +
+                                         ", root " + std::to_string(root);
+                expect(status == 0, what + ": " + zgpu_last_error());
+                if (result == ZGPU_MPI_ON_ALL || rank == root) {
+                    expect(written(), what + ": not FLINT's result");
+                } else {
+                    expect(untouched(), what + ": the result written off the root");
+                }
+            }
+}
+
+bool gets_input(int input, int root) { return input == ZGPU_MPI_ON_ALL || rank == root; }
+
+void check_poly_mul(const fmpz_poly_t a, const fmpz_poly_t b, const std::string& name)
+{
+    fmpz_poly_t expected, res, untouched;
+    fmpz_poly_init(expected);
+    fmpz_poly_init(res);
+    fmpz_poly_init(untouched);
+    fmpz_poly_mul(expected, a, b);
+    fmpz_poly_set_str(untouched, "3  1 2 3");
+    check_every_way(
+        "poly_mul, " + name,
+        [&](int input, int result, int root) {
+            const bool here = gets_input(input, root);
+            return zgpu_mpi_fmpz_poly_mul(res, here ? a : nullptr, here ? b : nullptr, input, result, root, MPI_COMM_WORLD);
+        },
+        [&] { fmpz_poly_set(res, untouched); }, [&] { return fmpz_poly_equal(res, expected) != 0; },
+        [&] { return fmpz_poly_equal(res, untouched) != 0; });
+    fmpz_poly_clear(expected);
+    fmpz_poly_clear(res);
+    fmpz_poly_clear(untouched);
+}
+
+// Products of polynomials: a zero one, constants, lengths where one is much the shorter, sizes
+// up to thousands of bits, coefficients all 2^b - 1 with alternating signs (the bound's tightest
+// case); res aliasing a, and a square by aliasing; then the errors.
+void check_poly_products(flint_rand_t state)
+{
+    fmpz_poly_t a, b;
+    fmpz_poly_init(a);
+    fmpz_poly_init(b);
+    fmpz_poly_randtest(a, state, 5, 40);
+    check_poly_mul(a, b, "b zero");
+    struct Lengths {
+        slong a, b;
+        flint_bitcnt_t bits;
+    };
+    for (const Lengths l : {Lengths{1, 1, 10}, Lengths{1, 6, 200}, Lengths{5, 1, 64}, Lengths{9, 5, 100}, Lengths{30, 25, 64},
+                            Lengths{40, 12, 500}, Lengths{100, 100, 2000}, Lengths{300, 7, 64}}) {
+        fmpz_poly_randtest_not_zero(a, state, l.a, l.bits);
+        fmpz_poly_randtest_not_zero(b, state, l.b, l.bits);
+        check_poly_mul(a, b, "lengths " + std::to_string(a->length) + " and " + std::to_string(b->length) + ", " + std::to_string(l.bits) + " bits");
+    }
+    for (fmpz_poly_struct* f : {a, b}) {
+        fmpz_poly_zero(f);
+        for (slong i = 0; i < 64; ++i) {
+            fmpz_t c;
+            fmpz_init(c);
+            fmpz_one(c);
+            fmpz_mul_2exp(c, c, 300);
+            fmpz_sub_ui(c, c, 1);
+            if (f == b && i % 2 == 1) fmpz_neg(c, c);
+            fmpz_poly_set_coeff_fmpz(f, i, c);
+            fmpz_clear(c);
+        }
+    }
+    check_poly_mul(a, b, "64 coefficients +-(2^300 - 1)");
+
+    fmpz_poly_randtest_not_zero(a, state, 20, 90);
+    fmpz_poly_randtest_not_zero(b, state, 13, 90);
+    fmpz_poly_t expected;
+    fmpz_poly_init(expected);
+    fmpz_poly_mul(expected, a, b);
+    int status = zgpu_mpi_fmpz_poly_mul(a, a, b, ZGPU_MPI_ON_ALL, ZGPU_MPI_ON_ALL, 0, MPI_COMM_WORLD);
+    expect(status == 0 && fmpz_poly_equal(a, expected), "poly_mul, res aliasing a");
+    fmpz_poly_mul(expected, b, b);
+    status = zgpu_mpi_fmpz_poly_mul(b, b, b, ZGPU_MPI_ON_ALL, ZGPU_MPI_ON_ALL, 0, MPI_COMM_WORLD);
+    expect(status == 0 && fmpz_poly_equal(b, expected), "poly_mul, a square, res aliasing both");
+
+    fmpz_poly_set(expected, a);
+    setenv("ZGPU_MPI_TEST_FAIL_RANK", std::to_string(ranks - 1).c_str(), 1);
+    status = zgpu_mpi_fmpz_poly_mul(a, a, b, ZGPU_MPI_ON_ALL, ZGPU_MPI_ON_ALL, 0, MPI_COMM_WORLD);
+    unsetenv("ZGPU_MPI_TEST_FAIL_RANK");
+    mpi_check::expect_failure(status, "poly_mul, a rank's part failing", "failed on purpose (ZGPU_MPI_TEST_FAIL_RANK) (on rank " + std::to_string(ranks - 1));
+    expect(fmpz_poly_equal(a, expected), "poly_mul, a rank's part failing: res (aliasing a) written");
+    status = zgpu_mpi_fmpz_poly_mul(a, rank == 0 ? a : nullptr, nullptr, ZGPU_MPI_ON_ROOT, ZGPU_MPI_ON_ALL, 0, MPI_COMM_WORLD);
+    mpi_check::expect_failure(status, "poly_mul, b NULL on the root", "b is NULL (on rank 0");
+    expect(fmpz_poly_equal(a, expected), "poly_mul, b NULL on the root: res written");
+    fmpz_poly_clear(expected);
+    fmpz_poly_clear(a);
+    fmpz_poly_clear(b);
+}
+
+void check_mat_mul(const fmpz_mat_t a, const fmpz_mat_t b, const std::string& name)
+{
+    fmpz_mat_t expected, c, untouched;
+    fmpz_mat_init(expected, a->r, b->c);
+    fmpz_mat_init(c, a->r, b->c);
+    fmpz_mat_init(untouched, a->r, b->c);
+    fmpz_mat_mul(expected, a, b);
+    for (slong i = 0; i < a->r; ++i)
+        for (slong j = 0; j < b->c; ++j) fmpz_set_str(fmpz_mat_entry(untouched, i, j), kUntouched, 10);
+    check_every_way(
+        "mat_mul, " + name,
+        [&](int input, int result, int root) {
+            const bool here = gets_input(input, root);
+            return zgpu_mpi_fmpz_mat_mul(c, here ? a : nullptr, here ? b : nullptr, input, result, root, MPI_COMM_WORLD);
+        },
+        [&] { fmpz_mat_set(c, untouched); }, [&] { return fmpz_mat_equal(c, expected) != 0; },
+        [&] { return fmpz_mat_equal(c, untouched) != 0; });
+    fmpz_mat_clear(expected);
+    fmpz_mat_clear(c);
+    fmpz_mat_clear(untouched);
+}
+
+// Matrix products: empty shapes, an empty inner dimension, 1 x 1, thin and wide shapes, a zero
+// operand, entries all 2^500 - 1 with signs (the bound's tightest case), a window; c aliasing a;
+// then the errors.
+void check_mat_products(flint_rand_t state)
+{
+    struct Shape {
+        slong rows, inner, cols;
+        flint_bitcnt_t bits;
+    };
+    for (const Shape s : {Shape{0, 3, 2, 10}, Shape{2, 0, 3, 10}, Shape{3, 2, 0, 10}, Shape{1, 1, 1, 3}, Shape{1, 1, 1, 1000},
+                          Shape{3, 5, 2, 64}, Shape{17, 9, 13, 300}, Shape{1, 40, 1, 100}, Shape{8, 8, 8, 2000}, Shape{33, 1, 20, 64}}) {
+        fmpz_mat_t a, b;
+        fmpz_mat_init(a, s.rows, s.inner);
+        fmpz_mat_init(b, s.inner, s.cols);
+        fmpz_mat_randtest(a, state, s.bits);
+        fmpz_mat_randtest(b, state, s.bits);
+        check_mat_mul(a, b,
+                      std::to_string(s.rows) + " x " + std::to_string(s.inner) + " times " + std::to_string(s.inner) + " x " +
+                          std::to_string(s.cols) + ", " + std::to_string(s.bits) + " bits");
+        fmpz_mat_zero(a);
+        if (s.rows > 0 && s.cols > 0 && s.inner > 0) check_mat_mul(a, b, "a zero " + std::to_string(s.rows) + " x " + std::to_string(s.inner));
+        fmpz_mat_clear(a);
+        fmpz_mat_clear(b);
+    }
+    fmpz_mat_t a, b, window, expected;
+    fmpz_mat_init(a, 12, 12);
+    fmpz_mat_init(b, 12, 12);
+    fmpz_mat_init(expected, 12, 12);
+    for (slong i = 0; i < 12; ++i)
+        for (slong j = 0; j < 12; ++j) {
+            for (fmpz_mat_struct* m : {a, b}) {
+                fmpz* e = fmpz_mat_entry(m, i, j);
+                fmpz_one(e);
+                fmpz_mul_2exp(e, e, 500);
+                fmpz_sub_ui(e, e, 1);
+            }
+            if ((i + j) % 2 == 1) fmpz_neg(fmpz_mat_entry(b, i, j), fmpz_mat_entry(b, i, j));
+        }
+    check_mat_mul(a, b, "12 x 12, entries +-(2^500 - 1)");
+    fmpz_mat_randtest(a, state, 90);
+    fmpz_mat_window_init(window, a, 2, 1, 9, 11);
+    fmpz_mat_randtest(b, state, 70);
+    fmpz_mat_t thin;
+    fmpz_mat_window_init(thin, b, 0, 3, 10, 8);
+    check_mat_mul(window, thin, "a 7 x 10 window times a 10 x 5 one");
+    fmpz_mat_window_clear(thin);
+    fmpz_mat_window_clear(window);
+
+    fmpz_mat_mul(expected, a, b);
+    int status = zgpu_mpi_fmpz_mat_mul(a, a, b, ZGPU_MPI_ON_ALL, ZGPU_MPI_ON_ALL, 0, MPI_COMM_WORLD);
+    expect(status == 0 && fmpz_mat_equal(a, expected), "mat_mul, c aliasing a");
+
+    fmpz_mat_set(expected, a);
+    fmpz_mat_t wide;
+    fmpz_mat_init(wide, 12, 13);
+    status = zgpu_mpi_fmpz_mat_mul(a, rank == 0 ? a : nullptr, rank == 0 ? wide : nullptr, ZGPU_MPI_ON_ROOT, ZGPU_MPI_ON_ALL, 0,
+                                   MPI_COMM_WORLD);
+    mpi_check::expect_failure(status, "mat_mul, c of the wrong shape", "c is 12 x 12, not 12 x 13");
+    expect(fmpz_mat_equal(a, expected), "mat_mul, c of the wrong shape: c written");
+    status = zgpu_mpi_fmpz_mat_mul(a, rank == 0 ? wide : nullptr, rank == 0 ? a : nullptr, ZGPU_MPI_ON_ROOT, ZGPU_MPI_ON_ALL, 0,
+                                   MPI_COMM_WORLD);
+    mpi_check::expect_failure(status, "mat_mul, a's columns not b's rows", "a is 12 x 13 and b 12 x 12: a's columns must be b's rows");
+    expect(fmpz_mat_equal(a, expected), "mat_mul, a's columns not b's rows: c written");
+    fmpz_mat_clear(wide);
+    fmpz_mat_clear(a);
+    fmpz_mat_clear(b);
+    fmpz_mat_clear(expected);
+}
+
+// The residues of x[0 .. len) modulo each modulus of `set`, residues[i][e] (one array a modulus).
+std::vector<std::vector<ulong>> residues_of(const fmpz* x, slong len, const zgpu_prime_set_t set)
+{
+    const slong k = zgpu_prime_set_size(set);
+    const ulong* moduli = zgpu_prime_set_moduli(set);
+    std::vector<std::vector<ulong>> residues(static_cast<std::size_t>(k), std::vector<ulong>(static_cast<std::size_t>(len)));
+    for (slong i = 0; i < k; ++i)
+        for (slong e = 0; e < len; ++e) residues[std::size_t(i)][std::size_t(e)] = fmpz_fdiv_ui(x + e, moduli[i]);
+    return residues;
+}
+
+std::vector<const ulong*> pointers(const std::vector<std::vector<ulong>>& residues)
+{
+    std::vector<const ulong*> p;
+    for (const auto& r : residues) p.push_back(r.data());
+    return p;
+}
+
+// The vector CRT: each rank's own set (rank r: `per_rank` moduli from the r per_rank-th of the
+// generated primes; rank 0's empty where `first_empty`), values spread over the whole product
+// and at its ends, both ranges, every result and root; then the errors.
+void check_vector_crt(slong len, slong per_rank, bool first_empty, flint_rand_t state)
+{
+    zgpu_prime_set_t all, mine;
+    zgpu_prime_set_init_ntt_primes(all, per_rank * ranks);
+    const ulong* moduli = zgpu_prime_set_moduli(all);
+    const slong from = first_empty && rank == 0 ? 0 : per_rank * rank, count = first_empty && rank == 0 ? 0 : per_rank;
+    zgpu_prime_set_init(mine, moduli + from, count);
+    fmpz_t product, half;
+    fmpz_init(product);
+    fmpz_init(half);
+    fmpz_one(product);
+    for (slong i = first_empty ? per_rank : 0; i < per_rank * ranks; ++i) fmpz_mul_ui(product, product, moduli[i]);
+    fmpz_fdiv_q_2exp(half, product, 1);
+    fmpz* x = _fmpz_vec_init(len);
+    fmpz* out = _fmpz_vec_init(len);
+    for (const int sign : {0, 1}) {
+        for (slong e = 0; e < len; ++e) {  // P is odd: [-half, half] is the symmetric range
+            fmpz_randm(x + e, state, product);
+            if (sign) fmpz_sub(x + e, x + e, half);
+        }
+        // The ends of the range: P - 1 and 0; or, P odd, (P - 1) / 2 and its negation.
+        if (len > 1) fmpz_sub_ui(x + 1, sign ? half : product, sign ? 0 : 1);
+        if (len > 2) sign ? fmpz_neg(x + 2, half) : fmpz_zero(x + 2);
+        const auto residues = residues_of(x, len, mine);
+        const auto rows = pointers(residues);
+        const std::string name = "vec_multi_CRT_ui, len " + std::to_string(len) + ", " + std::to_string(per_rank) + " moduli a rank" +
+                                 (first_empty ? " (rank 0 none)" : "") + ", sign " + std::to_string(sign);
+        for (const int result : {ZGPU_MPI_ON_ROOT, ZGPU_MPI_ON_ALL})
+            for (const int root : {0, ranks - 1}) {
+                for (slong e = 0; e < len; ++e) fmpz_set_str(out + e, kUntouched, 10);
+                const int status = zgpu_mpi_fmpz_vec_multi_CRT_ui(out, rows.data(), len, mine, sign, result, root, MPI_COMM_WORLD);
+                const std::string what = name + ", result " + std::to_string(result) + ", root " + std::to_string(root);
+                expect(status == 0, what + ": " + zgpu_last_error());
+                bool same = true, untouched = true;
+                for (slong e = 0; e < len; ++e) {
+                    same = same && fmpz_equal(out + e, x + e);
+                    untouched = untouched && fmpz_cmp_ui(out + e, 123456789) == 0;
+                }
+                if (result == ZGPU_MPI_ON_ALL || rank == root) {
+                    expect(same, what + ": not the values");
+                } else {
+                    expect(untouched, what + ": the result written off the root");
+                }
+            }
+    }
+    _fmpz_vec_clear(x, len);
+    _fmpz_vec_clear(out, len);
+    fmpz_clear(product);
+    fmpz_clear(half);
+    zgpu_prime_set_clear(mine);
+    zgpu_prime_set_clear(all);
+}
+
+void check_vector_crts(flint_rand_t state)
+{
+    check_vector_crt(0, 3, false, state);
+    check_vector_crt(1, 1, false, state);
+    check_vector_crt(5, 4, false, state);
+    check_vector_crt(1000, 7, false, state);
+    if (ranks > 1) check_vector_crt(200, 5, true, state);
+
+    // Errors: sets that share moduli (every rank the same set), lengths that differ, no set.
+    zgpu_prime_set_t set;
+    zgpu_prime_set_init_ntt_primes(set, 4);
+    std::vector<ulong> zeros(10, 0);
+    const std::vector<const ulong*> rows(4, zeros.data());
+    fmpz* out = _fmpz_vec_init(10);
+    if (ranks > 1) {
+        int status = zgpu_mpi_fmpz_vec_multi_CRT_ui(out, rows.data(), 10, set, 1, ZGPU_MPI_ON_ALL, 0, MPI_COMM_WORLD);
+        mpi_check::expect_failure(status, "vec_multi_CRT_ui, the same set on every rank", "are not coprime");
+        status = zgpu_mpi_fmpz_vec_multi_CRT_ui(out, rows.data(), 10 - rank % 2, set, 1, ZGPU_MPI_ON_ALL, 0, MPI_COMM_WORLD);
+        mpi_check::expect_failure(status, "vec_multi_CRT_ui, lengths that differ", "the ranks passed different roots, inputs, results or lengths");
+    }
+    zgpu_prime_set_t none;
+    none->set = nullptr;
+    const int status = zgpu_mpi_fmpz_vec_multi_CRT_ui(out, rows.data(), 10, rank == 0 ? none : set, 1, ZGPU_MPI_ON_ALL, 0, MPI_COMM_WORLD);
+    mpi_check::expect_failure(status, "vec_multi_CRT_ui, no set on rank 0", "the prime set is NULL or was not initialised (on rank 0");
+    bool untouched = true;
+    for (slong e = 0; e < 10; ++e) untouched = untouched && fmpz_is_zero(out + e);
+    expect(untouched, "vec_multi_CRT_ui, the errors: vec written");
+    _fmpz_vec_clear(out, 10);
+    zgpu_prime_set_clear(set);
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    mpi_check::start(&argc, &argv);
+    flint_rand_t state;  // the same seed on every rank: the same inputs
+    random_init(state);
+    check_poly_products(state);
+    check_mat_products(state);
+    check_vector_crts(state);
+    random_clear(state);
+    return mpi_check::finish();
+}
