@@ -1,6 +1,8 @@
 #include "base/parallel.hpp"
 #include "base/settings.hpp"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -162,6 +164,12 @@ unsigned host_threads()
 {
     static const unsigned threads = [] {
         if (const unsigned requested = settings::threads()) return requested;
+#if defined(__linux__)
+        // The cores this process may run on: an MPI launcher that binds each rank to some of a
+        // machine's cores leaves it those alone, and more threads would only take turns on them.
+        cpu_set_t allowed;
+        if (sched_getaffinity(0, sizeof allowed, &allowed) == 0) return unsigned(std::max(1, CPU_COUNT(&allowed)));
+#endif
         return std::max(1u, std::thread::hardware_concurrency());
     }();
     return threads;

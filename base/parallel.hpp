@@ -6,7 +6,8 @@
 
 namespace zgpu {
 
-// Threads used for host work: ZGPU_THREADS if set, else all hardware threads.
+// Threads used for host work: ZGPU_THREADS if set, else the cores this process may run on (its
+// CPU affinity at the first call, which an MPI launcher's binding sets), else all hardware threads.
 unsigned host_threads();
 
 // Registers hook to run on each pool thread just before it ends (at exit), for libraries that

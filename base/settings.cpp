@@ -18,7 +18,7 @@ constexpr Setting kSettings[] = {
     {"ZGPU_DEVICES", "every device", "the GPUs calls spread over, as numbers split by commas"},
     {"ZGPU_DEVICE", "every device", "one GPU; ZGPU_DEVICES, where set, wins"},
     {"ZGPU_GPU_MEMORY_LIMIT", "what the GPU has free", "the bytes of device memory a call may plan for"},
-    {"ZGPU_THREADS", "all hardware threads", "the host threads of conversions and of the CPU backend (read once a process)"},
+    {"ZGPU_THREADS", "the cores the process may run on (its CPU affinity)", "the host threads of conversions and of the CPU backend (read once a process)"},
     {"ZGPU_MUL_ALGORITHM", "auto", "classical, tensor, ntt or auto: the GPU's integer products (for tests and benchmarks)"},
     {"ZGPU_DIV_ALGORITHM", "auto", "hensel, block, newton or auto: the GPU's exact divisions (for tests and benchmarks)"},
     {"ZGPU_TIMING", "off", "1: a line on stderr for each GPU call, with the time of its phases"},

@@ -26,7 +26,7 @@ std::string_view div_algorithm();
 std::vector<int> devices();
 // ZGPU_GPU_MEMORY_LIMIT in bytes, a positive number; SIZE_MAX where unset or empty.
 std::size_t gpu_memory_limit();
-// ZGPU_THREADS, a positive number; 0 where unset or empty: all hardware threads.
+// ZGPU_THREADS, a positive number; 0 where unset or empty: the cores the process may run on.
 unsigned threads();
 // ZGPU_PLUGIN_HEAP_PAD in bytes (0 allowed: off), at most 2^30; 64 MiB where unset or empty.
 std::size_t plugin_heap_pad();

@@ -46,11 +46,13 @@ namespace {
 
 int rank = 0, ranks = 1, reps = 3;
 
-// The median of `reps` timed calls, each between `fence()` before it and after it.
-double median_seconds(const std::function<void()>& call, const std::function<void()>& fence)
+// The median of `reps` timed calls, each between `fence()` before it and after it; prepare(),
+// where given, before each fence, untimed.
+double median_seconds(const std::function<void()>& call, const std::function<void()>& fence, const std::function<void()>& prepare = {})
 {
     std::vector<double> times;
     for (int i = 0; i < reps; ++i) {
+        if (prepare) prepare();
         fence();
         const double start = MPI_Wtime();
         call();
@@ -63,10 +65,13 @@ double median_seconds(const std::function<void()>& call, const std::function<voi
 
 // On every rank: the median after one untimed call (which builds the prime sets and tables of
 // this size) unless the size was seen, each timed from a barrier to the last rank's end.
-double seconds(const std::function<void()>& call, bool untimed_first = true)
+double seconds(const std::function<void()>& call, bool untimed_first = true, const std::function<void()>& prepare = {})
 {
-    if (untimed_first) call();
-    return median_seconds(call, [] { MPI_Barrier(MPI_COMM_WORLD); });
+    if (untimed_first) {
+        if (prepare) prepare();
+        call();
+    }
+    return median_seconds(call, [] { MPI_Barrier(MPI_COMM_WORLD); }, prepare);
 }
 
 // The same on the root alone (one process's call), 0 elsewhere.
@@ -113,13 +118,13 @@ void measure(Row& row, flint_rand_t state)
     });
     const zgpu::PrimeSet all = zgpu::PrimeSet::for_bits(row.bound, true);
     const zgpu::PrimeSet mine(zgpu::mpi::prime_share(all.moduli(), rank, ranks));
-    const double tree = seconds([&] {
-        zgpu::FmpzVecTemp values(row.values);
-        zgpu::FmpzTemp modulus;
-        fmpz_set(modulus.get(), mine.product());
-        for (std::size_t e = 0; e < row.values; ++e) fmpz_randm(values.data() + e, state, modulus.get());
-        zgpu::mpi::crt_tree(values.data(), row.values, modulus.get(), 0, MPI_COMM_WORLD);
-    });
+    zgpu::FmpzVecTemp values(row.values);
+    zgpu::FmpzTemp modulus;
+    const double tree = seconds([&] { zgpu::mpi::crt_tree(values.data(), row.values, modulus.get(), 0, MPI_COMM_WORLD); }, true,
+                                [&] {
+                                    fmpz_set(modulus.get(), mine.product());
+                                    for (std::size_t e = 0; e < row.values; ++e) fmpz_randm(values.data() + e, state, modulus.get());
+                                });
     const zgpu::LimbBatch split = rank == 0 ? row.result() : zgpu::LimbBatch();
     const double one = root_seconds(row.one);
     if (rank == 0) {
