@@ -3,6 +3,7 @@
 //   mpiexec -n K bench_mpi resultant length bits [reps]  two polynomials of `length` coefficients
 //   mpiexec -n K bench_mpi poly_mul length bits [reps]   their product
 //   mpiexec -n K bench_mpi mat_mul n bits [reps]       the product of two such matrices
+//   mpiexec -n K bench_mpi solve n bits [reps]         a x = den b, b one column of `bits` bits
 //   mpiexec -n 1 bench_mpi --header                    the table's header
 // Each row: the split call end to end with the input on the root and on every rank, its two
 // communication parts alone (the broadcast of the packed input, and the CRT tree of the ranks'
@@ -30,6 +31,7 @@
 #include "plugin/flint/fmpz_mat_entries.hpp"
 #include "plugin/flint/fmpz_poly_norms.hpp"
 #include "plugin/matrix/fmpz_mat_det.hpp"
+#include "plugin/matrix/fmpz_mat_solve.hpp"
 #include "plugin/modular/fmpz_temp.hpp"
 #include "plugin/mpi/crt_tree.hpp"
 #include "plugin/mpi/mpi_values.hpp"
@@ -160,9 +162,10 @@ int main(int argc, char** argv)
         MPI_Finalize();
         return 0;
     }
-    if ((call != "det" && call != "resultant" && call != "poly_mul" && call != "mat_mul") || argc < 4) {
+    const std::vector<std::string> calls = {"det", "resultant", "poly_mul", "mat_mul", "solve"};
+    if (std::ranges::find(calls, call) == calls.end() || argc < 4) {
         if (rank == 0)
-            std::fprintf(stderr, "usage: mpiexec -n K %s det|resultant|poly_mul|mat_mul size bits [reps] | --header\n", argv[0]);
+            std::fprintf(stderr, "usage: mpiexec -n K %s det|resultant|poly_mul|mat_mul|solve size bits [reps] | --header\n", argv[0]);
         MPI_Finalize();
         return 2;
     }
@@ -176,7 +179,7 @@ int main(int argc, char** argv)
     fmpz_mat_t a, b, c;
     fmpz_mat_init(a, size, size);
     fmpz_mat_init(b, size, size);
-    fmpz_mat_init(c, size, size);
+    fmpz_mat_init(c, size, call == "solve" ? 1 : size);
     fmpz_poly_t f, g, h;
     fmpz_poly_init(f);
     fmpz_poly_init(g);
@@ -185,9 +188,13 @@ int main(int argc, char** argv)
     row.call = call;
     row.size = std::to_string(size) + ", " + std::to_string(bits) + " bits";
     const auto here = [](int input) { return input == ZGPU_MPI_ON_ALL || rank == 0; };
-    if (call == "det" || call == "mat_mul") {
+    fmpz_mat_t column;
+    fmpz_mat_init(column, size, 1);
+    int nonsingular = 0;
+    if (call == "det" || call == "mat_mul" || call == "solve") {
         fmpz_mat_randbits(a, state, bits);
         fmpz_mat_randbits(b, state, bits);
+        fmpz_mat_randbits(column, state, bits);
         row.packed.push_back(zgpu::adapters::pack_fmpz_vec(fmpz_mat_entry(a, 0, 0), std::size_t(size * size), "a"));
     } else {
         random_poly(f, size, bits, state);
@@ -211,6 +218,21 @@ int main(int argc, char** argv)
         };
         row.one = [&] { require(zgpu_fmpz_mat_mul(c, a, b)); };
         row.result = [&] { return zgpu::adapters::pack_fmpz_vec(fmpz_mat_entry(c, 0, 0), row.values, "c"); };
+    } else if (call == "solve") {
+        row.bound = zgpu::matrix::solve_bounds(a, column).numerator_bits;
+        row.values = std::size_t(size) + 1;
+        row.packed.push_back(zgpu::adapters::pack_fmpz_vec(fmpz_mat_entry(column, 0, 0), std::size_t(size), "b"));
+        row.split = [&](int input) {
+            require(zgpu_mpi_fmpz_mat_solve(&nonsingular, c, out, here(input) ? a : nullptr, here(input) ? column : nullptr, input,
+                                            ZGPU_MPI_ON_ROOT, 0, MPI_COMM_WORLD));
+        };
+        row.one = [&] { require(zgpu_fmpz_mat_solve(&nonsingular, c, out, a, column)); };
+        row.result = [&] {  // x, then den
+            zgpu::FmpzVecTemp both(row.values);
+            for (slong i = 0; i < size; ++i) fmpz_set(both.data() + i, fmpz_mat_entry(c, i, 0));
+            fmpz_set(both.data() + size, out);
+            return zgpu::adapters::pack_fmpz_vec(both.data(), row.values, "x");
+        };
     } else if (call == "resultant") {
         row.bound = zgpu::resultant_bound_bits(f, g);
         row.packed.push_back(zgpu::adapters::pack_fmpz_vec(g->coeffs, std::size_t(size), "b"));
@@ -235,6 +257,7 @@ int main(int argc, char** argv)
     fmpz_mat_clear(a);
     fmpz_mat_clear(b);
     fmpz_mat_clear(c);
+    fmpz_mat_clear(column);
     fmpz_poly_clear(f);
     fmpz_poly_clear(g);
     fmpz_poly_clear(h);

@@ -1,151 +1,20 @@
-// det(a) over the ranks of a communicator (zgpu_mpi.h) on the frame of values_over_ranks.hpp:
-// Hadamard's bound, or, where the root's GPU finds a divisor of det(a) first, the quotient's
-// bound; each rank's share of its primes by the GPU's modular determinants (the plugin's own, as
-// many primes at a time as the device holds) or, on a rank without a GPU, zgpu's device-resident
-// layer on the host (reduce, mat_det).
-#include <gmp.h>
-
-#include <algorithm>
+// det(a) over the ranks of a communicator (zgpu_mpi.h): det_over_ranks.hpp says how.
 #include <string>
-#include <vector>
 
-#include "adapters/batch_reader.hpp"
-#include "plugin/flint/fmpz_mat_entries.hpp"
-#include "plugin/host_ops/progress.hpp"
-#include "plugin/matrix/fmpz_mat_det.hpp"
-#include "plugin/matrix/mat_choice.hpp"
 #include "plugin/modular/fmpz_temp.hpp"
-#include "plugin/modular/product_primes.hpp"
-#include "plugin/mpi/mpi_values.hpp"
-#include "plugin/mpi/rank_outcome.hpp"
+#include "plugin/mpi/det_over_ranks.hpp"
 #include "plugin/mpi/values_over_ranks.hpp"
-#include "zgpu/device_batch.hpp"
-#include "zgpu/error.hpp"
-#include "zgpu/fmpz_adapter.hpp"
 #include "zgpu/mpi.hpp"
-#include "zgpu/residue_batch.hpp"
-#include "zgpu/residue_matrix.hpp"
 
 namespace zgpu::mpi {
-namespace {
-
-const std::string kFunction = "mpi_fmpz_mat_det";
-
-// The most memory a rank without a GPU holds in residues at once.
-constexpr std::size_t kHostResidueBytes = std::size_t(256) << 20;
-
-// What every rank needs of a: its order, Hadamard's bound in bits, and its entries packed; and
-// the root, the bits of its largest entry.
-struct DetInput {
-    std::uint64_t n = 0, bound = 0, entry_bits = 0;
-    LimbBatch entries;
-
-    // The root's on every rank (entry_bits, which only the root uses, not).
-    void broadcast(int root, MPI_Comm comm)
-    {
-        std::uint64_t shape[2] = {n, bound};
-        mpi::broadcast(shape, 2, MPI_UINT64_T, root, comm, "broadcasting the input");
-        n = shape[0], bound = shape[1];
-        if (n > 0) broadcast_batch(entries, root, comm);
-    }
-
-    matrix::ZMatrix matrix() const
-    {
-        const std::size_t order = std::size_t(n);
-        return {host_operand(adapters::BatchReader(entries.view()), order * order, "a"), order, order, entry_bits};
-    }
-};
-
-// a's on this rank: checked, measured and packed.
-DetInput read_here(const fmpz_mat_struct* a)
-{
-    if (!a) throw Error(kFunction + ": a is NULL");
-    if (a->r != a->c)
-        throw Error(kFunction + ": a is " + std::to_string(a->r) + " x " + std::to_string(a->c) + ", not square");
-    DetInput in;
-    in.n = std::uint64_t(a->r);
-    if (in.n == 0) return in;
-    in.bound = matrix::hadamard_bits(row_squared_norm_bits(a));
-    in.entry_bits = fmpz_mat_bits(a);
-    in.entries = adapters::pack_fmpz_vec(RowMajor(a).entries(), std::size_t(in.n * in.n), "a");
-    return in;
-}
-
-// det(a) modulo each prime of `mine` on `where`.
-std::vector<limb_t> det_residues(const DetInput& in, const PrimeSet& mine, Backend where, const PrimesDone& primes_done)
-{
-    const std::size_t n = std::size_t(in.n);
-    if (where == Backend::gpu) return matrix::gpu_fmpz_mat_det_residues(in.matrix(), mine, primes_done);
-    // On the host, a group of primes at a time: the residues of every entry modulo every prime
-    // of a share would take n^2 words a prime.
-    const DeviceBatch entries = DeviceBatch::upload(in.entries.view(), where);
-    const std::span<const limb_t> primes = mine.moduli();
-    const std::size_t group = std::max<std::size_t>(1, kHostResidueBytes / (8 * n * n));
-    std::vector<limb_t> det(primes.size());
-    for (std::size_t first = 0; first < primes.size(); first += group) {
-        const PrimeSet some(primes.subspan(first, std::min(group, primes.size() - first)));
-        ResidueBatch residues(some, n * n, where);
-        reduce(residues, entries, some);
-        std::vector<ulong> values(some.size());
-        mat_det(values, residues, n);
-        std::copy(values.begin(), values.end(), det.begin() + std::ptrdiff_t(first));
-        if (primes_done) primes_done(some.size());
-    }
-    return det;
-}
-
-// d, a divisor of det(a) found by the root's GPU where that pays against the whole bound's primes
-// split over the ranks (Dixon's lifting, as one process's fmpz_mat_det takes it), on every rank:
-// the ranks then split the primes of the quotient's bound, often a few instead of thousands. 1
-// where the lifting does not pay or serve, or a prime of the quotient's set divides d.
-void divisor_on_every_rank(fmpz_t d, const DetInput& in, int root, MPI_Comm comm)
-{
-    fmpz_one(d);
-    on_every_rank(comm, [&] {
-        if (rank_of(comm).rank != root || requested_backend() != Backend::gpu ||
-            !matrix::divisor_pays_for_fmpz_mat_det(in.n, in.entry_bits, in.bound, std::size_t(rank_of(comm).size)))
-            return;
-        const std::string n = std::to_string(in.n);
-        Progress progress("fmpz_mat_det, " + n + " x " + n + ", a divisor on rank " + std::to_string(root),
-                          matrix::flint_det_seconds(in.n, in.bound), matrix::divisor_lift_steps(in.n, in.bound) - 1);
-        std::function<void(std::uint64_t)> steps_done;
-        if (progress.on()) steps_done = [&](std::uint64_t steps) { progress.advance(steps); };
-        FmpzTemp found;
-        if (!matrix::fmpz_mat_det_divisor(found.get(), in.matrix(), in.bound, steps_done)) return;
-        progress.ran_on(Backend::gpu);
-        for (const limb_t p : product_primes(matrix::det_quotient_bits(in.bound, found.get())).moduli())
-            if (fmpz_fdiv_ui(found.get(), p) == 0) return;
-        fmpz_swap(d, found.get());
-    }, matrix::flint_det_seconds(in.n, in.bound));  // the others wait for the root's lifting
-    broadcast_fmpz(d, root, comm);
-}
-
-}  // namespace
 
 void fmpz_mat_det(fmpz_t det, const fmpz_mat_t a, Where input, Where result, int root, MPI_Comm comm)
 {
-    check_call(kFunction, det, "det", input, result, root, comm);
-    const DetInput in = input_on_every_rank<DetInput>(input, root, comm, [&] { return read_here(a); });
+    const std::string function = "mpi_fmpz_mat_det";
+    check_call(function, det, "det", input, result, root, comm);
+    const DetInput in = input_on_every_rank<DetInput>(input, root, comm, [&] { return DetInput::read(function, a); });
     FmpzTemp value;
-    if (in.n == 0 || in.bound == 0) {  // the empty matrix's 1, a zero row's 0: the host's answers
-        fmpz_set_ui(value.get(), in.n == 0 ? 1 : 0);
-        set_last_backend(Backend::cpu);
-    } else {
-        FmpzTemp d;
-        divisor_on_every_rank(d.get(), in, root, comm);
-        const std::string n = std::to_string(in.n);
-        const std::string call = "fmpz_mat_det, " + n + " x " + n + (fmpz_is_one(d.get()) ? "" : ", the quotient by a divisor");
-        const std::uint64_t bits = matrix::det_quotient_bits(in.bound, d.get());
-        value_over_ranks(value.get(), {kFunction, call, bits, matrix::flint_det_seconds(in.n, bits)}, root, comm,
-                         [&](const PrimeSet& mine, Backend where, const PrimesDone& done) {
-                             std::vector<limb_t> residues = det_residues(in, mine, where, done);
-                             // Never false: no prime of the quotient's set divides d.
-                             if (!matrix::divide_residues(residues, mine, d.get()))
-                                 throw Error(kFunction + ": internal error: a prime of the quotient's set divides the divisor");
-                             return residues;
-                         });
-        if (rank_of(comm).rank == root) fmpz_mul(value.get(), value.get(), d.get());
-    }
+    det_over_ranks(value.get(), function, in, root, comm);
     deliver(det, value.get(), result, root, comm);
 }
 

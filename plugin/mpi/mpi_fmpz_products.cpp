@@ -9,17 +9,15 @@
 #include <string>
 
 #include "adapters/batch_reader.hpp"
-#include "base/parallel.hpp"
 #include "plugin/flint/fmpz_mat_entries.hpp"
 #include "plugin/matrix/fmpz_mat_mul.hpp"
 #include "plugin/matrix/mat_choice.hpp"
 #include "plugin/modular/fmpz_temp.hpp"
-#include "plugin/mpi/crt_tree.hpp"
 #include "plugin/mpi/mpi_values.hpp"
 #include "plugin/mpi/poly_pair.hpp"
+#include "plugin/mpi/rank_parts.hpp"
 #include "plugin/mpi/values_over_ranks.hpp"
 #include "plugin/poly/poly_choice.hpp"
-#include "zgpu/device_batch.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/fmpz_adapter.hpp"
 #include "zgpu/mpi.hpp"
@@ -32,50 +30,6 @@ namespace {
 
 const std::string kPolyFunction = "mpi_fmpz_poly_mul", kMatFunction = "mpi_fmpz_mat_mul";
 
-// The most memory a rank without a GPU holds in residues at once.
-constexpr std::size_t kHostResidueBytes = std::size_t(256) << 20;
-
-// Takes the GPU's values, congruent to the product's modulo `modulus`, into values[first ..)
-// in [0, modulus).
-HostResult into_range(fmpz* values, const fmpz* modulus)
-{
-    return [values, modulus](std::size_t first, ConstBatchView got) {
-        adapters::unpack_fmpz_vec(got, values + first);
-        parallel_for(first, first + got.count, 4096, [&](std::size_t begin, std::size_t end) {
-            for (std::size_t e = begin; e < end; ++e) fmpz_mod(values + e, values + e, modulus);
-        });
-    };
-}
-
-// values[0 .. count) = a product modulo the product of mine's primes, in [0, that product), on
-// the host: multiply(x, y) leaves in x the product of the residues of a (in x) and b (in y)
-// modulo a group of primes, whose residues of a, b and the product take at most
-// kHostResidueBytes; one CRT a group, and the groups merged as the ranks' are.
-void product_on_host(fmpz* values, std::size_t count, const PrimeSet& mine, const LimbBatch& a, const LimbBatch& b,
-                     const std::function<void(ResidueBatch& x, const ResidueBatch& y)>& multiply, const PrimesDone& done)
-{
-    const DeviceBatch a_here = DeviceBatch::upload(a.view(), Backend::cpu), b_here = DeviceBatch::upload(b.view(), Backend::cpu);
-    const std::size_t words = a.count() + b.count() + count;
-    const std::size_t group = std::max<std::size_t>(1, kHostResidueBytes / (8 * words));
-    const std::span<const limb_t> primes = mine.moduli();
-    FmpzTemp modulus;
-    fmpz_one(modulus.get());
-    FmpzVecTemp part(count);
-    for (std::size_t first = 0; first < primes.size(); first += group) {
-        const std::size_t n = std::min(group, primes.size() - first);
-        const PrimeSet some = n == primes.size() ? mine : PrimeSet(primes.subspan(first, n));
-        ResidueBatch x(some, a.count(), Backend::cpu), y(some, b.count(), Backend::cpu);
-        reduce(x, a_here, some);
-        reduce(y, b_here, some);
-        multiply(x, y);
-        DeviceBatch product;
-        crt(product, x, false);
-        adapters::unpack_fmpz_vec(product.download().view(), part.data());
-        merge_values(values, count, modulus.get(), part.data(), some.product());  // distinct primes: coprime
-        if (done) done(n);
-    }
-}
-
 // a * b modulo the product of mine's primes, in [0, that product).
 void poly_part(fmpz* values, const PolyPair& in, const PrimeSet& mine, Backend where, const PrimesDone& done)
 {
@@ -85,7 +39,11 @@ void poly_part(fmpz* values, const PolyPair& in, const PrimeSet& mine, Backend w
         return;
     }
     // No GPU, or no transform fits it.
-    product_on_host(values, count, mine, in.a, in.b, [](ResidueBatch& x, const ResidueBatch& y) { poly_mul(x, x, y); }, done);
+    part_on_host(values, count, mine, in.a, in.b, [](const ResidueBatch& x, const ResidueBatch& y) {
+        ResidueBatch product(x.prime_set(), 0, Backend::cpu);
+        poly_mul(product, x, y);
+        return product;
+    }, done);
 }
 
 // Two matrices over Z as every rank needs them: their shapes, their largest entries' bits and
@@ -144,8 +102,11 @@ void mat_part(fmpz* values, const MatPair& in, const PrimeSet& mine, Backend whe
         if (done) done(mine.size());
         return;
     }
-    product_on_host(values, rows * cols, mine, in.a, in.b,
-                    [&](ResidueBatch& x, const ResidueBatch& y) { mat_mul(x, x, y, rows, inner, cols); }, done);
+    part_on_host(values, rows * cols, mine, in.a, in.b, [&](const ResidueBatch& x, const ResidueBatch& y) {
+        ResidueBatch product(x.prime_set(), 0, Backend::cpu);
+        mat_mul(product, x, y, rows, inner, cols);
+        return product;
+    }, done);
 }
 
 }  // namespace

@@ -64,8 +64,9 @@ void part_here(fmpz* values, std::size_t count, fmpz_t modulus, const SplitCall&
         for (std::size_t e = 0; e < count; ++e) fmpz_zero(values + e);
         return fmpz_one(modulus);
     }
-    // Kept for the next call of this size, with its comb and device tables.
-    const PrimeSet mine = kept_primes_range(std::size_t(share.data() - all.moduli().data()), share.size());
+    // A bound's share is kept for the next call of this size, with its comb and device tables.
+    const PrimeSet mine =
+        call.primes ? PrimeSet(share) : kept_primes_range(std::size_t(share.data() - all.moduli().data()), share.size());
     const Backend where = requested_backend();
     set_last_backend(where);
     // Lines from the root alone, for its share.
@@ -85,7 +86,7 @@ void part_here(fmpz* values, std::size_t count, fmpz_t modulus, const SplitCall&
 void values_over_ranks(fmpz* values, std::size_t count, const SplitCall& call, int root, MPI_Comm comm, const PartHere& part)
 {
     on_every_rank(comm, [&] { share_devices(comm); });
-    const PrimeSet all = product_primes(call.bound_bits);
+    const PrimeSet all = call.primes ? *call.primes : product_primes(call.bound_bits);
     const RankOf me = rank_of(comm);
     std::vector<std::uint64_t> now = weights.of(call.function, me.size);
     broadcast(now.data(), me.size, MPI_UINT64_T, root, comm, "reading the root's weights");

@@ -28,6 +28,9 @@ struct SplitCall {
     std::string call;          // for progress lines: "fmpz_mat_det, 2000 x 2000"
     std::uint64_t bound_bits;  // every |value| < 2^bound_bits, at least 1
     double flint_seconds;      // FLINT's time on one thread by the cost model
+    // The primes to split, where not PrimeSet::for_bits(bound_bits, true) (whose product
+    // exceeds 2^(bound_bits + 1) too): the same on every rank.
+    const PrimeSet* primes = nullptr;
 };
 
 // This rank's part of a vector: values[0 .. count) modulo the product of the primes of `mine`
@@ -36,7 +39,7 @@ struct SplitCall {
 using PartHere = std::function<void(fmpz* values, const PrimeSet& mine, Backend where, const PrimesDone& primes_done)>;
 
 // On the root, values[0 .. count) = the call's values, in FLINT's symmetric range, from every
-// rank's part over its share of PrimeSet::for_bits(bound_bits, signed); elsewhere values are
+// rank's part over its share of the call's primes; elsewhere values are
 // spent. The shares are weighted by the ranks' times in the function's last call, so that ranks
 // that finished early take more (equal before the first; shares.hpp). This rank's GPUs are
 // those share_devices gives it. A rank's failure, or ZGPU_MPI_TEST_FAIL_RANK naming it, ends the

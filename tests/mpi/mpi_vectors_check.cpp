@@ -1,6 +1,7 @@
-// zgpu_mpi_fmpz_poly_mul, zgpu_mpi_fmpz_mat_mul and zgpu_mpi_fmpz_vec_multi_CRT_ui on every rank
-// of MPI_COMM_WORLD against FLINT on each rank (the cases are listed at check_poly_products,
-// check_mat_products and check_vector_crts): the input on the root or on all ranks, the result
+// zgpu_mpi_fmpz_poly_mul, zgpu_mpi_fmpz_mat_mul, zgpu_mpi_fmpz_mat_solve and
+// zgpu_mpi_fmpz_vec_multi_CRT_ui on every rank of MPI_COMM_WORLD against FLINT on each rank (the
+// cases are listed at check_poly_products, check_mat_products, check_solutions and
+// check_vector_crts): the input on the root or on all ranks, the result
 // on the root or on all, the first and the last rank as root, outputs that alias inputs; then
 // the errors, -1 on every rank with nothing written. Run under mpiexec with any number of ranks.
 #include <gmp.h>
@@ -225,6 +226,108 @@ void check_mat_products(flint_rand_t state)
     fmpz_mat_clear(expected);
 }
 
+// decided_by_det: a singular system that the determinant over the ranks decides (more than 15
+// rows, no zero row): den is 0 and x untouched. FLINT's answers elsewhere leave x undefined.
+void check_solve(const fmpz_mat_t a, const fmpz_mat_t b, const std::string& name, bool decided_by_det = false)
+{
+    fmpz_mat_t expected, x, untouched;
+    fmpz_mat_init(expected, a->r, b->c);
+    fmpz_mat_init(x, a->r, b->c);
+    fmpz_mat_init(untouched, a->r, b->c);
+    fmpz_t expected_den, den;
+    fmpz_init(expected_den);
+    fmpz_init(den);
+    const int solvable = fmpz_mat_solve(expected, expected_den, a, b);
+    for (slong i = 0; i < a->r; ++i)
+        for (slong j = 0; j < b->c; ++j) fmpz_set_str(fmpz_mat_entry(untouched, i, j), kUntouched, 10);
+    int nonsingular = 7;
+    check_every_way(
+        "solve, " + name,
+        [&](int input, int result, int root) {
+            const bool here = gets_input(input, root);
+            return zgpu_mpi_fmpz_mat_solve(&nonsingular, x, den, here ? a : nullptr, here ? b : nullptr, input, result, root,
+                                           MPI_COMM_WORLD);
+        },
+        [&] {
+            fmpz_mat_set(x, untouched);
+            fmpz_set_str(den, kUntouched, 10);
+            nonsingular = 7;
+        },
+        [&] {
+            if (!solvable) return nonsingular == 0 && (!decided_by_det || (fmpz_is_zero(den) && fmpz_mat_equal(x, untouched)));
+            return nonsingular == 1 && fmpz_equal(den, expected_den) && fmpz_mat_equal(x, expected);
+        },
+        [&] { return nonsingular == 7 && fmpz_cmp_ui(den, 123456789) == 0 && fmpz_mat_equal(x, untouched); });
+    fmpz_clear(expected_den);
+    fmpz_clear(den);
+    fmpz_mat_clear(expected);
+    fmpz_mat_clear(x);
+    fmpz_mat_clear(untouched);
+}
+
+// Solutions: empty, up to 15 rows (FLINT's answer on the root), beyond (the determinant and
+// Cramer's numerators over the ranks) with one and several columns, no columns, singular
+// matrices (a row the sum of two, a zero row), large entries; x aliasing b; then the errors.
+void check_solutions(flint_rand_t state)
+{
+    struct Shape {
+        slong n, cols;
+        flint_bitcnt_t bits;
+    };
+    for (const Shape s : {Shape{0, 0, 10}, Shape{3, 2, 50}, Shape{15, 1, 64}, Shape{16, 1, 64}, Shape{20, 3, 100}, Shape{24, 2, 300},
+                          Shape{20, 0, 64}, Shape{17, 1, 2000}}) {
+        fmpz_mat_t a, b;
+        fmpz_mat_init(a, s.n, s.n);
+        fmpz_mat_init(b, s.n, s.cols);
+        fmpz_mat_randtest(a, state, s.bits);
+        fmpz_mat_randtest(b, state, s.bits);
+        const std::string size = std::to_string(s.n) + " x " + std::to_string(s.n) + " by " + std::to_string(s.cols) + ", " + std::to_string(s.bits) + " bits";
+        check_solve(a, b, size);
+        if (s.n >= 3) {
+            for (slong j = 0; j < s.n; ++j) fmpz_add(fmpz_mat_entry(a, s.n - 1, j), fmpz_mat_entry(a, 0, j), fmpz_mat_entry(a, 1, j));
+            check_solve(a, b, size + ", singular", s.n > 15 && s.cols > 0);
+            for (slong j = 0; j < s.n; ++j) fmpz_zero(fmpz_mat_entry(a, 1, j));
+            check_solve(a, b, size + ", a zero row");
+        }
+        fmpz_mat_clear(a);
+        fmpz_mat_clear(b);
+    }
+    fmpz_mat_t a, b, expected, wide;
+    fmpz_mat_init(a, 18, 18);
+    fmpz_mat_init(b, 18, 2);
+    fmpz_mat_init(expected, 18, 2);
+    fmpz_mat_init(wide, 18, 3);
+    fmpz_mat_randtest(a, state, 80);
+    fmpz_mat_randtest(b, state, 80);
+    fmpz_t den, expected_den;
+    fmpz_init(den);
+    fmpz_init(expected_den);
+    int nonsingular = 0;
+    const int solvable = fmpz_mat_solve(expected, expected_den, a, b);
+    int status = zgpu_mpi_fmpz_mat_solve(&nonsingular, b, den, a, b, ZGPU_MPI_ON_ALL, ZGPU_MPI_ON_ALL, 0, MPI_COMM_WORLD);
+    expect(status == 0 && nonsingular == solvable && fmpz_mat_equal(b, expected) && fmpz_equal(den, expected_den), "solve, x aliasing b");
+
+    fmpz_mat_set(expected, b);
+    status = zgpu_mpi_fmpz_mat_solve(&nonsingular, wide, den, a, b, ZGPU_MPI_ON_ALL, ZGPU_MPI_ON_ALL, 0, MPI_COMM_WORLD);
+    mpi_check::expect_failure(status, "solve, x of the wrong shape", "x is 18 x 3, not 18 x 2");
+    fmpz_mat_t short_b;
+    fmpz_mat_init(short_b, 17, 3);
+    status = zgpu_mpi_fmpz_mat_solve(&nonsingular, wide, den, a, short_b, ZGPU_MPI_ON_ALL, ZGPU_MPI_ON_ALL, 0, MPI_COMM_WORLD);
+    mpi_check::expect_failure(status, "solve, b of other rows", "b has 17 rows and a 18: they must be equal");
+    setenv("ZGPU_MPI_TEST_FAIL_RANK", std::to_string(ranks - 1).c_str(), 1);
+    status = zgpu_mpi_fmpz_mat_solve(&nonsingular, b, den, a, b, ZGPU_MPI_ON_ALL, ZGPU_MPI_ON_ALL, 0, MPI_COMM_WORLD);
+    unsetenv("ZGPU_MPI_TEST_FAIL_RANK");
+    mpi_check::expect_failure(status, "solve, a rank's part failing", "failed on purpose (ZGPU_MPI_TEST_FAIL_RANK) (on rank " + std::to_string(ranks - 1));
+    expect(fmpz_mat_equal(b, expected), "solve, the errors: x (aliasing b) written");
+    fmpz_clear(den);
+    fmpz_clear(expected_den);
+    fmpz_mat_clear(short_b);
+    fmpz_mat_clear(a);
+    fmpz_mat_clear(b);
+    fmpz_mat_clear(expected);
+    fmpz_mat_clear(wide);
+}
+
 // The residues of x[0 .. len) modulo each modulus of `set`, residues[i][e] (one array a modulus).
 std::vector<std::vector<ulong>> residues_of(const fmpz* x, slong len, const zgpu_prime_set_t set)
 {
@@ -339,6 +442,7 @@ int main(int argc, char** argv)
     random_init(state);
     check_poly_products(state);
     check_mat_products(state);
+    check_solutions(state);
     check_vector_crts(state);
     random_clear(state);
     return mpi_check::finish();

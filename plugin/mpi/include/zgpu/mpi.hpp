@@ -27,6 +27,10 @@ void fmpz_poly_mul(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b, Wh
 // c = a b, as zgpu_mpi_fmpz_mat_mul.
 void fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b, Where input, Where result, int root, MPI_Comm comm);
 
+// *nonsingular = fmpz_mat_solve(x, den, a, b), as zgpu_mpi_fmpz_mat_solve.
+void fmpz_mat_solve(int* nonsingular, fmpz_mat_t x, fmpz_t den, const fmpz_mat_t a, const fmpz_mat_t b, Where input, Where result,
+                    int root, MPI_Comm comm);
+
 // vec = the CRT of every rank's residues modulo its own set, as zgpu_mpi_fmpz_vec_multi_CRT_ui.
 void fmpz_vec_multi_CRT_ui(fmpz* vec, const ulong* const* residues, slong len, const PrimeSet& set, bool sign, Where result,
                            int root, MPI_Comm comm);

@@ -58,6 +58,15 @@ int zgpu_mpi_fmpz_poly_mul(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly
                            MPI_Comm comm);
 int zgpu_mpi_fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b, int input, int result, int root, MPI_Comm comm);
 
+/* *nonsingular = fmpz_mat_solve(x, den, a, b): a x = den b, with zgpu_fmpz_mat_solve's answers
+   (a n x n, b and x n x m; x may be a or b; nonsingular, x and den are set where the result
+   goes). For more than 15 rows, det(a) over the ranks first (as zgpu_mpi_fmpz_mat_det), then
+   Cramer's numerators adj(a) b modulo primes that do not divide it, split over the ranks and
+   merged along the tree: den > 0 the lcm of the solution's denominators, as FLINT returns it.
+   A singular a gives 0 and den = 0, x untouched. Up to 15 rows, FLINT's function on the root. */
+int zgpu_mpi_fmpz_mat_solve(int * nonsingular, fmpz_mat_t x, fmpz_t den, const fmpz_mat_t a, const fmpz_mat_t b, int input,
+                            int result, int root, MPI_Comm comm);
+
 /* vec[e] = the value with residues residues[i][e] modulo the i-th modulus of `set`, on every rank
    at once: each rank passes its own set (those of different ranks pairwise coprime; a rank may
    pass an empty one) and its own residues, and the value is that modulo the product P of every
