@@ -8,6 +8,7 @@
 
 #include <flint/fmpz_mat.h>
 #include <flint/nmod_mat.h>
+#include <flint/ulong_extras.h>
 
 #include "adapters/batch_reader.hpp"
 #include "base/parallel.hpp"
@@ -88,7 +89,8 @@ ResidueBatch numerators_modulo(const ResidueBatch& x, const ResidueBatch& y, std
             const int solved = nmod_mat_solve(solution, a, b);
             const ulong d = fmpz_fdiv_ui(det, primes[i]);
             for (std::size_t e = 0; e < n * cols; ++e)
-                numerators.data()[i * numerators.prime_stride() + e] = nmod_mul(nmod_mat_entry(solution, e / cols, e % cols), d, a->mod);
+                numerators.data()[i * numerators.prime_stride() + e] =
+                    n_mulmod2_preinv(nmod_mat_entry(solution, e / cols, e % cols), d, a->mod.n, a->mod.ninv);
             nmod_mat_clear(a);
             nmod_mat_clear(b);
             nmod_mat_clear(solution);
