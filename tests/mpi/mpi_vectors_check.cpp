@@ -265,6 +265,13 @@ void check_solve(const fmpz_mat_t a, const fmpz_mat_t b, const std::string& name
     fmpz_mat_clear(untouched);
 }
 
+bool has_zero_row(const fmpz_mat_t a)
+{
+    for (slong i = 0; i < a->r; ++i)
+        if (fmpz_mat_is_zero_row(a, i)) return true;
+    return false;
+}
+
 // Solutions: empty, up to 15 rows (FLINT's answer on the root), beyond (the determinant and
 // Cramer's numerators over the ranks) with one and several columns, no columns, singular
 // matrices (a row the sum of two, a zero row), large entries; x aliasing b; then the errors.
@@ -285,7 +292,7 @@ void check_solutions(flint_rand_t state)
         check_solve(a, b, size);
         if (s.n >= 3) {
             for (slong j = 0; j < s.n; ++j) fmpz_add(fmpz_mat_entry(a, s.n - 1, j), fmpz_mat_entry(a, 0, j), fmpz_mat_entry(a, 1, j));
-            check_solve(a, b, size + ", singular", s.n > 15 && s.cols > 0);
+            check_solve(a, b, size + ", singular", s.n > 15 && s.cols > 0 && !has_zero_row(a));
             for (slong j = 0; j < s.n; ++j) fmpz_zero(fmpz_mat_entry(a, 1, j));
             check_solve(a, b, size + ", a zero row");
         }
