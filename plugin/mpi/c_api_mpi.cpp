@@ -64,6 +64,14 @@ int zgpu_mpi_fmpz_mat_solve(int* nonsingular, fmpz_mat_t x, fmpz_t den, const fm
     });
 }
 
+int zgpu_mpi_fmpz_mat_inv(int* invertible, fmpz_mat_t b, fmpz_t den, const fmpz_mat_t a, int input, int result, int root, MPI_Comm comm)
+{
+    return zgpu::report(__func__, [&] {
+        const char* function = "mpi_fmpz_mat_inv";
+        zgpu::mpi::fmpz_mat_inv(invertible, b, den, a, where(input, function, "input"), where(result, function, "result"), root, comm);
+    });
+}
+
 int zgpu_mpi_fmpz_vec_multi_CRT_ui(fmpz* vec, const ulong* const* residues, slong len, const zgpu_prime_set_t set, int sign,
                                    int result, int root, MPI_Comm comm)
 {

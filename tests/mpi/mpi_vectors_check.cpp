@@ -1,4 +1,4 @@
-// zgpu_mpi_fmpz_poly_mul, zgpu_mpi_fmpz_mat_mul, zgpu_mpi_fmpz_mat_solve and
+// zgpu_mpi_fmpz_poly_mul, zgpu_mpi_fmpz_mat_mul, zgpu_mpi_fmpz_mat_solve, zgpu_mpi_fmpz_mat_inv and
 // zgpu_mpi_fmpz_vec_multi_CRT_ui on every rank of MPI_COMM_WORLD against FLINT on each rank (the
 // cases are listed at check_poly_products, check_mat_products, check_solutions and
 // check_vector_crts): the input on the root or on all ranks, the result
@@ -226,38 +226,40 @@ void check_mat_products(flint_rand_t state)
     fmpz_mat_clear(expected);
 }
 
-// decided_by_det: a singular system that the determinant over the ranks decides (more than 15
-// rows, no zero row): den is 0 and x untouched. FLINT's answers elsewhere leave x undefined.
-void check_solve(const fmpz_mat_t a, const fmpz_mat_t b, const std::string& name, bool decided_by_det = false)
+// a x = den b, or where b is NULL x / den = a^-1 (zgpu_mpi_fmpz_mat_inv). decided_by_det: a
+// singular system that the determinant over the ranks decides (more than 15 rows, no zero row):
+// den is 0 and x untouched. FLINT's answers elsewhere leave x undefined.
+void check_solve(const fmpz_mat_t a, const fmpz_mat_struct* b, const std::string& name, bool decided_by_det = false)
 {
+    const slong cols = b ? b->c : a->c;
     fmpz_mat_t expected, x, untouched;
-    fmpz_mat_init(expected, a->r, b->c);
-    fmpz_mat_init(x, a->r, b->c);
-    fmpz_mat_init(untouched, a->r, b->c);
+    fmpz_mat_init(expected, a->r, cols);
+    fmpz_mat_init(x, a->r, cols);
+    fmpz_mat_init(untouched, a->r, cols);
     fmpz_t expected_den, den;
     fmpz_init(expected_den);
     fmpz_init(den);
-    const int solvable = fmpz_mat_solve(expected, expected_den, a, b);
+    const int solvable = b ? fmpz_mat_solve(expected, expected_den, a, b) : fmpz_mat_inv(expected, expected_den, a);
     for (slong i = 0; i < a->r; ++i)
-        for (slong j = 0; j < b->c; ++j) fmpz_set_str(fmpz_mat_entry(untouched, i, j), kUntouched, 10);
-    int nonsingular = 7;
+        for (slong j = 0; j < cols; ++j) fmpz_set_str(fmpz_mat_entry(untouched, i, j), kUntouched, 10);
+    int answer = 7;
     check_every_way(
-        "solve, " + name,
+        (b ? "solve, " : "inv, ") + name,
         [&](int input, int result, int root) {
             const bool here = gets_input(input, root);
-            return zgpu_mpi_fmpz_mat_solve(&nonsingular, x, den, here ? a : nullptr, here ? b : nullptr, input, result, root,
-                                           MPI_COMM_WORLD);
+            if (!b) return zgpu_mpi_fmpz_mat_inv(&answer, x, den, here ? a : nullptr, input, result, root, MPI_COMM_WORLD);
+            return zgpu_mpi_fmpz_mat_solve(&answer, x, den, here ? a : nullptr, here ? b : nullptr, input, result, root, MPI_COMM_WORLD);
         },
         [&] {
             fmpz_mat_set(x, untouched);
             fmpz_set_str(den, kUntouched, 10);
-            nonsingular = 7;
+            answer = 7;
         },
         [&] {
-            if (!solvable) return nonsingular == 0 && (!decided_by_det || (fmpz_is_zero(den) && fmpz_mat_equal(x, untouched)));
-            return nonsingular == 1 && fmpz_equal(den, expected_den) && fmpz_mat_equal(x, expected);
+            if (!solvable) return answer == 0 && (!decided_by_det || (fmpz_is_zero(den) && fmpz_mat_equal(x, untouched)));
+            return answer == 1 && fmpz_equal(den, expected_den) && fmpz_mat_equal(x, expected);
         },
-        [&] { return nonsingular == 7 && fmpz_cmp_ui(den, 123456789) == 0 && fmpz_mat_equal(x, untouched); });
+        [&] { return answer == 7 && fmpz_cmp_ui(den, 123456789) == 0 && fmpz_mat_equal(x, untouched); });
     fmpz_clear(expected_den);
     fmpz_clear(den);
     fmpz_mat_clear(expected);
@@ -272,9 +274,10 @@ bool has_zero_row(const fmpz_mat_t a)
     return false;
 }
 
-// Solutions: empty, up to 15 rows (FLINT's answer on the root), beyond (the determinant and
-// Cramer's numerators over the ranks) with one and several columns, no columns, singular
-// matrices (a row the sum of two, a zero row), large entries; x aliasing b; then the errors.
+// Solutions and inverses: empty, up to 15 rows (FLINT's answer on the root), beyond (the
+// determinant and Cramer's numerators over the ranks) with one and several columns, no columns,
+// singular matrices (a row the sum of two, a zero row), large entries; x aliasing b and b
+// aliasing a; then the errors.
 void check_solutions(flint_rand_t state)
 {
     struct Shape {
@@ -290,9 +293,11 @@ void check_solutions(flint_rand_t state)
         fmpz_mat_randtest(b, state, s.bits);
         const std::string size = std::to_string(s.n) + " x " + std::to_string(s.n) + " by " + std::to_string(s.cols) + ", " + std::to_string(s.bits) + " bits";
         check_solve(a, b, size);
+        if (s.cols == 1) check_solve(a, nullptr, std::to_string(s.n) + " x " + std::to_string(s.n) + ", " + std::to_string(s.bits) + " bits");
         if (s.n >= 3) {
             for (slong j = 0; j < s.n; ++j) fmpz_add(fmpz_mat_entry(a, s.n - 1, j), fmpz_mat_entry(a, 0, j), fmpz_mat_entry(a, 1, j));
             check_solve(a, b, size + ", singular", s.n > 15 && s.cols > 0 && !has_zero_row(a));
+            check_solve(a, nullptr, std::to_string(s.n) + " x " + std::to_string(s.n) + ", singular", s.n > 15 && !has_zero_row(a));
             for (slong j = 0; j < s.n; ++j) fmpz_zero(fmpz_mat_entry(a, 1, j));
             check_solve(a, b, size + ", a zero row");
         }
@@ -313,6 +318,18 @@ void check_solutions(flint_rand_t state)
     const int solvable = fmpz_mat_solve(expected, expected_den, a, b);
     int status = zgpu_mpi_fmpz_mat_solve(&nonsingular, b, den, a, b, ZGPU_MPI_ON_ALL, ZGPU_MPI_ON_ALL, 0, MPI_COMM_WORLD);
     expect(status == 0 && nonsingular == solvable && fmpz_mat_equal(b, expected) && fmpz_equal(den, expected_den), "solve, x aliasing b");
+
+    fmpz_mat_t inverse, a_copy;
+    fmpz_mat_init(inverse, 18, 18);
+    fmpz_mat_init_set(a_copy, a);
+    const int invertible = fmpz_mat_inv(inverse, expected_den, a);
+    status = zgpu_mpi_fmpz_mat_inv(&nonsingular, a_copy, den, a_copy, ZGPU_MPI_ON_ALL, ZGPU_MPI_ON_ALL, 0, MPI_COMM_WORLD);
+    expect(status == 0 && nonsingular == invertible && fmpz_mat_equal(a_copy, inverse) && fmpz_equal(den, expected_den),
+           "inv, b aliasing a");
+    status = zgpu_mpi_fmpz_mat_inv(&nonsingular, wide, den, a, ZGPU_MPI_ON_ALL, ZGPU_MPI_ON_ALL, 0, MPI_COMM_WORLD);
+    mpi_check::expect_failure(status, "inv, b of the wrong shape", "b is 18 x 3, not 18 x 18");
+    fmpz_mat_clear(inverse);
+    fmpz_mat_clear(a_copy);
 
     fmpz_mat_set(expected, b);
     status = zgpu_mpi_fmpz_mat_solve(&nonsingular, wide, den, a, b, ZGPU_MPI_ON_ALL, ZGPU_MPI_ON_ALL, 0, MPI_COMM_WORLD);

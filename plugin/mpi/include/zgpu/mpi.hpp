@@ -31,6 +31,9 @@ void fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b, Where in
 void fmpz_mat_solve(int* nonsingular, fmpz_mat_t x, fmpz_t den, const fmpz_mat_t a, const fmpz_mat_t b, Where input, Where result,
                     int root, MPI_Comm comm);
 
+// *invertible = fmpz_mat_inv(b, den, a), as zgpu_mpi_fmpz_mat_inv.
+void fmpz_mat_inv(int* invertible, fmpz_mat_t b, fmpz_t den, const fmpz_mat_t a, Where input, Where result, int root, MPI_Comm comm);
+
 // vec = the CRT of every rank's residues modulo its own set, as zgpu_mpi_fmpz_vec_multi_CRT_ui.
 void fmpz_vec_multi_CRT_ui(fmpz* vec, const ulong* const* residues, slong len, const PrimeSet& set, bool sign, Where result,
                            int root, MPI_Comm comm);

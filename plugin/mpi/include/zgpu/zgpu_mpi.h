@@ -67,6 +67,13 @@ int zgpu_mpi_fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b, 
 int zgpu_mpi_fmpz_mat_solve(int * nonsingular, fmpz_mat_t x, fmpz_t den, const fmpz_mat_t a, const fmpz_mat_t b, int input,
                             int result, int root, MPI_Comm comm);
 
+/* *invertible = fmpz_mat_inv(b, den, a): b / den = a^-1, with zgpu_fmpz_mat_inv's answers (a
+   square, b of its shape; b may be a), the same way as zgpu_mpi_fmpz_mat_solve with the
+   adjugate's numerators: den > 0 the lcm of a^-1's denominators for more than 15 rows; a singular
+   a gives 0 and den = 0, b untouched; up to 15 rows, FLINT's function on the root. */
+int zgpu_mpi_fmpz_mat_inv(int * invertible, fmpz_mat_t b, fmpz_t den, const fmpz_mat_t a, int input, int result, int root,
+                          MPI_Comm comm);
+
 /* vec[e] = the value with residues residues[i][e] modulo the i-th modulus of `set`, on every rank
    at once: each rank passes its own set (those of different ranks pairwise coprime; a rank may
    pass an empty one) and its own residues, and the value is that modulo the product P of every
