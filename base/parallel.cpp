@@ -2,6 +2,7 @@
 #include "base/settings.hpp"
 
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -167,8 +168,9 @@ unsigned host_threads()
 #if defined(__linux__)
         // The cores this process may run on: an MPI launcher that binds each rank to some of a
         // machine's cores leaves it those alone, and more threads would only take turns on them.
+        // The main thread's (the process's id), whichever thread asks first.
         cpu_set_t allowed;
-        if (sched_getaffinity(0, sizeof allowed, &allowed) == 0) return unsigned(std::max(1, CPU_COUNT(&allowed)));
+        if (sched_getaffinity(getpid(), sizeof allowed, &allowed) == 0) return unsigned(std::max(1, CPU_COUNT(&allowed)));
 #endif
         return std::max(1u, std::thread::hardware_concurrency());
     }();

@@ -7,7 +7,6 @@
 #include "plugin/mpi/mpi_values.hpp"
 #include "plugin/mpi/rank_outcome.hpp"
 #include "zgpu/error.hpp"
-#include "zgpu/fmpz_adapter.hpp"
 
 namespace zgpu::mpi {
 namespace {
@@ -17,7 +16,7 @@ constexpr std::size_t kParallelFrom = 64;
 
 }  // namespace
 
-void crt_tree(fmpz* values, std::size_t count, fmpz_t modulus, int root, MPI_Comm comm)
+void crt_tree(fmpz* values, std::size_t count, fmpz_t modulus, int root, MPI_Comm comm, double expected_seconds)
 {
     const RankOf me = rank_of(comm);
     const int from_root = (me.rank - root + me.size) % me.size;
@@ -25,23 +24,26 @@ void crt_tree(fmpz* values, std::size_t count, fmpz_t modulus, int root, MPI_Com
     std::string failed;  // the first merge whose moduli were not coprime
     for (int step = 1; step < me.size; step *= 2) {
         if (from_root % (2 * step) != 0) {  // this subtree's values go to the rank `step` nearer the root
-            send_fmpz(modulus, rank_at(from_root - step), comm);
-            send_batch(adapters::pack_fmpz_vec(values, count, "values sent between ranks"), rank_at(from_root - step), comm);
+            send_fmpz(modulus, rank_at(from_root - step), comm, expected_seconds);
+            send_values(values, count, rank_at(from_root - step), comm, expected_seconds);
             break;
         }
         if (from_root + step < me.size) {
             const int from = rank_at(from_root + step);
             FmpzTemp other_modulus;
-            receive_fmpz(other_modulus.get(), from, comm);
+            receive_fmpz(other_modulus.get(), from, comm, expected_seconds);
             FmpzVecTemp other(count);
-            adapters::unpack_fmpz_vec(receive_batch(from, comm).view(), other.data());
+            receive_values(other.data(), count, from, comm, expected_seconds);
             if (failed.empty() && !merge_values(values, count, modulus, other.data(), other_modulus.get()))
                 failed = "the moduli of ranks " + std::to_string(me.rank) + " and " + std::to_string(from) + "'s subtrees are not coprime";
         }
     }
-    on_every_rank(comm, [&] {
-        if (!failed.empty()) throw Error(failed);
-    });
+    on_every_rank(
+        comm,
+        [&] {
+            if (!failed.empty()) throw Error(failed);
+        },
+        expected_seconds);
 }
 
 // Element by element v + m ((w - v) m^-1 mod n), which lies in [0, m n) for v in [0, m) and w in

@@ -17,8 +17,9 @@ namespace zgpu::mpi {
 // modulus are spent. Merged pairwise along a binary tree over the ranks counted from the root:
 // ceil(log2(size)) rounds, each rank sending once, so that no rank ever holds more than two
 // partial vectors. Two moduli that are not coprime make every rank throw zgpu::Error after the
-// tree. Collective.
-void crt_tree(fmpz* values, std::size_t count, fmpz_t modulus, int root, MPI_Comm comm);
+// tree. A rank waits for the others' merges as long as answer_limit(expected_seconds) allows.
+// Collective.
+void crt_tree(fmpz* values, std::size_t count, fmpz_t modulus, int root, MPI_Comm comm, double expected_seconds = 0);
 
 // One merge of the tree, on this rank's host threads: values[0 .. count) modulo `modulus` and
 // other[0 .. count) modulo other_modulus (each in [0, its modulus); other is spent) into values

@@ -11,7 +11,7 @@ namespace zgpu::mpi {
 void fmpz_mat_det(fmpz_t det, const fmpz_mat_t a, Where input, Where result, int root, MPI_Comm comm)
 {
     const std::string function = "mpi_fmpz_mat_det";
-    check_call(function, det, "det", input, result, root, comm);
+    comm = begin_call(function, det, "det", input, result, root, comm);
     const DetInput in = input_on_every_rank<DetInput>(input, root, comm, [&] { return DetInput::read(function, a); });
     FmpzTemp value;
     det_over_ranks(value.get(), function, in, root, comm);

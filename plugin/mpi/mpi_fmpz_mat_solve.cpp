@@ -145,7 +145,7 @@ void system_over_ranks(const std::string& function, const char* x_name, int* ans
                        const fmpz_mat_struct* a, const fmpz_mat_struct* b, bool inverse, Where input, Where result, int root,
                        MPI_Comm comm)
 {
-    check_call(function, x, x_name, input, result, root, comm);
+    comm = begin_call(function, x, x_name, input, result, root, comm);
     const RankOf me = rank_of(comm);
     const bool writes = result == Where::all || me.rank == root;
     const char* answer_name = inverse ? "invertible" : "nonsingular";
@@ -164,7 +164,9 @@ void system_over_ranks(const std::string& function, const char* x_name, int* ans
     int answer = 0;
     if (in.flint_answers()) {
         on_every_rank(comm, [&] {
-            if (me.rank == root) answer = flint_on_root(values.data(), common.get(), a, inverse ? nullptr : b, slong(cols));
+            if (me.rank != root) return;
+            answer = flint_on_root(values.data(), common.get(), a, inverse ? nullptr : b, slong(cols));
+            if (!answer) fmpz_zero(common.get());  // singular: den = 0 and x untouched on every path
         });
         set_last_backend(Backend::cpu);
         broadcast(&answer, 1, MPI_INT, root, comm, "broadcasting the answer");
@@ -172,7 +174,7 @@ void system_over_ranks(const std::string& function, const char* x_name, int* ans
         FmpzTemp det;
         det_over_ranks(det.get(), function, in.a, root, comm);
         broadcast_fmpz(det.get(), root, comm);
-        // Singular, decided exactly: FLINT returns 0 too, its x undefined; den = 0, x untouched.
+        // Singular, decided exactly: FLINT returns 0 too; den = 0, x untouched.
         answer = !fmpz_is_zero(det.get());
         if (answer) {
             const PrimeSet primes = matrix::primes_not_dividing(det.get(), in.numerator_bits);
@@ -186,11 +188,11 @@ void system_over_ranks(const std::string& function, const char* x_name, int* ans
             if (me.rank == root) matrix::solution_from_numerators(values.data(), count, det.get(), common.get());
         }
     }
-    if (answer || in.flint_answers()) deliver_values(values.data(), count, result, root, comm);
+    if (answer) deliver_values(values.data(), count, result, root, comm);
     deliver(den, common.get(), result, root, comm);
     if (!writes) return;
     *answer_out = answer;
-    if (!answer && !in.flint_answers()) return;
+    if (!answer) return;
     for (std::size_t e = 0; e < count; ++e) fmpz_swap(fmpz_mat_entry(x, slong(e / cols), slong(e % cols)), values.data() + e);
 }
 

@@ -52,7 +52,7 @@ std::vector<limb_t> resultant_residues(const PolyPair& in, const PrimeSet& mine,
 void fmpz_poly_resultant(fmpz_t res, const fmpz_poly_t a, const fmpz_poly_t b, Where input, Where result, int root,
                          MPI_Comm comm)
 {
-    check_call(kFunction, res, "res", input, result, root, comm);
+    comm = begin_call(kFunction, res, "res", input, result, root, comm);
     const PolyPair in = input_on_every_rank<PolyPair>(input, root, comm, [&] {
         return PolyPair::read(kFunction, a, b, resultant_bound_bits);
     });

@@ -113,7 +113,7 @@ void mat_part(fmpz* values, const MatPair& in, const PrimeSet& mine, Backend whe
 
 void fmpz_poly_mul(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b, Where input, Where result, int root, MPI_Comm comm)
 {
-    check_call(kPolyFunction, res, "res", input, result, root, comm);
+    comm = begin_call(kPolyFunction, res, "res", input, result, root, comm);
     const PolyPair in = input_on_every_rank<PolyPair>(input, root, comm, [&] {
         return PolyPair::read(kPolyFunction, a, b, [](const fmpz_poly_struct* x, const fmpz_poly_struct* y) {
             return poly::fmpz_product_bits(std::uint64_t(x->length), std::uint64_t(y->length),
@@ -142,7 +142,7 @@ void fmpz_poly_mul(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b, Wh
 
 void fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b, Where input, Where result, int root, MPI_Comm comm)
 {
-    check_call(kMatFunction, c, "c", input, result, root, comm);
+    comm = begin_call(kMatFunction, c, "c", input, result, root, comm);
     const MatPair in = input_on_every_rank<MatPair>(input, root, comm, [&] { return read_mats(a, b); });
     const bool writes = result == Where::all || rank_of(comm).rank == root;
     on_every_rank(comm, [&] {

@@ -21,7 +21,7 @@ void vec_crt_over_ranks(fmpz* vec, const ulong* const* residues, slong len, cons
                         MPI_Comm comm)
 {
     // vec may be NULL where len is 0, as in FLINT: then any pointer stands for it.
-    check_call(kFunction, len > 0 ? static_cast<const void*>(vec) : &len, "vec", Where::all, result, root, comm, len);
+    comm = begin_call(kFunction, len > 0 ? static_cast<const void*>(vec) : &len, "vec", Where::all, result, root, comm, len);
     on_every_rank(comm, [&] {
         if (len < 0) throw Error(kFunction + ": len is negative (" + std::to_string(len) + ")");
         if (!set) throw Error(kFunction + ": the prime set is NULL or was not initialised");

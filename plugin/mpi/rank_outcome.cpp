@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -17,7 +18,35 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
+// Frees the layer's duplicate of a communicator with it.
+int free_duplicate(MPI_Comm, int, void* duplicate, void*)
+{
+    auto* comm = static_cast<MPI_Comm*>(duplicate);
+    MPI_Comm_free(comm);
+    delete comm;
+    return MPI_SUCCESS;
+}
+
 }  // namespace
+
+MPI_Comm layer_comm(MPI_Comm comm)
+{
+    if (comm == MPI_COMM_NULL) return comm;
+    static int key = MPI_KEYVAL_INVALID;
+    static std::once_flag once;
+    std::call_once(once, [] { MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_duplicate, &key, nullptr); });
+    MPI_Comm* duplicate = nullptr;
+    int found = 0;
+    MPI_Comm_get_attr(comm, key, &duplicate, &found);
+    if (found) return *duplicate;
+    duplicate = new MPI_Comm;
+    const double limit = answer_limit(0);
+    MPI_Request request;
+    MPI_Comm_idup(comm, duplicate, &request);
+    wait_for(request, comm, "making the layer's own communicator", limit);
+    MPI_Comm_set_attr(comm, key, duplicate);
+    return *duplicate;
+}
 
 RankOf rank_of(MPI_Comm comm)
 {
@@ -67,17 +96,17 @@ void broadcast(void* data, int count, MPI_Datatype type, int root, MPI_Comm comm
     wait_for(request, comm, what, limit);
 }
 
-void send(const void* data, int count, MPI_Datatype type, int to, MPI_Comm comm, const char* what)
+void send(const void* data, int count, MPI_Datatype type, int to, MPI_Comm comm, const char* what, double expected_seconds)
 {
-    const double limit = answer_limit(0);
+    const double limit = answer_limit(expected_seconds);
     MPI_Request request;
     MPI_Isend(data, count, type, to, 0, comm, &request);
     wait_for(request, comm, what, limit);
 }
 
-void receive(void* data, int count, MPI_Datatype type, int from, MPI_Comm comm, const char* what)
+void receive(void* data, int count, MPI_Datatype type, int from, MPI_Comm comm, const char* what, double expected_seconds)
 {
-    const double limit = answer_limit(0);
+    const double limit = answer_limit(expected_seconds);
     MPI_Request request;
     MPI_Irecv(data, count, type, from, 0, comm, &request);
     wait_for(request, comm, what, limit);

@@ -16,6 +16,12 @@ namespace zgpu::mpi {
 // rank).
 void on_every_rank(MPI_Comm comm, const std::function<void()>& part, double expected_seconds = 0);
 
+// The communicator the layer's calls over comm use: its own duplicate, made at the first call
+// over comm (collective then) and freed with comm, so that the layer's messages never match the
+// caller's, nor the caller's collectives in flight the layer's. comm itself where it is
+// MPI_COMM_NULL.
+MPI_Comm layer_comm(MPI_Comm comm);
+
 // comm's rank and size, each rank's own.
 struct RankOf {
     int rank, size;
@@ -23,8 +29,8 @@ struct RankOf {
 RankOf rank_of(MPI_Comm comm);
 
 // How long a rank waits for the others after a part of `part_seconds`: ZGPU_MPI_TIMEOUT seconds
-// beyond twice that. Never throws: a bad ZGPU_MPI_TIMEOUT counts as unset here, and check_call
-// reports it (values_over_ranks.hpp).
+// beyond twice that. Never throws: a bad ZGPU_MPI_TIMEOUT counts as unset here, and begin_call
+// reports it (begin_call in values_over_ranks.hpp).
 double answer_limit(double part_seconds);
 
 // Waits for `request`, a nonblocking transfer of the call. Where it is not done `limit` seconds
@@ -33,9 +39,11 @@ double answer_limit(double part_seconds);
 // cleanly without it.
 void wait_for(MPI_Request& request, MPI_Comm comm, const char* what, double limit);
 
-// Blocking MPI calls of the layer, each awaited by wait_for with answer_limit(0).
+// Blocking MPI calls of the layer, each awaited by wait_for with answer_limit(0), or for a
+// transfer that may wait on the other side's work (the CRT tree's merges), with answer_limit of
+// that work's expected seconds.
 void broadcast(void* data, int count, MPI_Datatype type, int root, MPI_Comm comm, const char* what);
-void send(const void* data, int count, MPI_Datatype type, int to, MPI_Comm comm, const char* what);
-void receive(void* data, int count, MPI_Datatype type, int from, MPI_Comm comm, const char* what);
+void send(const void* data, int count, MPI_Datatype type, int to, MPI_Comm comm, const char* what, double expected_seconds = 0);
+void receive(void* data, int count, MPI_Datatype type, int from, MPI_Comm comm, const char* what, double expected_seconds = 0);
 
 }  // namespace zgpu::mpi

@@ -21,12 +21,11 @@
 #include "plugin/mpi/rank_outcome.hpp"
 #include "plugin/mpi/shares.hpp"
 #include "zgpu/error.hpp"
-#include "zgpu/fmpz_adapter.hpp"
 
 namespace zgpu::mpi {
 namespace {
 
-// The ranks' weights for the next call of a function over a number of ranks, rebalanced from the
+// The ranks' weights for the next call of a kind over a number of ranks, rebalanced from the
 // times of the last; equal before the first. Each call takes the root's (a process may call
 // over several communicators of one size).
 class Weights {
@@ -88,7 +87,9 @@ void values_over_ranks(fmpz* values, std::size_t count, const SplitCall& call, i
     on_every_rank(comm, [&] { share_devices(comm); });
     const PrimeSet all = call.primes ? *call.primes : product_primes(call.bound_bits);
     const RankOf me = rank_of(comm);
-    std::vector<std::uint64_t> now = weights.of(call.function, me.size);
+    // One history a kind of split call: the solver's determinant and its numerators apart.
+    const std::string kind = call.function + "|" + call.call.substr(0, call.call.find(','));
+    std::vector<std::uint64_t> now = weights.of(kind, me.size);
     broadcast(now.data(), me.size, MPI_UINT64_T, root, comm, "reading the root's weights");
     const std::span<const limb_t> share = weighted_share(all.moduli(), now, me.rank);
     FmpzTemp modulus;
@@ -108,13 +109,17 @@ void values_over_ranks(fmpz* values, std::size_t count, const SplitCall& call, i
     MPI_Request request;
     MPI_Iallgather(&seconds, 1, MPI_DOUBLE, times.data(), 1, MPI_DOUBLE, comm, &request);
     wait_for(request, comm, "gathering the ranks' times", limit);
-    weights.keep(call.function, me.size, rebalanced(now, times));
-    crt_tree(values, count, modulus.get(), root, comm);
+    weights.keep(kind, me.size, rebalanced(now, times));
+    // The merges take less than the residues, which may take FLINT's time on one thread.
+    crt_tree(values, count, modulus.get(), root, comm, call.flint_seconds / me.size);
     // Every prime counted once (the root's modulus the whole set's product), or no values at all.
-    on_every_rank(comm, [&] {
-        if (me.rank == root && !fmpz_equal(modulus.get(), all.product()))
-            throw Error(call.function + ": internal error: the ranks' shares did not cover the primes once each");
-    });
+    on_every_rank(
+        comm,
+        [&] {
+            if (me.rank == root && !fmpz_equal(modulus.get(), all.product()))
+                throw Error(call.function + ": internal error: the ranks' shares did not cover the primes once each");
+        },
+        call.flint_seconds / me.size);
     // The symmetric range holds |value| < 2^bound.
     if (me.rank == root) to_symmetric_range(values, count, all.product());
 }
@@ -127,10 +132,11 @@ void value_over_ranks(fmpz_t value, const SplitCall& call, int root, MPI_Comm co
     });
 }
 
-void check_call(const std::string& function, const void* out, const char* out_name, Where input, Where result, int root,
-                MPI_Comm comm, std::int64_t shape)
+MPI_Comm begin_call(const std::string& function, const void* out, const char* out_name, Where input, Where result, int root,
+                    MPI_Comm comm, std::int64_t shape)
 {
     if (comm == MPI_COMM_NULL) throw Error(function + ": comm is MPI_COMM_NULL");
+    comm = layer_comm(comm);
     // The largest of each argument and of its negation: equal on every rank only where every
     // rank passed the same.
     const std::int64_t mine[8] = {root, std::int64_t(input), std::int64_t(result), shape, -root, -std::int64_t(input),
@@ -150,6 +156,7 @@ void check_call(const std::string& function, const void* out, const char* out_na
             throw Error(function + ": root " + std::to_string(root) + " is not a rank of the " + std::to_string(me.size));
         if (!out && (result == Where::all || me.rank == root)) throw Error(function + ": " + out_name + " is NULL");
     });
+    return comm;
 }
 
 void deliver(fmpz_t out, fmpz_t value, Where result, int root, MPI_Comm comm)
@@ -160,11 +167,7 @@ void deliver(fmpz_t out, fmpz_t value, Where result, int root, MPI_Comm comm)
 
 void deliver_values(fmpz* values, std::size_t count, Where result, int root, MPI_Comm comm)
 {
-    if (result != Where::all) return;
-    const bool on_root = rank_of(comm).rank == root;
-    LimbBatch batch = on_root ? adapters::pack_fmpz_vec(values, count, "values") : LimbBatch();
-    broadcast_batch(batch, root, comm);
-    if (!on_root) adapters::unpack_fmpz_vec(batch.view(), values);
+    if (result == Where::all) broadcast_values(values, count, root, comm);
 }
 
 }  // namespace zgpu::mpi

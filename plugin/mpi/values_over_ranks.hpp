@@ -54,12 +54,13 @@ using ResiduesHere = std::function<std::vector<limb_t>(const PrimeSet& mine, Bac
 // The same for one value from its residues: one CRT a rank.
 void value_over_ranks(fmpz_t value, const SplitCall& call, int root, MPI_Comm comm, const ResiduesHere& residues);
 
-// Throws, alike on every rank, for a null comm, a root that is no rank of comm, ranks that pass
-// different roots, inputs, results or `shape` (which would leave them waiting in different
+// The first step of every call: returns the communicator the call uses (layer_comm's), after
+// throwing, alike on every rank, for a null comm, a root that is no rank of comm, ranks that
+// pass different roots, inputs, results or `shape` (which would leave them waiting in different
 // collectives), an out (named out_name) that is NULL where the result goes, or a bad
 // ZGPU_MPI_TIMEOUT. Collective over comm.
-void check_call(const std::string& function, const void* out, const char* out_name, Where input, Where result, int root,
-                MPI_Comm comm, std::int64_t shape = 0);
+MPI_Comm begin_call(const std::string& function, const void* out, const char* out_name, Where input, Where result, int root,
+                    MPI_Comm comm, std::int64_t shape = 0);
 
 // The call's input on every rank: read_here() where it lies (on every rank, or on the root,
 // whose errors are then every rank's), then, from the root, Input::broadcast(root, comm).

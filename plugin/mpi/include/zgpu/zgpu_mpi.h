@@ -63,7 +63,8 @@ int zgpu_mpi_fmpz_mat_mul(fmpz_mat_t c, const fmpz_mat_t a, const fmpz_mat_t b, 
    goes). For more than 15 rows, det(a) over the ranks first (as zgpu_mpi_fmpz_mat_det), then
    Cramer's numerators adj(a) b modulo primes that do not divide it, split over the ranks and
    merged along the tree: den > 0 the lcm of the solution's denominators, as FLINT returns it.
-   A singular a gives 0 and den = 0, x untouched. Up to 15 rows, FLINT's function on the root. */
+   A singular a gives 0 and den = 0, x untouched (also where FLINT answers). Up to 15 rows,
+   FLINT's function on the root. */
 int zgpu_mpi_fmpz_mat_solve(int * nonsingular, fmpz_mat_t x, fmpz_t den, const fmpz_mat_t a, const fmpz_mat_t b, int input,
                             int result, int root, MPI_Comm comm);
 
