@@ -120,11 +120,10 @@ void numerators_part(const std::string& function, fmpz* values, const SolveInput
 {
     const std::size_t n = std::size_t(in.a.n), cols = std::size_t(in.cols);
     const matrix::ZMatrix b = in.b_operand();
+    const matrix::ZMatrix a = in.a.matrix();
     const matrix::ZMatrix* right = in.inverse ? nullptr : &b;  // the GPU's adjugate alone for the inverse
-    if (where == Backend::gpu && matrix::gpu_fmpz_mat_cramer(in.a.matrix(), right, mine, into_range(values, mine.product()))) {
-        if (done) done(mine.size());
-        return;
-    }
+    const auto on_gpu = [&](const PrimeSet& group, const HostResult& result) { return matrix::gpu_fmpz_mat_cramer(a, right, group, result); };
+    if (where == Backend::gpu && part_on_gpu(values, n * cols, mine, on_gpu, done)) return;
     part_on_host(values, n * cols, mine, in.a.entries, in.b,
                  [&](const ResidueBatch& x, const ResidueBatch& y) { return numerators_modulo(function, x, y, n, cols, det); }, done);
 }

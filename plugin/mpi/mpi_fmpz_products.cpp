@@ -34,10 +34,9 @@ const std::string kPolyFunction = "mpi_fmpz_poly_mul", kMatFunction = "mpi_fmpz_
 void poly_part(fmpz* values, const PolyPair& in, const PrimeSet& mine, Backend where, const PrimesDone& done)
 {
     const std::size_t count = std::size_t(in.a_length + in.b_length - 1);
-    if (where == Backend::gpu && poly::gpu_product_modulo(in.a_operand(), in.b_operand(), count, mine, into_range(values, mine.product()))) {
-        if (done) done(mine.size());
-        return;
-    }
+    const poly::ZPoly a = in.a_operand(), b = in.b_operand();
+    const auto on_gpu = [&](const PrimeSet& group, const HostResult& result) { return poly::gpu_product_modulo(a, b, count, group, result); };
+    if (where == Backend::gpu && part_on_gpu(values, count, mine, on_gpu, done)) return;
     // No GPU, or no transform fits it.
     part_on_host(values, count, mine, in.a, in.b, [](const ResidueBatch& x, const ResidueBatch& y) {
         ResidueBatch product(x.prime_set(), 0, Backend::cpu);
@@ -97,11 +96,12 @@ MatPair read_mats(const fmpz_mat_struct* a, const fmpz_mat_struct* b)
 void mat_part(fmpz* values, const MatPair& in, const PrimeSet& mine, Backend where, const PrimesDone& done)
 {
     const std::size_t rows = std::size_t(in.rows), inner = std::size_t(in.inner), cols = std::size_t(in.cols);
-    if (where == Backend::gpu) {
-        matrix::gpu_fmpz_mat_product(in.a_operand(), in.b_operand(), mine, into_range(values, mine.product()));
-        if (done) done(mine.size());
-        return;
-    }
+    const matrix::ZMatrix a = in.a_operand(), b = in.b_operand();
+    const auto on_gpu = [&](const PrimeSet& group, const HostResult& result) {
+        matrix::gpu_fmpz_mat_product(a, b, group, result);
+        return true;
+    };
+    if (where == Backend::gpu && part_on_gpu(values, rows * cols, mine, on_gpu, done)) return;
     part_on_host(values, rows * cols, mine, in.a, in.b, [&](const ResidueBatch& x, const ResidueBatch& y) {
         ResidueBatch product(x.prime_set(), 0, Backend::cpu);
         mat_mul(product, x, y, rows, inner, cols);

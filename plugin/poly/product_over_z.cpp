@@ -176,6 +176,7 @@ void gpu_product_over_z(const HostOperand& a, std::size_t a_length, const HostOp
 
 bool gpu_product_modulo(const ZPoly& a, const ZPoly& b, std::size_t out_length, const PrimeSet& set, const HostResult& result)
 {
+    if (set.state().product_limbs > kMaxLimbs) return false;
     const std::uint64_t transform = gpu_max_transform(a, b, out_length, set);
     if (transform == 0) return false;
     if (fits_whole(a, b, out_length, transform)) {

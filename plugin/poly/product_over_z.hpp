@@ -42,7 +42,8 @@ std::uint64_t gpu_max_transform(const ZPoly& a, const ZPoly& b, std::size_t out_
 // coefficients (an MPI rank's share of a bound's primes): result(first, values) gets values
 // congruent to the coefficients modulo the set's product, in order (where one transform does not
 // fit: the pieces' values added up, not reduced, at the end). False, with nothing delivered,
-// where no transform from 4096 on fits the device. Coefficients within kMaxLimbs limbs.
+// where no transform from 4096 on fits the device or the set's product passes kMaxLimbs limbs.
+// Coefficients within kMaxLimbs limbs.
 bool gpu_product_modulo(const ZPoly& a, const ZPoly& b, std::size_t out_length, const PrimeSet& set, const HostResult& result);
 
 // a * b mod x^out_length, out_length <= a.length + b.length - 1; &a == &b squares. on_cpu

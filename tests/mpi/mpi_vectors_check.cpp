@@ -19,8 +19,12 @@
 
 #include "flint_random.hpp"
 #include "plugin/mpi/crt_tree.hpp"
+#include "plugin/modular/fmpz_temp.hpp"
 #include "plugin/mpi/mpi_values.hpp"
+#include "plugin/mpi/rank_parts.hpp"
 #include "tests/mpi/mpi_check.hpp"
+#include "zgpu/fmpz_adapter.hpp"
+#include "zgpu/residue_matrix.hpp"
 #include "zgpu/zgpu_modular.h"
 #include "zgpu/zgpu_mpi.h"
 
@@ -489,6 +493,49 @@ void check_values_beyond_a_batch(flint_rand_t state)
     fmpz_clear(modulus);
 }
 
+// A rank's part in groups of primes (as a share beyond kMaxGroupPrimes takes it), forced here by
+// groups of at most 3 of 10 primes: a matrix product modulo their product, against FLINT's; and
+// a group that declines makes the whole decline.
+void check_prime_groups(flint_rand_t state)
+{
+    const zgpu::PrimeSet primes = zgpu::PrimeSet::generated(10);
+    fmpz_mat_t a, b, c;
+    fmpz_mat_init(a, 4, 5);
+    fmpz_mat_init(b, 5, 3);
+    fmpz_mat_init(c, 4, 3);
+    fmpz_mat_randtest(a, state, 400);
+    fmpz_mat_randtest(b, state, 400);
+    fmpz_mat_mul(c, a, b);
+    const zgpu::LimbBatch x = zgpu::adapters::pack_fmpz_vec(fmpz_mat_entry(a, 0, 0), 20, "a");
+    const zgpu::LimbBatch y = zgpu::adapters::pack_fmpz_vec(fmpz_mat_entry(b, 0, 0), 15, "b");
+    zgpu::FmpzVecTemp values(12);
+    std::uint64_t primes_done = 0;
+    zgpu::mpi::part_on_host(
+        values.data(), 12, primes, x, y,
+        [](const zgpu::ResidueBatch& u, const zgpu::ResidueBatch& v) {
+            zgpu::ResidueBatch product(u.prime_set(), 0, zgpu::Backend::cpu);
+            zgpu::mat_mul(product, u, v, 4, 5, 3);
+            return product;
+        },
+        [&](std::uint64_t done) { primes_done += done; }, 3);
+    bool same = primes_done == 10;
+    fmpz_t expected;
+    fmpz_init(expected);
+    for (slong e = 0; e < 12; ++e) {
+        fmpz_mod(expected, fmpz_mat_entry(c, e / 3, e % 3), primes.product());
+        same = same && fmpz_equal(values.data() + e, expected);
+    }
+    expect(same, "a part in groups of 3 of 10 primes: not FLINT's product modulo theirs");
+    int groups = 0;
+    const bool served = zgpu::mpi::in_prime_groups(
+        values.data(), 12, primes, 3, [&](const zgpu::PrimeSet&, fmpz*) { return ++groups < 2; }, {});
+    expect(!served && groups == 2, "a group that declines: the groups went on");
+    fmpz_clear(expected);
+    fmpz_mat_clear(a);
+    fmpz_mat_clear(b);
+    fmpz_mat_clear(c);
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -501,6 +548,7 @@ int main(int argc, char** argv)
     check_solutions(state);
     check_vector_crts(state);
     check_values_beyond_a_batch(state);
+    check_prime_groups(state);
     random_clear(state);
     return mpi_check::finish();
 }
