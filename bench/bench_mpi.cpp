@@ -193,8 +193,8 @@ int main(int argc, char** argv)
     int nonsingular = 0;
     if (call == "det" || call == "mat_mul" || call == "solve") {
         fmpz_mat_randbits(a, state, bits);
-        fmpz_mat_randbits(b, state, bits);
-        fmpz_mat_randbits(column, state, bits);
+        if (call == "mat_mul") fmpz_mat_randbits(b, state, bits);
+        if (call == "solve") fmpz_mat_randbits(column, state, bits);
         row.packed.push_back(zgpu::adapters::pack_fmpz_vec(fmpz_mat_entry(a, 0, 0), std::size_t(size * size), "a"));
     } else {
         random_poly(f, size, bits, state);

@@ -54,8 +54,8 @@ struct SolveInput {
         mpi::broadcast(shape, 4, MPI_UINT64_T, root, comm, "broadcasting the input");
         inverse = shape[0] != 0, cols = shape[1], b_bits = shape[2], numerator_bits = shape[3];
         if (numerator_bits == 0) return;
-        if (inverse) b = identity(std::size_t(a.n));
-        else broadcast_batch(b, root, comm);
+        if (!inverse) broadcast_batch(b, root, comm);
+        else if (rank_of(comm).rank != root) b = identity(std::size_t(a.n));  // the root read it
     }
     matrix::ZMatrix b_operand() const
     {

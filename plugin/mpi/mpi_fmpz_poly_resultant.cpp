@@ -54,7 +54,9 @@ void fmpz_poly_resultant(fmpz_t res, const fmpz_poly_t a, const fmpz_poly_t b, W
 {
     comm = begin_call(kFunction, res, "res", input, result, root, comm);
     const PolyPair in = input_on_every_rank<PolyPair>(input, root, comm, [&] {
-        return PolyPair::read(kFunction, a, b, resultant_bound_bits);
+        return PolyPair::read(kFunction, a, b, [](const PolyPair&, const fmpz_poly_struct* x, const fmpz_poly_struct* y) {
+            return resultant_bound_bits(x, y);
+        });
     });
     FmpzTemp value;
     if (in.bound == 0) {  // a zero polynomial's 0, as in FLINT: the host's answer

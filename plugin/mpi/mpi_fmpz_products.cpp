@@ -115,10 +115,8 @@ void fmpz_poly_mul(fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b, Wh
 {
     comm = begin_call(kPolyFunction, res, "res", input, result, root, comm);
     const PolyPair in = input_on_every_rank<PolyPair>(input, root, comm, [&] {
-        return PolyPair::read(kPolyFunction, a, b, [](const fmpz_poly_struct* x, const fmpz_poly_struct* y) {
-            return poly::fmpz_product_bits(std::uint64_t(x->length), std::uint64_t(y->length),
-                                           std::uint64_t(std::llabs(fmpz_poly_max_bits(x))),
-                                           std::uint64_t(std::llabs(fmpz_poly_max_bits(y))));
+        return PolyPair::read(kPolyFunction, a, b, [](const PolyPair& pair, const fmpz_poly_struct*, const fmpz_poly_struct*) {
+            return poly::fmpz_product_bits(pair.a_length, pair.b_length, pair.a_bits, pair.b_bits);
         });
     });
     if (in.bound == 0) {  // a zero polynomial's product: the host's answer

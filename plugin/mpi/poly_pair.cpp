@@ -20,15 +20,14 @@ poly::ZPoly operand(const LimbBatch& coeffs, std::uint64_t length, std::uint64_t
 
 }  // namespace
 
-PolyPair PolyPair::read(const std::string& function, const fmpz_poly_struct* a, const fmpz_poly_struct* b,
-                        const std::function<std::uint64_t(const fmpz_poly_struct*, const fmpz_poly_struct*)>& bound_of)
+PolyPair PolyPair::read(const std::string& function, const fmpz_poly_struct* a, const fmpz_poly_struct* b, const BoundOf& bound_of)
 {
     if (!a || !b) throw Error(function + ": " + (!a ? "a" : "b") + " is NULL");
     PolyPair in;
     in.a_length = std::uint64_t(a->length), in.b_length = std::uint64_t(b->length);
     if (in.a_length == 0 || in.b_length == 0) return in;
     in.a_bits = coefficient_bits(a), in.b_bits = coefficient_bits(b);
-    in.bound = bound_of(a, b);
+    in.bound = bound_of(in, a, b);
     in.a = adapters::pack_fmpz_vec(a->coeffs, std::size_t(in.a_length), "a");
     in.b = adapters::pack_fmpz_vec(b->coeffs, std::size_t(in.b_length), "b");
     return in;
