@@ -21,6 +21,7 @@ constexpr Setting kSettings[] = {
     {"ZGPU_THREADS", "the cores the process may run on (its CPU affinity)", "the host threads of conversions and of the CPU backend (read once a process)"},
     {"ZGPU_MUL_ALGORITHM", "auto", "classical, tensor, ntt or auto: the GPU's integer products (for tests and benchmarks)"},
     {"ZGPU_DIV_ALGORITHM", "auto", "hensel, block, newton or auto: the GPU's exact divisions (for tests and benchmarks)"},
+    {"ZGPU_DET_ALGORITHM", "auto", "primes, divisor or auto: whether the GPU's determinants over Z find a divisor by p-adic lifting first (for tests and benchmarks)"},
     {"ZGPU_TIMING", "off", "1: a line on stderr for each GPU call, with the time of its phases"},
     {"ZGPU_PROGRESS", "off", "1: progress lines on stderr for calls that run for seconds"},
     {"ZGPU_REPORT", "off", "1: the plugin prints a line a function at exit: calls, calls on the GPU, seconds (read once a process)"},
@@ -99,6 +100,8 @@ std::string_view backend() { return choice("ZGPU_BACKEND", {"auto", "cpu", "gpu"
 std::string_view mul_algorithm() { return choice("ZGPU_MUL_ALGORITHM", {"auto", "classical", "tensor", "ntt"}); }
 
 std::string_view div_algorithm() { return choice("ZGPU_DIV_ALGORITHM", {"auto", "hensel", "block", "newton"}); }
+
+std::string_view det_algorithm() { return choice("ZGPU_DET_ALGORITHM", {"auto", "primes", "divisor"}); }
 
 std::vector<int> devices()
 {

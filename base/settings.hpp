@@ -22,6 +22,9 @@ std::string_view backend();
 std::string_view mul_algorithm();
 // ZGPU_DIV_ALGORITHM: "auto" (also when unset or empty), "hensel", "block" or "newton".
 std::string_view div_algorithm();
+// ZGPU_DET_ALGORITHM: "auto" (also when unset or empty), "primes" (never a divisor first) or
+// "divisor" (a divisor first wherever its lifting's digits fit).
+std::string_view det_algorithm();
 // ZGPU_DEVICES ("0,1"), else ZGPU_DEVICE (one number); empty where neither is set: every device.
 std::vector<int> devices();
 // ZGPU_GPU_MEMORY_LIMIT in bytes, a positive number; SIZE_MAX where unset or empty.

@@ -4,6 +4,7 @@
 //   mpiexec -n K bench_mpi poly_mul length bits [reps]   their product
 //   mpiexec -n K bench_mpi mat_mul n bits [reps]       the product of two such matrices
 //   mpiexec -n K bench_mpi solve n bits [reps]         a x = den b, b one column of `bits` bits
+//   mpiexec -n K bench_mpi inv n bits [reps]           a^-1 = b / den
 //   mpiexec -n 1 bench_mpi --header                    the table's header
 // Each row: the split call end to end with the input on the root and on every rank, its two
 // communication parts alone (the broadcast of the packed input, and the CRT tree of the ranks'
@@ -162,10 +163,10 @@ int main(int argc, char** argv)
         MPI_Finalize();
         return 0;
     }
-    const std::vector<std::string> calls = {"det", "resultant", "poly_mul", "mat_mul", "solve"};
+    const std::vector<std::string> calls = {"det", "resultant", "poly_mul", "mat_mul", "solve", "inv"};
     if (std::ranges::find(calls, call) == calls.end() || argc < 4) {
         if (rank == 0)
-            std::fprintf(stderr, "usage: mpiexec -n K %s det|resultant|poly_mul|mat_mul|solve size bits [reps] | --header\n", argv[0]);
+            std::fprintf(stderr, "usage: mpiexec -n K %s det|resultant|poly_mul|mat_mul|solve|inv size bits [reps] | --header\n", argv[0]);
         MPI_Finalize();
         return 2;
     }
@@ -191,7 +192,7 @@ int main(int argc, char** argv)
     fmpz_mat_t column;
     fmpz_mat_init(column, size, 1);
     int nonsingular = 0;
-    if (call == "det" || call == "mat_mul" || call == "solve") {
+    if (call == "det" || call == "mat_mul" || call == "solve" || call == "inv") {
         fmpz_mat_randbits(a, state, bits);
         if (call == "mat_mul") fmpz_mat_randbits(b, state, bits);
         if (call == "solve") fmpz_mat_randbits(column, state, bits);
@@ -232,6 +233,22 @@ int main(int argc, char** argv)
             for (slong i = 0; i < size; ++i) fmpz_set(both.data() + i, fmpz_mat_entry(c, i, 0));
             fmpz_set(both.data() + size, out);
             return zgpu::adapters::pack_fmpz_vec(both.data(), row.values, "x");
+        };
+    } else if (call == "inv") {
+        fmpz_mat_one(b);  // the identity: the adjugate's bound is that of a x = den I
+        row.bound = zgpu::matrix::solve_bounds(a, b).numerator_bits;
+        row.values = std::size_t(size * size) + 1;
+        row.split = [&](int input) {
+            require(zgpu_mpi_fmpz_mat_inv(&nonsingular, c, out, here(input) ? a : nullptr, input, ZGPU_MPI_ON_ROOT, 0,
+                                          MPI_COMM_WORLD));
+        };
+        row.one = [&] { require(zgpu_fmpz_mat_inv(&nonsingular, c, out, a)); };
+        row.result = [&] {  // b, then den
+            zgpu::FmpzVecTemp both(row.values);
+            for (slong i = 0; i < size; ++i)
+                for (slong j = 0; j < size; ++j) fmpz_set(both.data() + i * size + j, fmpz_mat_entry(c, i, j));
+            fmpz_set(both.data() + size * size, out);
+            return zgpu::adapters::pack_fmpz_vec(both.data(), row.values, "b");
         };
     } else if (call == "resultant") {
         row.bound = zgpu::resultant_bound_bits(f, g);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/settings.hpp"
 #include "plugin/gpu/matrix_backend.hpp"
 #include "plugin/matrix/fmpz_mat_det.hpp"
 #include "plugin/matrix/fmpz_mat_solve.hpp"
@@ -253,6 +254,8 @@ bool lift_digits_fit(std::size_t n, std::size_t cols, std::size_t steps)
 bool divisor_pays_for_fmpz_mat_det(std::size_t n, std::uint64_t entry_bits, std::uint64_t bound_bits, std::size_t gpus)
 {
     namespace d = determinants;
+    const std::string_view forced = settings::det_algorithm();
+    if (forced == "primes") return false;
     const double size = double(n), bound = double(bound_bits), split = double(std::max<std::size_t>(gpus, 1));
     const double primes = (bound + 1) / d::kPrimeBits + 1;
     const double whole_bound = std::min(det_mod_seconds(n, primes), recursion_seconds(n, primes)) / split;
@@ -260,7 +263,7 @@ bool divisor_pays_for_fmpz_mat_det(std::size_t n, std::uint64_t entry_bits, std:
     const double quotient_primes = std::min(primes, (d::kQuotientBitsPerRow * size + d::kQuotientExtraBits) / d::kPrimeBits + 1);
     const double divisor = lift_seconds(n, 1, double(entry_bits), steps) + 61 * double(steps) * d::kReconstructSecondsPerBit +
                            std::min(det_mod_seconds(n, quotient_primes), recursion_seconds(n, quotient_primes)) / split;
-    return lift_digits_fit(n, 1, steps) && divisor < whole_bound;
+    return lift_digits_fit(n, 1, steps) && (forced == "divisor" || divisor < whole_bound);
 }
 
 double flint_solve_seconds(std::size_t n, std::size_t cols, std::uint64_t denominator_bits)

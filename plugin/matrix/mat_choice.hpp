@@ -37,6 +37,7 @@ bool gpu_pays_for_fmpz_mat_det(std::size_t n, std::uint64_t bound_bits);
 // Whether, on the GPU, a divisor of the determinant found by Dixon's lifting (fmpz_mat_det.hpp)
 // costs less than the primes of the whole bound, for entries of `entry_bits` bits (and its
 // digits stay within 1 GiB); the primes split over `gpus` GPUs (MPI ranks), the lifting on one.
+// ZGPU_DET_ALGORITHM=primes answers no, =divisor yes wherever the digits fit.
 bool divisor_pays_for_fmpz_mat_det(std::size_t n, std::uint64_t entry_bits, std::uint64_t bound_bits, std::size_t gpus = 1);
 // Solutions of a x = b over Q (a n x n, b n x cols) whose Cramer bounds have numerator_bits and
 // denominator_bits: FLINT's fmpz_mat_solve's time by the model, and whether the GPU's lifting

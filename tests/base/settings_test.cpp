@@ -59,9 +59,11 @@ TEST_F(Environment, ChoicesTakeTheirNamesAndDefaultToAuto)
         set("ZGPU_BACKEND", unset);
         set("ZGPU_MUL_ALGORITHM", unset);
         set("ZGPU_DIV_ALGORITHM", unset);
+        set("ZGPU_DET_ALGORITHM", unset);
         EXPECT_EQ(settings::backend(), "auto");
         EXPECT_EQ(settings::mul_algorithm(), "auto");
         EXPECT_EQ(settings::div_algorithm(), "auto");
+        EXPECT_EQ(settings::det_algorithm(), "auto");
     }
     for (const char* name : {"auto", "cpu", "gpu"}) {
         set("ZGPU_BACKEND", name);
@@ -75,12 +77,18 @@ TEST_F(Environment, ChoicesTakeTheirNamesAndDefaultToAuto)
         set("ZGPU_DIV_ALGORITHM", name);
         EXPECT_EQ(settings::div_algorithm(), name);
     }
+    for (const char* name : {"primes", "divisor"}) {
+        set("ZGPU_DET_ALGORITHM", name);
+        EXPECT_EQ(settings::det_algorithm(), name);
+    }
     set("ZGPU_BACKEND", "GPU");
     EXPECT_EQ(error_of([] { settings::backend(); }), "ZGPU_BACKEND='GPU' is not one of auto, cpu, gpu");
     set("ZGPU_MUL_ALGORITHM", "fft");
     EXPECT_EQ(error_of([] { settings::mul_algorithm(); }), "ZGPU_MUL_ALGORITHM='fft' is not one of auto, classical, tensor, ntt");
     set("ZGPU_DIV_ALGORITHM", "ntt");
     EXPECT_EQ(error_of([] { settings::div_algorithm(); }), "ZGPU_DIV_ALGORITHM='ntt' is not one of auto, hensel, block, newton");
+    set("ZGPU_DET_ALGORITHM", "dixon");
+    EXPECT_EQ(error_of([] { settings::det_algorithm(); }), "ZGPU_DET_ALGORITHM='dixon' is not one of auto, primes, divisor");
 }
 
 TEST_F(Environment, NumbersArePositiveDecimals)

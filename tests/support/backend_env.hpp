@@ -1,16 +1,28 @@
-// Sets ZGPU_BACKEND for the lifetime of a test fixture.
+// Sets ZGPU_BACKEND (or another setting) for the lifetime of a test fixture or scope.
 #pragma once
 
 #include <cstdlib>
+#include <string>
 
 #include "backend_param.hpp"
 
 namespace zgpu::testing {
 
-class ScopedBackend {
+// Sets `name` to `value`, and unsets it at the end of the scope.
+class ScopedVariable {
 public:
-    explicit ScopedBackend(const char* value) { setenv("ZGPU_BACKEND", value, 1); }
-    ~ScopedBackend() { unsetenv("ZGPU_BACKEND"); }
+    ScopedVariable(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
+    ~ScopedVariable() { unsetenv(name_.c_str()); }
+    ScopedVariable(const ScopedVariable&) = delete;
+    ScopedVariable& operator=(const ScopedVariable&) = delete;
+
+private:
+    std::string name_;
+};
+
+class ScopedBackend : public ScopedVariable {
+public:
+    explicit ScopedBackend(const char* value) : ScopedVariable("ZGPU_BACKEND", value) {}
 };
 
 // A fixture whose tests run with ZGPU_BACKEND set to the parameter.

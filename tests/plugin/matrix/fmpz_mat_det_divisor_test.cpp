@@ -2,13 +2,15 @@
 // fmpz_mat_det on the GPU: random matrices of 1 to 960 bits, Hadamard matrices (the bound at its
 // tightest), determinants +-1, singular matrices and determinants that the lifting's primes
 // divide (left to the caller, det untouched), entries too long for the residual's moduli; the
-// two ways of the residues modulo a few primes; and the choices, without a GPU.
+// two ways of the residues modulo a few primes; both ways forced by ZGPU_DET_ALGORITHM; and the
+// choices, without a GPU.
 #include <string>
 #include <vector>
 
 #include <flint/fmpz_mat.h>
 #include <gtest/gtest.h>
 
+#include "backend_env.hpp"
 #include "backend_param.hpp"
 #include "flint_random.hpp"
 #include "flint_values.hpp"
@@ -18,6 +20,7 @@
 #include "plugin/modular/prime_set_state.hpp"
 #include "plugin/modular/product_primes.hpp"
 #include "zgpu/fmpz_adapter.hpp"
+#include "zgpu/zgpu_matrix.h"
 
 namespace zgpu::testing {
 namespace {
@@ -152,6 +155,26 @@ TEST_F(FmpzMatDetByDivisor, BothWaysOfTheResiduesAgree)
               gpu::fmpz_mat_det_residues(za.entries, 70, tables, false, {}));
 }
 
+// zgpu_fmpz_mat_det with each way forced: at 64 rows the model takes the whole bound's primes, at
+// 600 the divisor; every way gives FLINT's determinant (at 600, each way the other's).
+TEST_F(FmpzMatDetByDivisor, EachWayForcedGivesTheSameDeterminant)
+{
+    const ScopedBackend gpu("gpu");
+    for (const slong n : {64, 600}) {
+        FmpzMat a(n, n);
+        fmpz_mat_randbits(a.m, state_, 64);
+        FmpzValue expected;
+        if (n == 64) ::fmpz_mat_det(expected.v, a.m);
+        for (const char* way : {"primes", "divisor", "auto"}) {
+            const ScopedVariable forced("ZGPU_DET_ALGORITHM", way);
+            FmpzValue det;
+            ASSERT_EQ(zgpu_fmpz_mat_det(det.v, a.m), 0) << way;
+            if (fmpz_is_zero(expected.v)) fmpz_set(expected.v, det.v);
+            EXPECT_TRUE(fmpz_equal(det.v, expected.v)) << way << ", n = " << n;
+        }
+    }
+}
+
 // The cost models, on the H200's numbers (bench_matrix): the divisor from 600 rows of 64-bit
 // entries (at 400 the whole bound's primes measured 21.9 ms, the divisor 29.2); block recursion
 // for a few primes of large matrices, det_mod's block a prime for small ones or many primes.
@@ -167,6 +190,17 @@ TEST(FmpzMatDetDivisorRules, TheChoices)
     EXPECT_TRUE(matrix::divisor_pays_for_fmpz_mat_det(2000, 256, 524000, 1));
     EXPECT_TRUE(matrix::divisor_pays_for_fmpz_mat_det(2000, 256, 524000, 2));
     EXPECT_FALSE(matrix::divisor_pays_for_fmpz_mat_det(2000, 256, 524000, 16));
+    {
+        const ScopedVariable forced("ZGPU_DET_ALGORITHM", "primes");
+        EXPECT_FALSE(matrix::divisor_pays_for_fmpz_mat_det(2000, 256, 524000, 1));
+    }
+    {
+        // Forced, wherever the lifting's digits fit 1 GiB.
+        const ScopedVariable forced("ZGPU_DET_ALGORITHM", "divisor");
+        EXPECT_TRUE(matrix::divisor_pays_for_fmpz_mat_det(100, 64, 6900));
+        EXPECT_TRUE(matrix::divisor_pays_for_fmpz_mat_det(2000, 256, 524000, 16));
+        EXPECT_FALSE(matrix::divisor_pays_for_fmpz_mat_det(100000, 64, 10000000));
+    }
     EXPECT_TRUE(matrix::det_by_blocks(1000, 19));
     EXPECT_TRUE(matrix::det_by_blocks(600, 15));
     EXPECT_TRUE(matrix::det_by_blocks(400, 13));
