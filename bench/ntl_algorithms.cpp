@@ -8,6 +8,7 @@
 #include <NTL/ZZX.h>
 #include <NTL/lzz_pX.h>
 #include <NTL/mat_ZZ.h>
+#include <NTL/mat_lzz_p.h>
 #include <NTL/version.h>
 
 #include <unistd.h>
@@ -39,6 +40,13 @@ unsigned long check(const zz_pX& f)
 {
     unsigned long h = f.rep.length();
     for (long i = 0; i < f.rep.length(); ++i) h = mix(h, static_cast<unsigned long>(rep(f.rep[i])) % kCheck);
+    return h;
+}
+unsigned long check(const mat_zz_p& a)
+{
+    unsigned long h = a.NumRows();
+    for (long i = 0; i < a.NumRows(); ++i)
+        for (long j = 0; j < a.NumCols(); ++j) h = mix(h, static_cast<unsigned long>(rep(a[i][j])) % kCheck);
     return h;
 }
 unsigned long check(const mat_ZZ& a)
@@ -74,7 +82,9 @@ mat_ZZ random_matrix(long n, long bits)
 // zz_pX products of 2^18 coefficients mod a 60-bit prime; x^p modulo a polynomial of degree
 // 2^14 (NTL's own powering, whose products call mul and sqr); ZZX products of 2^14 coefficients
 // of 1024 bits; mat_ZZ products of 256 x 256 entries of 64 bits; the determinant of 200 x 200
-// and the resultant of two polynomials of 300 coefficients, 64 bits.
+// and the resultant of two polynomials of 300 coefficients, 64 bits; the echelon form (gauss) of
+// 4000 x 4000 mod a 60-bit prime, and the kernel of 4000 x 4000 whose last 1000 rows repeat the
+// first (a kernel of 1000 rows).
 struct Row {
     const char* name;
     std::function<std::function<unsigned long()>()> setup;
@@ -109,6 +119,19 @@ const Row rows[] = {
     {"ZZX_resultant", [] {
          const ZZX a = random_zzx(300, 64), b = random_zzx(300, 64);
          return [a, b] { ZZ r; resultant(r, a, b); return check(r); };
+     }},
+    {"mat_zz_p_gauss", [] {
+         zz_p::init(kPrime60);
+         mat_zz_p a;
+         random(a, 4000, 4000);
+         return [a] { mat_zz_p m = a; const long rank = gauss(m); return mix(check(m), static_cast<unsigned long>(rank)); };
+     }},
+    {"mat_zz_p_kernel", [] {
+         zz_p::init(kPrime60);
+         mat_zz_p a;
+         random(a, 4000, 4000);
+         for (long i = 3000; i < 4000; ++i) a[i] = a[i - 3000];
+         return [a] { mat_zz_p x; kernel(x, a); return check(x); };
      }},
 };
 

@@ -23,15 +23,6 @@ namespace {
 std::size_t rows(const nmod_mat_struct* a) { return std::size_t(a->r); }
 std::size_t cols(const nmod_mat_struct* a) { return std::size_t(a->c); }
 
-// The GPU's LU needs a prime (FLINT's inverses decide composite moduli) and an entry; the
-// primality test only where the choice picks the GPU, so that small matrices stay cheap.
-Backend lu_backend(const nmod_mat_struct* a)
-{
-    if (rows(a) == 0 || cols(a) == 0) return Backend::cpu;
-    const Backend backend = choose(gpu_pays_for_nmod_mat_lu_factors(rows(a), cols(a), host_threads()));
-    return backend != Backend::cpu && !n_is_prime(a->mod.n) ? Backend::cpu : backend;
-}
-
 // FLINT's function on its threads where its LU would use them.
 void on_flint_threads(const nmod_mat_struct* a, const std::function<void()>& flint)
 {
@@ -39,48 +30,17 @@ void on_flint_threads(const nmod_mat_struct* a, const std::function<void()>& fli
     flint();
 }
 
-// gpu(columns_done), which starts with the LU of a into a's rows, where lu_backend picks the
-// GPU; host() otherwise and for a GPU that fails before it has written a. Progress lines name
-// `what` and count the columns eliminated.
-void on_lu(nmod_mat_struct* a, const char* what, const char* failure, const std::function<void(const std::function<void(std::uint64_t)>&)>& gpu,
-           const std::function<void()>& host)
+Backend backend_of(const nmod_mat_struct* a) { return lu_backend(rows(a), cols(a), a->mod.n); }
+
+void lu_on_backend(const nmod_mat_struct* a, const char* what, const char* failure, const LuOnGpu& gpu, const std::function<void()>& host)
 {
-    const Backend backend = lu_backend(a);
-    Progress progress(std::string(what) + ", " + std::to_string(a->r) + " x " + std::to_string(a->c) + " mod " + std::to_string(a->mod.n),
-                      flint_nmod_mat_lu_seconds(rows(a), cols(a)), std::uint64_t(a->c));
-    std::function<void(std::uint64_t)> columns_done;
-    if (progress.on()) columns_done = [&](std::uint64_t columns) { progress.advance(columns); };
-    Backend ran = backend;
-    run_on(
-        backend, [&] { return ran = gpu_or_host([&] { gpu(columns_done); }, host, failure); }, host);
-    progress.ran_on(ran);
+    on_lu(rows(a), cols(a), a->mod.n, what, failure, gpu, host);
 }
 
 // The LU of a into its own rows on the GPU.
 gpu::LuPivots gpu_lu(nmod_mat_struct* a, const std::function<void(std::uint64_t)>& columns_done)
 {
     return gpu::nmod_mat_lu(rows_of<const limb_t*>(a), cols(a), a->mod.n, rows_of<limb_t*>(a), columns_done);
-}
-
-// v = u^-1 v, u upper triangular with a nonzero diagonal: on the GPU where it pays, else (and
-// where the GPU fails: the LU is in a already, so the host always finishes) by FLINT's
-// nmod_mat_solve_triu.
-void solve_upper_triangular(nmod_mat_struct* v, const nmod_mat_struct* u)
-{
-    const auto host = [&] { on_flint_threads(u, [&] { ::nmod_mat_solve_triu(v, u, v, 0); }); };
-    const Backend backend = choose(gpu_pays_for_nmod_mat_solve_triu(rows(u), cols(v), host_threads()));
-    if (backend == Backend::cpu) return host();
-    const auto gpu = [&] {
-        nmod_mat_t x;
-        nmod_mat_init(x, v->r, v->c, v->mod.n);
-        const limb_t det = gpu::nmod_mat_solve(rows_of<const limb_t*>(u), rows_of<const limb_t*>(v), cols(v), rows_of<limb_t*>(x), u->mod.n);
-        // A triangular matrix's leading blocks are triangular with the same nonzero diagonal:
-        // the block recursion does not stand aside.
-        if (det != 0) nmod_mat_swap(v, x);
-        nmod_mat_clear(x);
-        if (det == 0) throw Error("the block recursion stood aside on a triangular matrix");
-    };
-    gpu_or_host(gpu, host, "a triangular solve mod p", [] { return true; });
 }
 
 // a (its LU in FLINT's form, pivots in pivot_columns) becomes its reduced row echelon form, as
@@ -125,6 +85,46 @@ void echelon_from_lu(nmod_mat_struct* a, const std::vector<std::size_t>& pivot_c
 
 }  // namespace
 
+Backend lu_backend(std::size_t rows, std::size_t cols, limb_t p)
+{
+    if (rows == 0 || cols == 0) return Backend::cpu;
+    const Backend backend = choose(gpu_pays_for_nmod_mat_lu_factors(rows, cols, host_threads()));
+    return backend != Backend::cpu && !n_is_prime(p) ? Backend::cpu : backend;
+}
+
+void on_lu(std::size_t rows, std::size_t cols, limb_t p, const std::string& what, const char* failure, const LuOnGpu& gpu,
+           const std::function<void()>& host)
+{
+    const Backend backend = lu_backend(rows, cols, p);
+    Progress progress(what + ", " + std::to_string(rows) + " x " + std::to_string(cols) + " mod " + std::to_string(p),
+                      flint_nmod_mat_lu_seconds(rows, cols), std::uint64_t(cols));
+    std::function<void(std::uint64_t)> columns_done;
+    if (progress.on()) columns_done = [&](std::uint64_t columns) { progress.advance(columns); };
+    Backend ran = backend;
+    run_on(
+        backend, [&] { return ran = gpu_or_host([&] { gpu(columns_done); }, host, failure); }, host);
+    progress.ran_on(ran);
+}
+
+// Where the GPU fails the host finishes: its callers' LU is written already.
+void solve_upper_triangular(nmod_mat_struct* v, const nmod_mat_struct* u)
+{
+    const auto host = [&] { on_flint_threads(u, [&] { ::nmod_mat_solve_triu(v, u, v, 0); }); };
+    const Backend backend = choose(gpu_pays_for_nmod_mat_solve_triu(rows(u), cols(v), host_threads()));
+    if (backend == Backend::cpu) return host();
+    const auto gpu = [&] {
+        nmod_mat_t x;
+        nmod_mat_init(x, v->r, v->c, v->mod.n);
+        const limb_t det = gpu::nmod_mat_solve(rows_of<const limb_t*>(u), rows_of<const limb_t*>(v), cols(v), rows_of<limb_t*>(x), u->mod.n);
+        // A triangular matrix's leading blocks are triangular with the same nonzero diagonal:
+        // the block recursion does not stand aside.
+        if (det != 0) nmod_mat_swap(v, x);
+        nmod_mat_clear(x);
+        if (det == 0) throw Error("the block recursion stood aside on a triangular matrix");
+    };
+    gpu_or_host(gpu, host, "a triangular solve mod p", [] { return true; });
+}
+
 slong nmod_mat_factor_lu(slong* P, nmod_mat_struct* a, int rank_check)
 {
     slong rank = 0;
@@ -140,7 +140,7 @@ slong nmod_mat_factor_lu(slong* P, nmod_mat_struct* a, int rank_check)
         for (std::size_t t = 0; t < pivots.columns.size() && leading; ++t) leading = pivots.columns[t] == t;
         if (rank_check && !leading) rank = 0;
     };
-    on_lu(a, "nmod_mat_lu", "an LU mod p", gpu, host);
+    lu_on_backend(a, "nmod_mat_lu", "an LU mod p", gpu, host);
     return rank;
 }
 
@@ -153,13 +153,13 @@ slong nmod_mat_reduced_echelon(nmod_mat_struct* a)
         rank = slong(pivots.columns.size());
         echelon_from_lu(a, pivots.columns);
     };
-    on_lu(a, "nmod_mat_rref", "a reduced row echelon form mod p", gpu, host);
+    lu_on_backend(a, "nmod_mat_rref", "a reduced row echelon form mod p", gpu, host);
     return rank;
 }
 
 slong nmod_mat_null_space(nmod_mat_struct* x, const nmod_mat_struct* a)
 {
-    if (lu_backend(a) == Backend::cpu) {
+    if (backend_of(a) == Backend::cpu) {
         slong nullity = 0;
         on_flint_threads(a, [&] { nullity = ::nmod_mat_nullspace(x, a); });
         return nullity;

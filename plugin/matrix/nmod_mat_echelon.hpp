@@ -3,9 +3,34 @@
 // functions otherwise (composite moduli included, which FLINT's inverses decide).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+
 #include <flint/nmod_mat.h>
 
+#include "zgpu/backend.hpp"
+#include "zgpu/limb_batch.hpp"
+
 namespace zgpu::matrix {
+
+// The backend of an LU of a rows x cols matrix mod p: the GPU's where the LU's cost model picks it
+// (ZGPU_BACKEND=gpu forces it), p is prime (tested only then, so that small matrices stay cheap)
+// and the matrix has an entry; the CPU's otherwise.
+Backend lu_backend(std::size_t rows, std::size_t cols, limb_t p);
+
+// The frame of the LU's callers, FLINT's faces and NTL's: gpu(columns_done) where lu_backend
+// picks the GPU, host() otherwise and where the GPU fails before it has written anything (with a
+// warning naming `failure`). Progress lines (ZGPU_PROGRESS=1) name `what` and count the columns
+// eliminated.
+using LuOnGpu = std::function<void(const std::function<void(std::uint64_t)>& columns_done)>;
+void on_lu(std::size_t rows, std::size_t cols, limb_t p, const std::string& what, const char* failure, const LuOnGpu& gpu,
+           const std::function<void()>& host);
+
+// v = u^-1 v, u upper triangular with a nonzero diagonal: on the GPU where it pays, else (and
+// where the GPU fails) by FLINT's nmod_mat_solve_triu.
+void solve_upper_triangular(nmod_mat_struct* v, const nmod_mat_struct* u);
 
 // As FLINT's nmod_mat_lu(P, a, rank_check): P of a->r entries. The GPU gives the factors that
 // nmod_mat_lu_classical gives (the first nonzero entry of each column from the current row down

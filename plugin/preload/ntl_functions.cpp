@@ -80,6 +80,15 @@ bool mat_zz_p_inverse_worth_it(const NTL::mat_zz_p& a, long right_sides)
     return pays && n_is_prime(ulong(NTL::zz_p::modulus()));
 }
 
+// An elimination (gauss, image, kernel) of a that the GPU's LU takes.
+bool mat_zz_p_elimination_worth_it(const NTL::mat_zz_p& a)
+{
+    const long rows = a.NumRows(), cols = a.NumCols();
+    return rows >= zgpu::preload::kMinDimension && cols >= zgpu::preload::kMinDimension &&
+           zgpu::matrix::gpu_pays_for_nmod_mat_lu_factors(std::size_t(rows), std::size_t(cols), zgpu::host_threads()) &&
+           n_is_prime(ulong(NTL::zz_p::modulus()));
+}
+
 }  // namespace
 
 namespace NTL {
@@ -256,6 +265,34 @@ void relaxed_solve(zz_p& d, const mat_zz_p& A, vec_zz_p& x, const vec_zz_p& b, b
             });
         },
         ntl);
+}
+
+// NTL's gauss(M) is gauss(M, M.NumCols()) through the dynamic linker: this takes both. zgpu's
+// gauss is NTL's on the whole width; a narrower w stays with NTL.
+long gauss(mat_zz_p& M, long w)
+{
+    static Counts counts("NTL::gauss(mat_zz_p)", "_ZN3NTL5gaussERNS_3MatINS_4zz_pEEEl", Library::ntl);
+    long rank = 0;
+    return route(
+        counts, [&] { return w == M.NumCols() && mat_zz_p_elimination_worth_it(M); },
+        [&] { return zgpu::report("zgpu_gauss", [&] { rank = zgpu::gauss(M, w); }); }, [&] { return rank; },
+        [&] { return next<long (*)(mat_zz_p&, long)>(counts)(M, w); });
+}
+
+void image(mat_zz_p& X, const mat_zz_p& A)
+{
+    static Counts counts("NTL::image(mat_zz_p)", "_ZN3NTL5imageERNS_3MatINS_4zz_pEEERKS2_", Library::ntl);
+    route(
+        counts, [&] { return mat_zz_p_elimination_worth_it(A); }, [&] { return zgpu::report("zgpu_image", [&] { zgpu::image(X, A); }); },
+        [&] { next<void (*)(mat_zz_p&, const mat_zz_p&)>(counts)(X, A); });
+}
+
+void kernel(mat_zz_p& X, const mat_zz_p& A)
+{
+    static Counts counts("NTL::kernel(mat_zz_p)", "_ZN3NTL6kernelERNS_3MatINS_4zz_pEEERKS2_", Library::ntl);
+    route(
+        counts, [&] { return mat_zz_p_elimination_worth_it(A); }, [&] { return zgpu::report("zgpu_kernel", [&] { zgpu::kernel(X, A); }); },
+        [&] { next<void (*)(mat_zz_p&, const mat_zz_p&)>(counts)(X, A); });
 }
 
 }  // namespace NTL

@@ -1,11 +1,12 @@
-// NTL-style products, determinants and solutions of mat_ZZ, and products, determinants, inverses
-// and solutions of mat_zz_p modulo the current zz_p modulus: the semantics of NTL's mul,
-// determinant, solve1, inv and solve (outputs may be inputs; a 0 x 0 matrix's determinant is 1). On the
-// GPU the functions of zgpu_matrix.h, exact on every input; on the CPU NTL's own functions
-// (mat_ZZ's determinant with deterministic = 1: its default strategy is randomised). mat_zz_p's
-// determinants, inverses and solutions modulo a composite stay with NTL, whose elimination needs
-// inverses as the GPU's does. Shapes that do not multiply or match, and non-square matrices,
-// throw zgpu::Error with nothing written.
+// NTL-style products, determinants and solutions of mat_ZZ, and products, determinants, inverses,
+// solutions, echelon forms, images and kernels of mat_zz_p modulo the current zz_p modulus: the
+// semantics of NTL's mul, determinant, solve1, inv, solve, gauss, image and kernel (outputs may
+// be inputs; a 0 x 0 matrix's determinant is 1). On the GPU the functions of zgpu_matrix.h, exact
+// on every input; on the CPU NTL's own functions (mat_ZZ's determinant with deterministic = 1:
+// its default strategy is randomised). mat_zz_p's determinants, inverses, solutions, echelon
+// forms, images and kernels modulo a composite stay with NTL, whose elimination needs inverses as
+// the GPU's does. Shapes that do not multiply or match, and non-square matrices, throw
+// zgpu::Error with nothing written.
 #pragma once
 
 #include <NTL/mat_ZZ.h>
@@ -36,5 +37,14 @@ void inv(NTL::mat_zz_p& x, const NTL::mat_zz_p& a);
 void solve(NTL::zz_p& d, const NTL::mat_zz_p& a, NTL::vec_zz_p& x, const NTL::vec_zz_p& b);
 // d = det a, and where d != 0 the x with x a = b (a row), as NTL's solve(d, x, a, b).
 void solve(NTL::zz_p& d, NTL::vec_zz_p& x, const NTL::mat_zz_p& a, const NTL::vec_zz_p& b);
+// As NTL's gauss(m): m in NTL's row echelon form (its rows by NTL's row swaps and subtractions,
+// the pivots not scaled), its rank returned. With w, as gauss(m, w): the first w columns only
+// (NTL's own function where w is below m's columns; w outside 0 to m's columns throws).
+long gauss(NTL::mat_zz_p& m);
+long gauss(NTL::mat_zz_p& m, long w);
+// As NTL's image(x, a): x = the nonzero rows of gauss's form of a (a basis of a's row space).
+void image(NTL::mat_zz_p& x, const NTL::mat_zz_p& a);
+// As NTL's kernel(x, a): x's rows are NTL's basis of the row vectors v with v a = 0.
+void kernel(NTL::mat_zz_p& x, const NTL::mat_zz_p& a);
 
 }  // namespace zgpu

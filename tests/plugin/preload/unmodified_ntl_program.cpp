@@ -144,8 +144,8 @@ void matrices(long dim, long bits)
 }
 
 // Modulo p: products (aliased too), determinants (a singular one, and relaxed modulo a
-// composite with unit pivots), inverses and solutions both ways (of a singular matrix too), and
-// NTL's power above them.
+// composite with unit pivots), inverses and solutions both ways (of a singular matrix too), the
+// echelon form, image and kernel of a singular matrix, and NTL's power above them.
 void matrices_mod(long dim, long p)
 {
     SetSeed(ZZ(dim + p));
@@ -169,6 +169,12 @@ void matrices_mod(long dim, long p)
         determinant(d, a), say("determinant of a singular matrix", rep(d));
         inv(d, c, a), say("inverse's determinant, singular matrix", rep(d));
         solve(d, a, x, v), say("solution's determinant, singular matrix", rep(d));
+        c = a;
+        const long rank = gauss(c);
+        say("gauss of a singular matrix", hash(c) + static_cast<unsigned long>(rank));
+        image(c, a), say("image of a singular matrix", hash(c));
+        kernel(c, a), say("kernel of a singular matrix", hash(c));
+        c = a, kernel(c, c), say("kernel aliased", hash(c));
     } else {
         c = ident_mat_zz_p(dim);
         swap(c[0], c[dim - 1]);

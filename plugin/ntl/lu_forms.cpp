@@ -1,0 +1,58 @@
+#include "plugin/ntl/lu_forms.hpp"
+
+#include <cstddef>
+#include <utility>
+
+#include <flint/nmod_mat.h>
+
+#include "plugin/matrix/nmod_mat_echelon.hpp"
+#include "plugin/ntl/mat_zz_p_rows.hpp"
+
+namespace zgpu::ntl {
+
+void echelon_from_lu(NTL::mat_zz_p& lu, const gpu::LuPivots& pivots)
+{
+    const std::size_t rank = pivots.columns.size();
+    for (long i = 0; i < lu.NumRows(); ++i) {
+        const long zeros = std::size_t(i) < rank ? long(pivots.columns[std::size_t(i)]) : lu.NumCols();
+        for (long j = 0; j < zeros; ++j) lu[i][j].LoopHole() = 0;
+    }
+}
+
+void kernel_from_lu(NTL::mat_zz_p& x, const NTL::mat_zz_p& lu, const gpu::LuPivots& pivots)
+{
+    const long n = lu.NumRows(), r = long(pivots.columns.size()), nullity = n - r;
+    const limb_t p = modulus();
+    const auto l = [&](long row, long k) { return limb_t(NTL::rep(lu[row][long(pivots.columns[std::size_t(k)])])); };
+    NTL::mat_zz_p basis;
+    basis.SetDims(nullity, n);
+    if (r > 0 && nullity > 0) {
+        // L11^T v = -L21^T: v's column i is y of row i.
+        nmod_mat_t u, v;
+        nmod_mat_init(u, r, r, p);
+        nmod_mat_init(v, r, nullity, p);
+        for (long k = 0; k < r; ++k) {
+            nmod_mat_entry(u, k, k) = 1;
+            for (long j = k + 1; j < r; ++j) nmod_mat_entry(u, k, j) = l(j, k);
+            for (long i = 0; i < nullity; ++i) {
+                const limb_t e = l(r + i, k);
+                nmod_mat_entry(v, k, i) = e == 0 ? 0 : p - e;
+            }
+        }
+        matrix::solve_upper_triangular(v, u);
+        for (long i = 0; i < nullity; ++i)
+            for (long k = 0; k < r; ++k) basis[i][k].LoopHole() = long(nmod_mat_entry(v, k, i));
+        nmod_mat_clear(u);
+        nmod_mat_clear(v);
+    }
+    for (long i = 0; i < nullity; ++i) {
+        basis[i][r + i].LoopHole() = 1;
+        for (long k = r - 1; k >= 0; --k) {
+            const long swapped = long(pivots.rows[std::size_t(k)]);
+            if (swapped != k) std::swap(basis[i][swapped], basis[i][k]);
+        }
+    }
+    NTL::swap(x, basis);
+}
+
+}  // namespace zgpu::ntl

@@ -1,0 +1,190 @@
+// zgpu::gauss, image and kernel on NTL's mat_zz_p against NTL's own, on each backend: empty and
+// non-square shapes, full and deficient ranks, pivots that need row swaps, every entry p - 1,
+// moduli from 2 to an FFT prime of 60 bits, a composite one (left to NTL), sizes where NTL's
+// elimination runs in blocks (from 128 rows and columns), aliasing, a bad w. And, without a GPU,
+// NTL's forms made from a plain LU on the host (lu_forms.hpp), as the GPU's LU would give them.
+#include <functional>
+#include <string>
+
+#include <NTL/mat_lzz_p.h>
+#include <gtest/gtest.h>
+
+#include "backend_env.hpp"
+#include "plugin/ntl/lu_forms.hpp"
+#include "zgpu/error.hpp"
+#include "zgpu/ntl_matrix.hpp"
+
+namespace zgpu::testing {
+namespace {
+
+// a random rows x cols matrix of rank at most `rank` (a product through `rank` columns), its
+// first column zero but for the last row so that the first pivot needs a swap.
+NTL::mat_zz_p deficient(long rows, long cols, long rank)
+{
+    NTL::mat_zz_p left, right, a;
+    NTL::random(left, rows, rank);
+    NTL::random(right, rank, cols);
+    NTL::mul(a, left, right);
+    for (long i = 0; i + 1 < rows && cols > 0; ++i) a[i][0] = 0;
+    return a;
+}
+
+// The matrices every test takes: shapes empty, thin, wide and square; ranks full and deficient.
+std::vector<NTL::mat_zz_p> cases()
+{
+    std::vector<NTL::mat_zz_p> all;
+    const long shapes[][3] = {{0, 0, 0}, {0, 5, 0}, {5, 0, 0}, {1, 1, 1}, {3, 7, 3}, {7, 3, 3},
+                              {40, 40, 40}, {40, 40, 25}, {60, 30, 30}, {30, 60, 12}, {200, 150, 90}, {150, 200, 150}};
+    for (const auto& s : shapes) {
+        NTL::mat_zz_p a;
+        if (s[2] == std::min(s[0], s[1])) NTL::random(a, s[0], s[1]);
+        else a = deficient(s[0], s[1], s[2]);
+        all.push_back(a);
+    }
+    NTL::mat_zz_p minus_one;
+    minus_one.SetDims(130, 140);
+    for (long i = 0; i < 130; ++i)
+        for (long j = 0; j < 140; ++j) minus_one[i][j] = -1;
+    all.push_back(minus_one);
+    all.push_back(NTL::ident_mat_zz_p(50));
+    NTL::mat_zz_p zero;
+    zero.SetDims(20, 30);
+    all.push_back(zero);
+    return all;
+}
+
+std::string context(const NTL::mat_zz_p& a, const char* what)
+{
+    return std::string(what) + " of " + std::to_string(a.NumRows()) + " x " + std::to_string(a.NumCols()) + " mod " +
+           std::to_string(NTL::zz_p::modulus());
+}
+
+// The moduli: the smallest, a small odd prime, a prime of 31 bits, an FFT prime of 60 bits.
+void for_each_prime(const std::function<void()>& test)
+{
+    for (const long p : {2L, 3L, 2147483647L}) {
+        NTL::zz_p::init(p);
+        test();
+    }
+    NTL::zz_p::FFTInit(0);
+    test();
+}
+
+class NtlEchelonModP : public OnBackend {
+protected:
+    void SetUp() override
+    {
+        OnBackend::SetUp();
+        NTL::SetSeed(NTL::ZZ(7));
+    }
+};
+
+TEST_P(NtlEchelonModP, GaussImageAndKernelMatchNtl)
+{
+    for_each_prime([] {
+        for (const NTL::mat_zz_p& a : cases()) {
+            NTL::mat_zz_p ours = a, theirs = a;
+            const long their_rank = NTL::gauss(theirs);
+            EXPECT_EQ(zgpu::gauss(ours), their_rank) << context(a, "gauss");
+            EXPECT_TRUE(ours == theirs) << context(a, "gauss");
+            NTL::mat_zz_p x;
+            NTL::image(theirs, a);
+            zgpu::image(x, a);
+            EXPECT_TRUE(x == theirs) << context(a, "image");
+            NTL::kernel(theirs, a);
+            zgpu::kernel(x, a);
+            EXPECT_TRUE(x == theirs) << context(a, "kernel");
+        }
+    });
+}
+
+TEST_P(NtlEchelonModP, OutputsMayBeInputs)
+{
+    NTL::zz_p::FFTInit(0);
+    const NTL::mat_zz_p a = deficient(160, 140, 100);
+    NTL::mat_zz_p expected, x = a;
+    NTL::image(expected, a);
+    zgpu::image(x, x);
+    EXPECT_TRUE(x == expected);
+    x = a;
+    NTL::kernel(expected, a);
+    zgpu::kernel(x, x);
+    EXPECT_TRUE(x == expected);
+}
+
+TEST_P(NtlEchelonModP, GaussStoppedAtAColumnAndBadColumns)
+{
+    NTL::zz_p::init(65537);
+    const NTL::mat_zz_p a = deficient(50, 40, 30);
+    for (const long w : {0L, 1L, 20L, 39L, 40L}) {
+        NTL::mat_zz_p ours = a, theirs = a;
+        EXPECT_EQ(zgpu::gauss(ours, w), NTL::gauss(theirs, w)) << "w = " << w;
+        EXPECT_TRUE(ours == theirs) << "w = " << w;
+    }
+    NTL::mat_zz_p untouched = a;
+    for (const long w : {-1L, 41L}) EXPECT_THROW(zgpu::gauss(untouched, w), zgpu::Error) << "w = " << w;
+    EXPECT_TRUE(untouched == a);
+}
+
+// A composite modulus stays with NTL; unit pivots keep NTL's elimination defined.
+TEST_P(NtlEchelonModP, CompositeModuliAsNtl)
+{
+    NTL::zz_p::init((1L << 40) + 1);
+    NTL::mat_zz_p a = NTL::ident_mat_zz_p(140);
+    swap(a[0], a[139]);
+    a[5][7] = 12345;
+    NTL::mat_zz_p ours = a, theirs = a;
+    EXPECT_EQ(zgpu::gauss(ours), NTL::gauss(theirs));
+    EXPECT_TRUE(ours == theirs);
+    NTL::mat_zz_p x;
+    NTL::kernel(theirs, a);
+    zgpu::kernel(x, a);
+    EXPECT_TRUE(x == theirs);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, NtlEchelonModP, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
+
+// The GPU's LU's form, made on the host: each column's first nonzero entry from the current row
+// down is the pivot, its row swapped up; L's multipliers stored in the pivot's column.
+gpu::LuPivots plain_lu(NTL::mat_zz_p& a)
+{
+    gpu::LuPivots pivots;
+    long row = 0;
+    for (long col = 0; col < a.NumCols() && row < a.NumRows(); ++col) {
+        long pivot = row;
+        while (pivot < a.NumRows() && a[pivot][col] == 0) ++pivot;
+        if (pivot == a.NumRows()) continue;
+        swap(a[row], a[pivot]);
+        pivots.rows.push_back(std::size_t(pivot));
+        pivots.columns.push_back(std::size_t(col));
+        const NTL::zz_p inverse = NTL::inv(a[row][col]);
+        for (long i = row + 1; i < a.NumRows(); ++i) {
+            const NTL::zz_p e = a[i][col] * inverse;
+            a[i][col] = e;
+            for (long j = col + 1; j < a.NumCols(); ++j) a[i][j] -= e * a[row][j];
+        }
+        ++row;
+    }
+    return pivots;
+}
+
+TEST(NtlLuForms, FromAPlainLuAsNtl)
+{
+    NTL::SetSeed(NTL::ZZ(11));
+    for_each_prime([] {
+        for (const NTL::mat_zz_p& a : cases()) {
+            if (a.NumRows() == 0 || a.NumCols() == 0) continue;  // the faces leave these to NTL
+            NTL::mat_zz_p lu = a, expected = a, x;
+            const gpu::LuPivots pivots = plain_lu(lu);
+            NTL::kernel(expected, a);
+            ntl::kernel_from_lu(x, lu, pivots);
+            EXPECT_TRUE(x == expected) << context(a, "kernel");
+            EXPECT_EQ(long(pivots.columns.size()), NTL::gauss(expected = a)) << context(a, "rank");
+            ntl::echelon_from_lu(lu, pivots);
+            EXPECT_TRUE(lu == expected) << context(a, "gauss");
+        }
+    });
+}
+
+}  // namespace
+}  // namespace zgpu::testing
