@@ -214,7 +214,7 @@ TEST(Settings, TheTableNamesEveryVariableOnce)
         EXPECT_EQ(s.name.substr(0, 5), "ZGPU_");
         EXPECT_FALSE(s.default_value.empty() || s.meaning.empty()) << s.name;
     }
-    EXPECT_EQ(names.size(), 15u);
+    EXPECT_EQ(names.size(), 16u);
 }
 
 }  // namespace

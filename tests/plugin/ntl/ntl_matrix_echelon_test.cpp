@@ -9,8 +9,12 @@
 #include <NTL/mat_lzz_p.h>
 #include <gtest/gtest.h>
 
+#include <flint/nmod_mat.h>
+
 #include "backend_env.hpp"
+#include "plugin/matrix/nmod_mat_echelon.hpp"
 #include "plugin/ntl/lu_forms.hpp"
+#include "plugin/ntl/mat_zz_p_rows.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/ntl_matrix.hpp"
 
@@ -166,6 +170,51 @@ gpu::LuPivots plain_lu(NTL::mat_zz_p& a)
         ++row;
     }
     return pivots;
+}
+
+// The GPU's parts of the kernel apart: its LU (factors and pivots) against the plain one, and
+// its triangular solve against FLINT's, modulo small primes too.
+TEST(NtlLuForms, TheGpuLuIsThePlainLu)
+{
+    ZGPU_SKIP_WITHOUT(Backend::gpu);
+    NTL::SetSeed(NTL::ZZ(7));
+    for_each_prime([] {
+        for (const NTL::mat_zz_p& a : cases()) {
+            if (a.NumRows() == 0 || a.NumCols() == 0) continue;
+            NTL::mat_zz_p plain = a, ours;
+            ours.SetDims(a.NumRows(), a.NumCols());
+            const gpu::LuPivots expected = plain_lu(plain);
+            const gpu::LuPivots pivots = gpu::nmod_mat_lu(ntl::rows_of<const limb_t*>(a), std::size_t(a.NumCols()), ntl::modulus(),
+                                                          ntl::rows_of<limb_t*>(ours), {});
+            EXPECT_EQ(pivots.rows, expected.rows) << context(a, "LU's row swaps");
+            EXPECT_EQ(pivots.columns, expected.columns) << context(a, "LU's pivot columns");
+            EXPECT_TRUE(ours == plain) << context(a, "LU");
+        }
+    });
+}
+
+TEST(NtlLuForms, TheGpuTriangularSolveIsFlints)
+{
+    ZGPU_SKIP_WITHOUT(Backend::gpu);
+    const ScopedBackend gpu("gpu");
+    flint_rand_t state;
+    flint_randinit(state);
+    for (const ulong p : {2UL, 3UL, 65537UL})
+        for (const slong r : {12L, 38L, 90L}) {
+            nmod_mat_t u, v, expected;
+            nmod_mat_init(u, r, r, p);
+            nmod_mat_init(v, r, 2 * r, p);
+            nmod_mat_init(expected, r, 2 * r, p);
+            nmod_mat_randtriu(u, state, 1);
+            nmod_mat_randtest(v, state);
+            nmod_mat_solve_triu(expected, u, v, 0);
+            matrix::solve_upper_triangular(v, u);
+            EXPECT_TRUE(nmod_mat_equal(v, expected)) << "p = " << p << ", r = " << r;
+            nmod_mat_clear(u);
+            nmod_mat_clear(v);
+            nmod_mat_clear(expected);
+        }
+    flint_randclear(state);
 }
 
 TEST(NtlLuForms, FromAPlainLuAsNtl)
