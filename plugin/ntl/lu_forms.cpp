@@ -23,7 +23,7 @@ void kernel_from_lu(NTL::mat_zz_p& x, const NTL::mat_zz_p& lu, const gpu::LuPivo
 {
     const long n = lu.NumRows(), r = long(pivots.columns.size()), nullity = n - r;
     const limb_t p = modulus();
-    const auto l = [&](long row, long k) { return limb_t(NTL::rep(lu[row][long(pivots.columns[std::size_t(k)])])); };
+    const auto l = [&](long row, long k) { return limb_t(NTL::rep(lu[row][k])); };
     NTL::mat_zz_p basis;
     basis.SetDims(nullity, n);
     if (r > 0 && nullity > 0) {

@@ -5,6 +5,7 @@
 // NTL's forms made from a plain LU on the host (lu_forms.hpp), as the GPU's LU would give them.
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <NTL/mat_lzz_p.h>
 #include <gtest/gtest.h>
@@ -148,8 +149,9 @@ TEST_P(NtlEchelonModP, CompositeModuliAsNtl)
 
 INSTANTIATE_TEST_SUITE_P(Backends, NtlEchelonModP, ::testing::Values(Backend::cpu, Backend::gpu), backend_param_name);
 
-// The GPU's LU's form, made on the host: each column's first nonzero entry from the current row
-// down is the pivot, its row swapped up; L's multipliers stored in the pivot's column.
+// The GPU's LU's form (nmod_mat_lu_classical's), made on the host: each column's first nonzero
+// entry from the current row down is the pivot, its row swapped up; the multiplier of row i for
+// pivot t stored in column t (not the pivot's column, where a column had no pivot).
 gpu::LuPivots plain_lu(NTL::mat_zz_p& a)
 {
     gpu::LuPivots pivots;
@@ -164,8 +166,9 @@ gpu::LuPivots plain_lu(NTL::mat_zz_p& a)
         const NTL::zz_p inverse = NTL::inv(a[row][col]);
         for (long i = row + 1; i < a.NumRows(); ++i) {
             const NTL::zz_p e = a[i][col] * inverse;
-            a[i][col] = e;
             for (long j = col + 1; j < a.NumCols(); ++j) a[i][j] -= e * a[row][j];
+            a[i][col] = 0;
+            a[i][row] = e;
         }
         ++row;
     }
@@ -217,6 +220,22 @@ TEST(NtlLuForms, TheGpuTriangularSolveIsFlints)
     flint_randclear(state);
 }
 
+// Whether lu is a's LU as FLINT's nmod_mat_lu_classical packs it.
+bool is_flints_lu(const NTL::mat_zz_p& lu, const NTL::mat_zz_p& a)
+{
+    nmod_mat_t flint;
+    nmod_mat_init(flint, a.NumRows(), a.NumCols(), ulong(NTL::zz_p::modulus()));
+    for (long i = 0; i < a.NumRows(); ++i)
+        for (long j = 0; j < a.NumCols(); ++j) nmod_mat_entry(flint, i, j) = ulong(NTL::rep(a[i][j]));
+    std::vector<slong> P(std::size_t(a.NumRows()));
+    nmod_mat_lu_classical(P.data(), flint, 0);
+    bool same = true;
+    for (long i = 0; i < a.NumRows(); ++i)
+        for (long j = 0; j < a.NumCols(); ++j) same = same && nmod_mat_entry(flint, i, j) == ulong(NTL::rep(lu[i][j]));
+    nmod_mat_clear(flint);
+    return same;
+}
+
 TEST(NtlLuForms, FromAPlainLuAsNtl)
 {
     NTL::SetSeed(NTL::ZZ(11));
@@ -225,6 +244,7 @@ TEST(NtlLuForms, FromAPlainLuAsNtl)
             if (a.NumRows() == 0 || a.NumCols() == 0) continue;  // the faces leave these to NTL
             NTL::mat_zz_p lu = a, expected = a, x;
             const gpu::LuPivots pivots = plain_lu(lu);
+            EXPECT_TRUE(is_flints_lu(lu, a)) << context(a, "plain LU");
             NTL::kernel(expected, a);
             ntl::kernel_from_lu(x, lu, pivots);
             EXPECT_TRUE(x == expected) << context(a, "kernel");
