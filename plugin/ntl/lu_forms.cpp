@@ -1,10 +1,12 @@
 #include "plugin/ntl/lu_forms.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <utility>
 
 #include <flint/nmod_mat.h>
 
+#include "base/parallel.hpp"
 #include "plugin/matrix/nmod_mat_echelon.hpp"
 #include "plugin/ntl/mat_zz_p_rows.hpp"
 
@@ -13,10 +15,14 @@ namespace zgpu::ntl {
 void echelon_from_lu(NTL::mat_zz_p& lu, const gpu::LuPivots& pivots)
 {
     const std::size_t rank = pivots.columns.size();
-    for (long i = 0; i < lu.NumRows(); ++i) {
-        const long zeros = std::size_t(i) < rank ? long(pivots.columns[std::size_t(i)]) : lu.NumCols();
-        for (long j = 0; j < zeros; ++j) lu[i][j].LoopHole() = 0;
-    }
+    // On the host threads from 2^16 entries.
+    const std::size_t rows_inline = std::size_t(std::max<long>(1, 65536 / std::max<long>(lu.NumCols(), 1)));
+    parallel_for(std::size_t(lu.NumRows()), rows_inline, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            const long zeros = i < rank ? long(pivots.columns[i]) : lu.NumCols();
+            std::fill_n(lu[long(i)].elts(), zeros, NTL::zz_p());
+        }
+    });
 }
 
 void kernel_from_lu(NTL::mat_zz_p& x, const NTL::mat_zz_p& lu, const gpu::LuPivots& pivots)
