@@ -13,6 +13,7 @@
 #include <flint/nmod_mat.h>
 
 #include "backend_env.hpp"
+#include "flint_random.hpp"
 #include "plugin/matrix/nmod_mat_echelon.hpp"
 #include "plugin/ntl/lu_forms.hpp"
 #include "plugin/ntl/mat_zz_p_rows.hpp"
@@ -201,7 +202,7 @@ TEST(NtlLuForms, TheGpuTriangularSolveIsFlints)
     ZGPU_SKIP_WITHOUT(Backend::gpu);
     const ScopedBackend gpu("gpu");
     flint_rand_t state;
-    flint_randinit(state);
+    random_init(state);
     for (const ulong p : {2UL, 3UL, 65537UL})
         for (const slong r : {12L, 38L, 90L}) {
             nmod_mat_t u, v, expected;
@@ -217,7 +218,7 @@ TEST(NtlLuForms, TheGpuTriangularSolveIsFlints)
             nmod_mat_clear(v);
             nmod_mat_clear(expected);
         }
-    flint_randclear(state);
+    random_clear(state);
 }
 
 // Whether lu is a's LU as FLINT's nmod_mat_lu_classical packs it.
