@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <utility>
 
 #include <flint/nmod_mat.h>
@@ -30,6 +31,13 @@ void kernel_from_lu(NTL::mat_zz_p& x, const NTL::mat_zz_p& lu, const gpu::LuPivo
     const long n = lu.NumRows(), r = long(pivots.columns.size()), nullity = n - r;
     const limb_t p = modulus();
     const auto l = [&](long row, long k) { return limb_t(NTL::rep(lu[row][k])); };
+    // Rows (of u and v, or of the basis) on the host threads from 2^16 entries.
+    const auto each_row = [&](long rows, long length, const std::function<void(long)>& body) {
+        parallel_for(std::size_t(rows), std::size_t(std::max<long>(1, 65536 / std::max<long>(length, 1))),
+                     [&](std::size_t begin, std::size_t end) {
+                         for (std::size_t i = begin; i < end; ++i) body(long(i));
+                     });
+    };
     NTL::mat_zz_p basis;
     basis.SetDims(nullity, n);
     if (r > 0 && nullity > 0) {
@@ -37,27 +45,28 @@ void kernel_from_lu(NTL::mat_zz_p& x, const NTL::mat_zz_p& lu, const gpu::LuPivo
         nmod_mat_t u, v;
         nmod_mat_init(u, r, r, p);
         nmod_mat_init(v, r, nullity, p);
-        for (long k = 0; k < r; ++k) {
+        each_row(r, n, [&](long k) {
             nmod_mat_entry(u, k, k) = 1;
             for (long j = k + 1; j < r; ++j) nmod_mat_entry(u, k, j) = l(j, k);
             for (long i = 0; i < nullity; ++i) {
                 const limb_t e = l(r + i, k);
                 nmod_mat_entry(v, k, i) = e == 0 ? 0 : p - e;
             }
-        }
+        });
         matrix::solve_upper_triangular(v, u);
-        for (long i = 0; i < nullity; ++i)
+        each_row(nullity, r, [&](long i) {
             for (long k = 0; k < r; ++k) basis[i][k].LoopHole() = long(nmod_mat_entry(v, k, i));
+        });
         nmod_mat_clear(u);
         nmod_mat_clear(v);
     }
-    for (long i = 0; i < nullity; ++i) {
+    each_row(nullity, n, [&](long i) {
         basis[i][r + i].LoopHole() = 1;
         for (long k = r - 1; k >= 0; --k) {
             const long swapped = long(pivots.rows[std::size_t(k)]);
             if (swapped != k) std::swap(basis[i][swapped], basis[i][k]);
         }
-    }
+    });
     NTL::swap(x, basis);
 }
 

@@ -35,12 +35,14 @@ NTL::mat_zz_p deficient(long rows, long cols, long rank)
     return a;
 }
 
-// The matrices every test takes: shapes empty, thin, wide and square; ranks full and deficient.
+// The matrices every test takes: shapes empty, thin, wide and square; ranks full and deficient;
+// one large enough for the host threads (kernel_from_lu splits rows from 2^16 entries).
 std::vector<NTL::mat_zz_p> cases()
 {
     std::vector<NTL::mat_zz_p> all;
     const long shapes[][3] = {{0, 0, 0}, {0, 5, 0}, {5, 0, 0}, {1, 1, 1}, {3, 7, 3}, {7, 3, 3},
-                              {40, 40, 40}, {40, 40, 25}, {60, 30, 30}, {30, 60, 12}, {200, 150, 90}, {150, 200, 150}};
+                              {40, 40, 40}, {40, 40, 25}, {60, 30, 30}, {30, 60, 12}, {200, 150, 90}, {150, 200, 150},
+                              {600, 500, 400}};
     for (const auto& s : shapes) {
         NTL::mat_zz_p a;
         if (s[2] == std::min(s[0], s[1])) NTL::random(a, s[0], s[1]);
