@@ -113,14 +113,13 @@ void solve_upper_triangular(nmod_mat_struct* v, const nmod_mat_struct* u)
     const Backend backend = choose(gpu_pays_for_nmod_mat_solve_triu(rows(u), cols(v), host_threads()));
     if (backend == Backend::cpu) return host();
     const auto gpu = [&] {
-        nmod_mat_t x;
-        nmod_mat_init(x, v->r, v->c, v->mod.n);
-        const limb_t det = gpu::nmod_mat_solve(rows_of<const limb_t*>(u), rows_of<const limb_t*>(v), cols(v), rows_of<limb_t*>(x), u->mod.n);
+        NmodMatTemp x(v->r, v->c, v->mod.n);
+        const limb_t det =
+            gpu::nmod_mat_solve(rows_of<const limb_t*>(u), rows_of<const limb_t*>(v), cols(v), rows_of<limb_t*>(x.get()), u->mod.n);
         // A triangular matrix's leading blocks are triangular with the same nonzero diagonal:
         // the block recursion does not stand aside.
-        if (det != 0) nmod_mat_swap(v, x);
-        nmod_mat_clear(x);
         if (det == 0) throw Error("the block recursion stood aside on a triangular matrix");
+        nmod_mat_swap(v, x.get());
     };
     gpu_or_host(gpu, host, "a triangular solve mod p", [] { return true; });
 }

@@ -21,9 +21,10 @@ namespace zgpu::matrix {
 Backend lu_backend(std::size_t rows, std::size_t cols, limb_t p);
 
 // The frame of the LU's callers, FLINT's faces and NTL's: gpu(columns_done) where lu_backend
-// picks the GPU, host() otherwise and where the GPU fails before it has written anything (with a
-// warning naming `failure`). Progress lines (ZGPU_PROGRESS=1) name `what` and count the columns
-// eliminated.
+// picks the GPU, host() otherwise and where gpu() throws (gpu_or_host's rule: with a warning
+// naming `failure`, unless ZGPU_BACKEND=gpu forced it). gpu() must throw only before it writes
+// the caller's output: host() starts from the inputs. Progress lines (ZGPU_PROGRESS=1) name
+// `what` and count the columns eliminated.
 using LuOnGpu = std::function<void(const std::function<void(std::uint64_t)>& columns_done)>;
 void on_lu(std::size_t rows, std::size_t cols, limb_t p, const std::string& what, const char* failure, const LuOnGpu& gpu,
            const std::function<void()>& host);

@@ -1,4 +1,5 @@
-// The row pointers of an nmod_mat, the form the GPU backend takes matrices in.
+// The row pointers of an nmod_mat, the form the GPU backend takes matrices in; and a temporary
+// nmod_mat that frees itself.
 #pragma once
 
 #include <vector>
@@ -15,5 +16,18 @@ std::vector<Row> rows_of(const nmod_mat_struct* m)
     for (slong i = 0; i < m->r; ++i) rows[std::size_t(i)] = &nmod_mat_entry(m, i, 0);
     return rows;
 }
+
+// An nmod_mat of rows x cols mod n, cleared however its scope ends.
+class NmodMatTemp {
+public:
+    NmodMatTemp(slong rows, slong cols, ulong n) { nmod_mat_init(m_, rows, cols, n); }
+    ~NmodMatTemp() { nmod_mat_clear(m_); }
+    NmodMatTemp(const NmodMatTemp&) = delete;
+    NmodMatTemp& operator=(const NmodMatTemp&) = delete;
+    nmod_mat_struct* get() { return m_; }
+
+private:
+    nmod_mat_t m_;
+};
 
 }  // namespace zgpu::matrix

@@ -9,6 +9,7 @@
 
 #include "base/parallel.hpp"
 #include "plugin/matrix/nmod_mat_echelon.hpp"
+#include "plugin/matrix/nmod_mat_rows.hpp"
 #include "plugin/ntl/mat_zz_p_rows.hpp"
 
 namespace zgpu::ntl {
@@ -42,9 +43,9 @@ void kernel_from_lu(NTL::mat_zz_p& x, const NTL::mat_zz_p& lu, const gpu::LuPivo
     basis.SetDims(nullity, n);
     if (r > 0 && nullity > 0) {
         // L11^T v = -L21^T: v's column i is y of row i.
-        nmod_mat_t u, v;
-        nmod_mat_init(u, r, r, p);
-        nmod_mat_init(v, r, nullity, p);
+        matrix::NmodMatTemp upper(r, r, p), right(r, nullity, p);
+        nmod_mat_struct* const u = upper.get();
+        nmod_mat_struct* const v = right.get();
         each_row(r, n, [&](long k) {
             nmod_mat_entry(u, k, k) = 1;
             for (long j = k + 1; j < r; ++j) nmod_mat_entry(u, k, j) = l(j, k);
@@ -57,8 +58,6 @@ void kernel_from_lu(NTL::mat_zz_p& x, const NTL::mat_zz_p& lu, const gpu::LuPivo
         each_row(nullity, r, [&](long i) {
             for (long k = 0; k < r; ++k) basis[i][k].LoopHole() = long(nmod_mat_entry(v, k, i));
         });
-        nmod_mat_clear(u);
-        nmod_mat_clear(v);
     }
     each_row(nullity, n, [&](long i) {
         basis[i][r + i].LoopHole() = 1;

@@ -53,7 +53,8 @@ auto fresh(NTL::mat_zz_p& keep)
 long gauss(NTL::mat_zz_p& m)
 {
     long rank = 0;
-    // The LU into m's own rows: the GPU writes them once it has read them, or not at all.
+    // The LU into m's own rows: the GPU writes them once it has read them, or not at all; the
+    // zeros after it cannot fail.
     from_lu(
         m, "gauss of mat_zz_p", "an echelon form mod p", [&](long, long) -> NTL::mat_zz_p& { return m; },
         [&](NTL::mat_zz_p& lu, const gpu::LuPivots& pivots) {

@@ -272,6 +272,8 @@ void relaxed_solve(zz_p& d, const mat_zz_p& A, vec_zz_p& x, const vec_zz_p& b, b
 long gauss(mat_zz_p& M, long w)
 {
     static Counts counts("NTL::gauss(mat_zz_p)", "_ZN3NTL5gaussERNS_3MatINS_4zz_pEEEl", Library::ntl);
+    // A w outside 0 to M's columns is the caller's error: NTL's own reports it.
+    if (w < 0 || w > M.NumCols()) return next<long (*)(mat_zz_p&, long)>(counts)(M, w);
     long rank = 0;
     return route(
         counts, [&] { return w == M.NumCols() && mat_zz_p_elimination_worth_it(M); },
