@@ -1,6 +1,7 @@
 // Work split across the host threads, for conversions and the CPU backend on large batches.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 
@@ -41,6 +42,16 @@ inline void parallel_for(std::size_t first, std::size_t last, std::size_t min_pa
                          const std::function<void(std::size_t, std::size_t)>& body)
 {
     parallel_for(last - first, min_parallel, [&](std::size_t begin, std::size_t end) { body(first + begin, first + end); });
+}
+
+// body(i) for each row i of `rows`, each of about row_length entries: on the host threads from
+// 2^16 entries in all, where threads cost less than they save.
+inline void parallel_rows(std::size_t rows, std::size_t row_length, const std::function<void(std::size_t)>& body)
+{
+    const std::size_t rows_inline = std::max<std::size_t>(1, (std::size_t(1) << 16) / std::max<std::size_t>(row_length, 1));
+    parallel_for(rows, rows_inline, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) body(i);
+    });
 }
 
 }  // namespace zgpu

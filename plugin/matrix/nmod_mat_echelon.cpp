@@ -49,13 +49,8 @@ gpu::LuPivots gpu_lu(nmod_mat_struct* a, const std::function<void(std::uint64_t)
 void echelon_from_lu(nmod_mat_struct* a, const std::vector<std::size_t>& pivot_columns)
 {
     const std::size_t rank = pivot_columns.size(), n = cols(a);
-    // Each row on its own, on the host threads where there are many entries.
-    const std::size_t rows_together = std::max<std::size_t>(1, (std::size_t(1) << 16) / std::max<std::size_t>(n, 1));
-    const auto each_row = [&](std::size_t count, const std::function<void(std::size_t)>& body) {
-        parallel_for(count, rows_together, [&](std::size_t begin, std::size_t end) {
-            for (std::size_t i = begin; i < end; ++i) body(i);
-        });
-    };
+    // Each row on its own.
+    const auto each_row = [&](std::size_t count, const std::function<void(std::size_t)>& body) { parallel_rows(count, n, body); };
     each_row(rows(a), [&](std::size_t i) {
         for (std::size_t j = 0; j < std::min(i, rank); ++j) nmod_mat_entry(a, i, j) = 0;
     });

@@ -17,13 +17,9 @@ namespace zgpu::ntl {
 void echelon_from_lu(NTL::mat_zz_p& lu, const gpu::LuPivots& pivots)
 {
     const std::size_t rank = pivots.columns.size();
-    // On the host threads from 2^16 entries.
-    const std::size_t rows_inline = std::size_t(std::max<long>(1, 65536 / std::max<long>(lu.NumCols(), 1)));
-    parallel_for(std::size_t(lu.NumRows()), rows_inline, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
-            const long zeros = i < rank ? long(pivots.columns[i]) : lu.NumCols();
-            std::fill_n(lu[long(i)].elts(), zeros, NTL::zz_p());
-        }
+    parallel_rows(std::size_t(lu.NumRows()), std::size_t(lu.NumCols()), [&](std::size_t i) {
+        const long zeros = i < rank ? long(pivots.columns[i]) : lu.NumCols();
+        std::fill_n(lu[long(i)].elts(), zeros, NTL::zz_p());
     });
 }
 
@@ -32,12 +28,9 @@ void kernel_from_lu(NTL::mat_zz_p& x, const NTL::mat_zz_p& lu, const gpu::LuPivo
     const long n = lu.NumRows(), r = long(pivots.columns.size()), nullity = n - r;
     const limb_t p = modulus();
     const auto l = [&](long row, long k) { return limb_t(NTL::rep(lu[row][k])); };
-    // Rows (of u and v, or of the basis) on the host threads from 2^16 entries.
+    // Rows of u and v, or of the basis, on the host threads.
     const auto each_row = [&](long rows, long length, const std::function<void(long)>& body) {
-        parallel_for(std::size_t(rows), std::size_t(std::max<long>(1, 65536 / std::max<long>(length, 1))),
-                     [&](std::size_t begin, std::size_t end) {
-                         for (std::size_t i = begin; i < end; ++i) body(long(i));
-                     });
+        parallel_rows(std::size_t(rows), std::size_t(length), [&](std::size_t i) { body(long(i)); });
     };
     NTL::mat_zz_p basis;
     basis.SetDims(nullity, n);

@@ -1,8 +1,9 @@
 // NTL's echelon form and kernel basis from an LU in FLINT's packed form (nmod_mat_lu_classical's:
 // U on and right of each pivot; row i's multiplier for pivot t in column t, which is not the
-// pivot's column where a column had no pivot), whose pivots are NTL's: NTL's elimination (elim in NTL's mat_lzz_p.cpp) takes each column's first nonzero
-// entry from the current row down and swaps its row up, as that LU does. The GPU's LU gives this
-// form (gpu::nmod_mat_lu); the tests give it by a plain elimination on the host.
+// pivot's column where a column had no pivot), whose pivots are NTL's: NTL's elimination (elim
+// in NTL's mat_lzz_p.cpp) takes each column's first nonzero entry from the current row down and
+// swaps its row up, as that LU does. The GPU's LU gives this form (gpu::nmod_mat_lu); the tests
+// give it by a plain elimination on the host.
 #pragma once
 
 #include <NTL/mat_lzz_p.h>
