@@ -250,23 +250,30 @@ TEST(PluginGates, CompositionsGoToTheGpuWhenLongAndLarge)
 namespace zgpu::preload {
 namespace {
 
-// plugin/preload/gates.hpp leaves products over Z under 256 coefficients out to FLINT without
-// reading their sizes; its comment says that by the cost model they pay on the GPU
-// only from 369-bit coefficients. Checked here for every split of lengths under 256 out and the
-// thread counts of both machines.
+// plugin/preload/gates.hpp reads the sizes of products over Z under kReadSizesFrom coefficients
+// out only where a sample of their coefficients has kLargeProductBits bits in all; its comment
+// says that by the cost model no product with fewer pays on the GPU. Checked here for every
+// split of lengths under 256 out, operands' bits split evenly and unevenly, and the thread counts
+// of both machines.
 TEST(PluginGates, SmallProductsOverZPayOnTheGpuOnlyWithLargeCoefficients)
 {
+    const std::uint64_t most = kLargeProductBits - 1;
     for (unsigned threads : {1u, 2u, 16u})
-        for (std::uint64_t out = 1; out < 256; ++out)
+        for (std::uint64_t out = 1; out < std::uint64_t(kReadSizesFrom); ++out)
             for (std::uint64_t a_length = (out + 1) / 2; a_length <= out; ++a_length) {
                 const std::uint64_t b_length = out + 1 - a_length;
-                for (std::uint64_t bits : {64u, 256u, 368u})
+                for (std::uint64_t a_bits : {std::uint64_t(1), std::uint64_t(64), most / 2, most - 64, most - 1}) {
+                    const std::uint64_t b_bits = most - a_bits;
                     ASSERT_FALSE(poly::gpu_pays_for_fmpz_poly_product(
-                        poly::fmpz_product_shape(a_length, b_length, out, bits, bits), threads))
-                        << a_length << " x " << b_length << ", " << bits << " bits, " << threads << " threads";
+                        poly::fmpz_product_shape(a_length, b_length, out, a_bits, b_bits), threads))
+                        << a_length << " x " << b_length << ", " << a_bits << " and " << b_bits << " bits, " << threads
+                        << " threads";
+                }
             }
     EXPECT_TRUE(poly::gpu_pays_for_fmpz_poly_product(poly::fmpz_product_shape(128, 128, 255, 4096, 4096), 16))
-        << "large coefficients do pay: the gate costs them";
+        << "large coefficients pay";
+    EXPECT_TRUE(poly::gpu_pays_for_fmpz_poly_product(poly::fmpz_product_shape(64, 64, 64, 4096, 4096), 16))
+        << "Arb's power series at 4096 bits";
 }
 
 // The same for products mod n under kNmodModelFrom coefficients out, truncated ones included

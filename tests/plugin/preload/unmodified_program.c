@@ -267,6 +267,8 @@ int main(void)
     fmpz_products(state, 12, 80);
     fmpz_products(state, 3000, 200);
     fmpz_products(state, 700, 3000);
+    /* Products under 256 coefficients out whose sampled coefficients are large: sizes read. */
+    fmpz_products(state, 120, 4096);
     nmod_products(state, 10, 7);
     nmod_products(state, 5000, 1);
     nmod_products(state, 6000, UWORD(4611686018427387847));
