@@ -20,25 +20,15 @@ using zgpu::preload::Counts;
 using zgpu::preload::next;
 using zgpu::preload::route;
 
-// The most bits of x's first, middle and last coefficients: a lower bound on its largest, in a
-// few loads.
-std::uint64_t sampled_bits(const fmpz* x, slong length)
-{
-    return std::max({fmpz_bits(x), fmpz_bits(x + length / 2), fmpz_bits(x + length - 1)});
-}
-
 // Whether zgpu's cost model sends (a, la) (b, lb) mod x^out to the GPU.
 bool worth_it(const fmpz* a, slong la, const fmpz* b, slong lb, slong out)
 {
-    using namespace zgpu::preload;
+    if (!zgpu::preload::fmpz_sizes_worth_reading(a, la, b, lb, out)) return false;
     la = std::min(la, out);
     lb = std::min(lb, out);
-    if (out < kReadSizesFrom &&
-        (out < kSampleSizesFrom || sampled_bits(a, la) + sampled_bits(b, lb) < kLargeProductBits))
-        return false;
     const auto a_bits = std::uint64_t(FLINT_ABS(_fmpz_vec_max_bits(a, la)));
     const auto b_bits = a == b && la == lb ? a_bits : std::uint64_t(FLINT_ABS(_fmpz_vec_max_bits(b, lb)));
-    return fmpz_product_pays(la, lb, out, a_bits, b_bits);
+    return zgpu::preload::fmpz_product_pays(la, lb, out, a_bits, b_bits);
 }
 
 // A read-only fmpz_poly over FLINT's raw operand (zgpu's object forms drop its top zeros).

@@ -47,6 +47,23 @@ bool nmod_compose_vec_worth_it(slong lenf, slong count, ulong n)
     return poly::gpu_pays_for_nmod_compose_vec(lenf, count, n);
 }
 
+namespace {
+
+// The most bits of x's first, middle and last coefficients: a lower bound on its largest.
+std::uint64_t sampled_bits(const fmpz* x, slong length)
+{
+    return std::max({fmpz_bits(x), fmpz_bits(x + length / 2), fmpz_bits(x + length - 1)});
+}
+
+}  // namespace
+
+bool fmpz_sizes_worth_reading(const fmpz* a, slong la, const fmpz* b, slong lb, slong out)
+{
+    if (la <= 0 || lb <= 0 || out < kSampleSizesFrom) return false;
+    return out >= kReadSizesFrom ||
+           sampled_bits(a, std::min(la, out)) + sampled_bits(b, std::min(lb, out)) >= kLargeProductBits;
+}
+
 bool fmpz_product_pays(slong la, slong lb, slong out, std::uint64_t a_bits, std::uint64_t b_bits)
 {
     return poly::gpu_pays_for_fmpz_poly_product(

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include <flint/flint.h>
+#include <flint/fmpz.h>
 
 namespace zgpu::preload {
 
@@ -59,9 +60,13 @@ bool nmod_mulmod_worth_it(slong len1, slong len2, slong lenf, ulong n);
 bool nmod_compose_precomp_worth_it(slong len1, slong lenf, slong rows, ulong n);
 bool nmod_compose_vec_worth_it(slong lenf, slong count, ulong n);
 
+// Whether a product over Z of (a, la) by (b, lb) mod x^out is worth reading its coefficients'
+// sizes for: where out >= kReadSizesFrom, or out >= kSampleSizesFrom and the largest of the
+// first, middle and last coefficients of the operands' first out have kLargeProductBits bits
+// between them. Never for an empty operand (FLINT's object forms pass them).
+bool fmpz_sizes_worth_reading(const fmpz* a, slong la, const fmpz* b, slong lb, slong out);
+
 // A product over Z of la x lb coefficients mod x^out (each at most out), of a_bits and b_bits.
-// Callers read the bits only where out >= kReadSizesFrom, or out >= kSampleSizesFrom and
-// sampled_bits(a) + sampled_bits(b) >= kLargeProductBits.
 bool fmpz_product_pays(slong la, slong lb, slong out, std::uint64_t a_bits, std::uint64_t b_bits);
 
 // A matrix product over Z of rows x inner by inner x cols, entries of a_bits and b_bits.

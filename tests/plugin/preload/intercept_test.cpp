@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <flint/fmpz_vec.h>
+
 #include "plugin/poly/poly_choice.hpp"
 #include "plugin/preload/gates.hpp"
 #include "plugin/preload/intercept.hpp"
@@ -274,6 +276,37 @@ TEST(PluginGates, SmallProductsOverZPayOnTheGpuOnlyWithLargeCoefficients)
         << "large coefficients pay";
     EXPECT_TRUE(poly::gpu_pays_for_fmpz_poly_product(poly::fmpz_product_shape(64, 64, 64, 4096, 4096), 16))
         << "Arb's power series at 4096 bits";
+}
+
+// The sample that decides whether a small product's sizes are read: empty operands (FLINT's
+// object forms pass them) never, short outputs never, long ones always; between them, a large
+// coefficient first, in the middle or last (of the operands' first out), the bits of both
+// operands' largest counted together.
+TEST(PluginGates, ProductSizesAreReadWhereASampleSaysTheyMayPay)
+{
+    const slong n = 100;
+    fmpz* a = _fmpz_vec_init(2 * n);
+    fmpz* b = _fmpz_vec_init(n);
+    EXPECT_FALSE(fmpz_sizes_worth_reading(a, 0, b, n, n)) << "an empty operand";
+    EXPECT_FALSE(fmpz_sizes_worth_reading(nullptr, 0, nullptr, 0, 300)) << "two empty operands";
+    EXPECT_FALSE(fmpz_sizes_worth_reading(a, n, b, n, n)) << "zeros";
+    EXPECT_TRUE(fmpz_sizes_worth_reading(a, n, b, n, kReadSizesFrom)) << "long enough to read whatever the sample";
+    const auto set_bits = [](fmpz* x, std::uint64_t bits) { fmpz_one_2exp(x, bits - 1); };
+    for (const slong at : {slong(0), n / 2, n - 1}) {
+        _fmpz_vec_zero(a, 2 * n), _fmpz_vec_zero(b, n);
+        set_bits(a + at, kLargeProductBits / 2), set_bits(b + at, kLargeProductBits - kLargeProductBits / 2);
+        EXPECT_TRUE(fmpz_sizes_worth_reading(a, n, b, n, n)) << "large coefficients at " << at;
+        EXPECT_FALSE(fmpz_sizes_worth_reading(a, n, b, n, kSampleSizesFrom - 1)) << "too few coefficients out";
+        fmpz_zero(b + at);
+        EXPECT_FALSE(fmpz_sizes_worth_reading(a, n, b, n, n)) << "too few bits in all, at " << at;
+    }
+    // Only the first out coefficients count: a's coefficient 2n - 1 is past them.
+    _fmpz_vec_zero(a, 2 * n), _fmpz_vec_zero(b, n);
+    set_bits(a + 2 * n - 1, 4096), set_bits(b, 64);
+    EXPECT_FALSE(fmpz_sizes_worth_reading(a, 2 * n, b, n, n));
+    set_bits(a + n - 1, 4096);
+    EXPECT_TRUE(fmpz_sizes_worth_reading(a, 2 * n, b, n, n));
+    _fmpz_vec_clear(a, 2 * n), _fmpz_vec_clear(b, n);
 }
 
 // The same for products mod n under kNmodModelFrom coefficients out, truncated ones included

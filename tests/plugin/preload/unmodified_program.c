@@ -72,6 +72,15 @@ static void fmpz_products(flint_rand_t state, slong length, flint_bitcnt_t bits)
         _fmpz_vec_clear(x, la), _fmpz_vec_clear(y, lb), _fmpz_vec_clear(r, 2 * la - 1);
     }
     {
+        /* An empty operand in the object forms, with many coefficients asked for. */
+        fmpz_poly_t zero;
+        fmpz_poly_init(zero);
+        fmpz_poly_mullow(c, zero, b, length), say("fmpz_poly_mullow by zero", check_fmpz_vec(c->coeffs, c->length));
+        fmpz_poly_mul(c, b, zero), say("fmpz_poly_mul by zero", check_fmpz_vec(c->coeffs, c->length));
+        fmpz_poly_sqrlow(c, zero, length), say("fmpz_poly_sqrlow of zero", check_fmpz_vec(c->coeffs, c->length));
+        fmpz_poly_clear(zero);
+    }
+    {
         /* Compositions: of a's first terms with b's, aliased, and a raw one with a zero on top of
            each operand. */
         fmpz_poly_t f, h;
