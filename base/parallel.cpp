@@ -51,7 +51,7 @@ void run_exit_hooks()
 // back by up to a time slice. On the H200 host, packing 256 coefficients of 4096 bits took 2
 // to 7 ms instead of 0.1 that way, several times a call of Arb's power series. A worker that
 // wakes after its job has closed finds it closed and leaves its fields alone; the caller waits
-// only for workers between taking a job and finding it closed, which takes no time.
+// only for workers between taking a job and finding it closed, a few instructions.
 class Pool {
 public:
     explicit Pool(unsigned workers)
@@ -146,7 +146,9 @@ private:
             seen = generation_;
             ++active_;  // before open_ is read: the caller closes the job, then waits for active_
             if (open_) take_ranges();
-            if (--active_ == 0) notify_caller();
+            // Only a closed job's caller can be waiting for active_: locking the mutex on every
+            // worker's way out would bring back the cost above.
+            if (--active_ == 0 && !open_) notify_caller();
         }
         run_exit_hooks();
     }
