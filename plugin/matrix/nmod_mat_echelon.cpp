@@ -49,9 +49,7 @@ gpu::LuPivots gpu_lu(nmod_mat_struct* a, const std::function<void(std::uint64_t)
 void echelon_from_lu(nmod_mat_struct* a, const std::vector<std::size_t>& pivot_columns)
 {
     const std::size_t rank = pivot_columns.size(), n = cols(a);
-    // Each row on its own.
-    const auto each_row = [&](std::size_t count, const std::function<void(std::size_t)>& body) { parallel_rows(count, n, body); };
-    each_row(rows(a), [&](std::size_t i) {
+    parallel_rows(rows(a), n, [&](std::size_t i) {
         for (std::size_t j = 0; j < std::min(i, rank); ++j) nmod_mat_entry(a, i, j) = 0;
     });
     std::vector<std::size_t> others;
@@ -59,21 +57,18 @@ void echelon_from_lu(nmod_mat_struct* a, const std::vector<std::size_t>& pivot_c
         if (t < rank && pivot_columns[t] == j) ++t;
         else others.push_back(j);
     if (!others.empty() && rank > 0) {
-        nmod_mat_t u, v;
-        nmod_mat_init(u, slong(rank), slong(rank), a->mod.n);
-        nmod_mat_init(v, slong(rank), slong(others.size()), a->mod.n);
-        each_row(rank, [&](std::size_t i) {
+        NmodMatTemp u_temp{slong(rank), slong(rank), a->mod.n}, v_temp{slong(rank), slong(others.size()), a->mod.n};
+        nmod_mat_struct *u = u_temp.get(), *v = v_temp.get();
+        parallel_rows(rank, n, [&](std::size_t i) {
             for (std::size_t t = i; t < rank; ++t) nmod_mat_entry(u, i, t) = nmod_mat_entry(a, i, pivot_columns[t]);
             for (std::size_t k = 0; k < others.size(); ++k) nmod_mat_entry(v, i, k) = nmod_mat_entry(a, i, others[k]);
         });
         solve_upper_triangular(v, u);
-        each_row(rank, [&](std::size_t i) {
+        parallel_rows(rank, n, [&](std::size_t i) {
             for (std::size_t k = 0; k < others.size(); ++k) nmod_mat_entry(a, i, others[k]) = nmod_mat_entry(v, i, k);
         });
-        nmod_mat_clear(u);
-        nmod_mat_clear(v);
     }
-    each_row(rank, [&](std::size_t i) {
+    parallel_rows(rank, n, [&](std::size_t i) {
         for (std::size_t t = i; t < rank; ++t) nmod_mat_entry(a, i, pivot_columns[t]) = i == t;
     });
 }

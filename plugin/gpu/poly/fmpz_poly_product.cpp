@@ -88,7 +88,7 @@ void fmpz_poly_product(const HostOperand& a, std::size_t a_length, const HostOpe
     b.require_packable();
     const Clock::time_point start = Clock::now();
     // The host threads pack both operands and unpack each chunk, a few hundred microseconds
-    // apart in the products of a power series; waking them from sleep costs about 40 each time.
+    // apart in the products of a power series; waking them from sleep costs about 40 us each time.
     const KeepWorkersAwake awake;
     const ProductBuffers buffers(a, a_length, b, b_length, out_length, tables);
     const auto& [square, la, lb, k, layout, a_place, b_place, upload_bytes, a_residues, b_residues, c_residues, crt] = buffers;
