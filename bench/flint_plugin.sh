@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # FLINT's algorithms as an unmodified program (bench/flint_algorithms.c), or NTL's
-# (bench/ntl_algorithms.cpp, with PLUGIN_BENCH=ntl_algorithms), run without and then with the
-# plugin (LD_PRELOAD) in one run, on the same rows and threads; then a table of the two times and
+# (bench/ntl_algorithms.cpp, with PLUGIN_BENCH=ntl_algorithms), run without and then with its
+# plugin (LD_PRELOAD of libzgpu_flint.so or libzgpu_ntl.so) in one run, on the same rows and threads; then a table of the two times and
 # the speed-up, and whether the checksums agree. The plugin's report (ZGPU_REPORT=1) follows each
 # row, from a third run: the report times every call and counts it in counters that all threads
 # share, which the timed run should not pay.
@@ -13,6 +13,8 @@ build=$(cd "${1:?usage: bench/flint_plugin.sh BUILD_DIR [threads] [rows...]}" &&
 shift
 bench=${PLUGIN_BENCH:-flint_algorithms}
 program=$build/bench/$bench
+plugin=$build/libzgpu_flint.so
+[ "$bench" = ntl_algorithms ] && plugin=$build/libzgpu_ntl.so
 out=$(mktemp -d)
 threads=${1:-0}
 shift $(( $# > 0 ? 1 : 0 ))
@@ -20,8 +22,8 @@ rows=("$@")
 [ ${#rows[@]} -gt 0 ] || rows=($(sed -n 's/^ *{"\([A-Za-z_]*\)", \(setup\|\[\]\).*/\1/p' "$(dirname "$0")/$bench".c*))
 for row in "${rows[@]}"; do
   "$program" "$threads" "$row" 2>&1 | tail -1 >> "$out/without.txt"
-  LD_PRELOAD=$build/libzgpu_flint.so "$program" "$threads" "$row" | tail -1 >> "$out/with.txt"
-  ZGPU_REPORT=1 LD_PRELOAD=$build/libzgpu_flint.so "$program" "$threads" "$row" 2> "$out/report.txt" > /dev/null
+  LD_PRELOAD=$plugin "$program" "$threads" "$row" | tail -1 >> "$out/with.txt"
+  ZGPU_REPORT=1 LD_PRELOAD=$plugin "$program" "$threads" "$row" 2> "$out/report.txt" > /dev/null
   echo "without: $(tail -1 "$out/without.txt")"
   echo "with:    $(tail -1 "$out/with.txt")"
   sed 's/^/    /' "$out/report.txt"

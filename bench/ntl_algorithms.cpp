@@ -1,5 +1,5 @@
 // NTL's own functions and algorithms, timed as an unmodified NTL program: the NTL rows of the
-// plugin's table. Run it as it is and under LD_PRELOAD=libzgpu_flint.so (bench/flint_plugin.sh
+// plugin's table. Run it as it is and under LD_PRELOAD=libzgpu_ntl.so (bench/flint_plugin.sh
 // does both with PLUGIN_BENCH=ntl_algorithms); each row prints its seconds, twice (a first call
 // and a second one after a pause), and a checksum of its result, which must be the same with and
 // without the plugin. NTL runs on all host threads (SetNumThreads).

@@ -12,8 +12,8 @@ if(ZGPU_WITH_MPI)
   install(TARGETS zgpu_mpi EXPORT zgpuTargets ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
   install(DIRECTORY plugin/mpi/include/zgpu DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
 endif()
-# The FLINT plugin is loaded by path (LD_PRELOAD) or linked by name; it has no headers.
-install(TARGETS zgpu_flint LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+# The plugins are loaded by path (LD_PRELOAD) or linked by name; they have no headers.
+install(TARGETS zgpu_flint zgpu_ntl LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")
 # Only the include/ folders hold public headers; internal ones stay beside their sources.
 foreach(dir base adapters plugin)
   install(DIRECTORY "${dir}/include/zgpu" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")

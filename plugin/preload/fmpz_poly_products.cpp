@@ -13,6 +13,9 @@
 #include "plugin/preload/intercept.hpp"
 #include "zgpu/zgpu_poly.h"
 
+// This library is the FLINT plugin (the NTL plugin's is in ntl_functions.cpp).
+const zgpu::preload::Library zgpu::preload::plugin_library = zgpu::preload::Library::flint;
+
 namespace {
 
 using zgpu::FmpzPolyTemp;

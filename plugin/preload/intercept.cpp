@@ -45,30 +45,33 @@ int libraries_loaded(const char* prefix)
     return search.count;
 }
 
+const char* library_name(Library library) { return library == Library::ntl ? "NTL" : "FLINT"; }
+
 // Why the plugin must pass every call on, or empty: the process's FLINT is not the one the
-// plugin was built against (FLINT's structures may differ between versions), or the process
-// has a second FLINT or NTL (a program built against another soname: NTL has no version to ask
-// at run time, and its soname changes with its ABI).
+// plugin was built against (FLINT's structures may differ between versions; both plugins hold
+// zgpu, which uses them), or the process has a second FLINT or, for the NTL plugin, NTL (a
+// program built against another soname: NTL has no version to ask at run time, and its soname
+// changes with its ABI).
 std::string library_mismatch()
 {
     if (std::strcmp(flint_version, FLINT_VERSION) != 0)
         return std::string("built for FLINT ") + FLINT_VERSION + ", but the process runs FLINT " + flint_version;
     if (libraries_loaded("libflint.so") > 1) return "the process has loaded more than one libflint";
-    if (libraries_loaded("libntl.so") > 1) return "the process has loaded more than one libntl";
+    if (plugin_library == Library::ntl && libraries_loaded("libntl.so") > 1) return "the process has loaded more than one libntl";
     return {};
 }
 
 Mode read_mode()
 {
     if (const std::string why = library_mismatch(); !why.empty()) {
-        std::fprintf(stderr, "zgpu plugin: %s; every call goes to FLINT or NTL\n", why.c_str());
+        std::fprintf(stderr, "zgpu plugin: %s; every call goes to %s\n", why.c_str(), library_name(plugin_library));
         return Mode::pass_all;
     }
     try {
         return settings::backend() == "auto" ? Mode::automatic : Mode::forced;
     } catch (const Error& e) {
         // e.what() begins with "zgpu: ".
-        std::fprintf(stderr, "zgpu plugin: %s; every call goes to FLINT or NTL\n", e.what() + 6);
+        std::fprintf(stderr, "zgpu plugin: %s; every call goes to %s\n", e.what() + 6, library_name(plugin_library));
         return Mode::pass_all;
     }
 }
@@ -99,8 +102,6 @@ constinit Registry called_functions;
 Registry& registry() { return called_functions; }
 
 thread_local const Counts* current = nullptr;
-
-const char* library_name(Library library) { return library == Library::ntl ? "NTL" : "FLINT"; }
 
 // Results that zgpu unpacks into fresh fmpz take their limbs from the malloc arenas of the host
 // threads, which glibc trims back to the system whenever more than 128 KiB lie free at their top
@@ -227,8 +228,8 @@ bool gpu_ready() { return warm_start.ready(); }
 bool gpu_possible() { return warm_start.possible(); }
 bool gpu_start_asked() { return warm_start.asked(); }
 
-Counts::Counts(const char* name, const char* symbol, Library library)
-    : name_(name), symbol_(symbol ? symbol : name), library_(library), excluded_(settings::plugin_excludes(name))
+Counts::Counts(const char* name, const char* symbol)
+    : name_(name), symbol_(symbol ? symbol : name), excluded_(settings::plugin_excludes(name))
 {
     registry().add(this);
 }
@@ -239,7 +240,7 @@ void* Counts::next_definition()
     if (found) return found;
     found = dlsym(RTLD_NEXT, symbol_);
     if (!found) {
-        std::fprintf(stderr, "zgpu plugin: no %s function %s after the plugin (%s)\n", library_name(library_), name_, dlerror());
+        std::fprintf(stderr, "zgpu plugin: no %s function %s after the plugin (%s)\n", library_name(plugin_library), name_, dlerror());
         std::abort();
     }
     next_.store(found, std::memory_order_release);
@@ -272,7 +273,7 @@ void warn_zgpu_failed(const Counts& counts)
         if (w) continue;
         w = &counts;
         std::fprintf(stderr, "zgpu plugin: %s (%s); %s's function computes it\n", counts.name(), zgpu_last_error(),
-                     library_name(counts.library()));
+                     library_name(plugin_library));
         return;
     }
 }

@@ -1,6 +1,7 @@
-// The frame of every function the FLINT plugin (libzgpu_flint.so) defines in FLINT's name: the
-// next definition of the same name (FLINT's own) found once, the one cheap test that sends a
-// call to zgpu or straight on to FLINT, and the counts that ZGPU_REPORT prints.
+// The frame of every function the plugins define in FLINT's name (libzgpu_flint.so) or NTL's
+// (libzgpu_ntl.so): the next definition of the same name (the library's own) found once, the
+// one cheap test that sends a call to zgpu or straight on to the library, and the counts that
+// ZGPU_REPORT prints.
 //
 // Recursion: while a plugin call is inside zgpu, calls that zgpu makes to FLINT reach these
 // definitions again. The one to the intercepted function itself is zgpu's CPU path: it goes to
@@ -35,16 +36,17 @@ bool gpu_possible();
 // Whether a call has asked for the GPU's start.
 bool gpu_start_asked();
 
-// The library whose function a Counts stands for.
+// The library whose functions a plugin defines: FLINT's (libzgpu_flint.so) or NTL's
+// (libzgpu_ntl.so). Each plugin library defines plugin_library once.
 enum class Library { flint, ntl };
+extern const Library plugin_library;
 
 // One intercepted function: its name, its library's definition and its counts. `symbol` is the
 // name the dynamic linker knows it by, where that is not `name` (NTL's, mangled).
 class Counts {
 public:
-    explicit Counts(const char* name, const char* symbol = nullptr, Library library = Library::flint);
+    explicit Counts(const char* name, const char* symbol = nullptr);
     const char* name() const { return name_; }
-    Library library() const { return library_; }
     // Whether ZGPU_PLUGIN_EXCLUDE leaves this function to FLINT.
     bool excluded() const { return excluded_; }
     // The library's definition: the next one of this symbol after the plugin, found on first
@@ -61,7 +63,6 @@ public:
 private:
     const char* name_;
     const char* symbol_;
-    Library library_;
     bool excluded_;
     std::atomic<void*> next_{nullptr};
     std::atomic<std::uint64_t> calls_{0}, zgpu_calls_{0}, gpu_calls_{0}, nanoseconds_{0}, gpu_nanoseconds_{0};

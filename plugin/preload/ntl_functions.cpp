@@ -23,10 +23,12 @@
 #include "zgpu/ntl_matrix.hpp"
 #include "zgpu/ntl_poly.hpp"
 
+// This library is the NTL plugin (the FLINT plugin's is in fmpz_poly_products.cpp).
+const zgpu::preload::Library zgpu::preload::plugin_library = zgpu::preload::Library::ntl;
+
 namespace {
 
 using zgpu::preload::Counts;
-using zgpu::preload::Library;
 using zgpu::preload::next;
 using zgpu::preload::route;
 
@@ -95,7 +97,7 @@ namespace NTL {
 
 void mul(zz_pX& x, const zz_pX& a, const zz_pX& b)
 {
-    static Counts counts("NTL::mul(zz_pX)", "_ZN3NTL3mulERNS_5zz_pXERKS0_S3_", Library::ntl);
+    static Counts counts("NTL::mul(zz_pX)", "_ZN3NTL3mulERNS_5zz_pXERKS0_S3_");
     route(
         counts, [&] { return zz_px_product_worth_it(a, b); }, [&] { return zgpu::report("zgpu_mul", [&] { zgpu::mul(x, a, b); }); },
         [&] { next<void (*)(zz_pX&, const zz_pX&, const zz_pX&)>(counts)(x, a, b); });
@@ -103,7 +105,7 @@ void mul(zz_pX& x, const zz_pX& a, const zz_pX& b)
 
 void sqr(zz_pX& x, const zz_pX& a)
 {
-    static Counts counts("NTL::sqr(zz_pX)", "_ZN3NTL3sqrERNS_5zz_pXERKS0_", Library::ntl);
+    static Counts counts("NTL::sqr(zz_pX)", "_ZN3NTL3sqrERNS_5zz_pXERKS0_");
     route(
         counts, [&] { return zz_px_product_worth_it(a, a); }, [&] { return zgpu::report("zgpu_sqr", [&] { zgpu::sqr(x, a); }); },
         [&] { next<void (*)(zz_pX&, const zz_pX&)>(counts)(x, a); });
@@ -111,7 +113,7 @@ void sqr(zz_pX& x, const zz_pX& a)
 
 void mul(ZZX& x, const ZZX& a, const ZZX& b)
 {
-    static Counts counts("NTL::mul(ZZX)", "_ZN3NTL3mulERNS_3ZZXERKS0_S3_", Library::ntl);
+    static Counts counts("NTL::mul(ZZX)", "_ZN3NTL3mulERNS_3ZZXERKS0_S3_");
     route(
         counts, [&] { return zzx_product_worth_it(a, b); }, [&] { return zgpu::report("zgpu_mul", [&] { zgpu::mul(x, a, b); }); },
         [&] { next<void (*)(ZZX&, const ZZX&, const ZZX&)>(counts)(x, a, b); });
@@ -119,7 +121,7 @@ void mul(ZZX& x, const ZZX& a, const ZZX& b)
 
 void sqr(ZZX& x, const ZZX& a)
 {
-    static Counts counts("NTL::sqr(ZZX)", "_ZN3NTL3sqrERNS_3ZZXERKS0_", Library::ntl);
+    static Counts counts("NTL::sqr(ZZX)", "_ZN3NTL3sqrERNS_3ZZXERKS0_");
     route(
         counts, [&] { return zzx_product_worth_it(a, a); }, [&] { return zgpu::report("zgpu_sqr", [&] { zgpu::sqr(x, a); }); },
         [&] { next<void (*)(ZZX&, const ZZX&)>(counts)(x, a); });
@@ -127,7 +129,7 @@ void sqr(ZZX& x, const ZZX& a)
 
 void mul(mat_ZZ& X, const mat_ZZ& A, const mat_ZZ& B)
 {
-    static Counts counts("NTL::mul(mat_ZZ)", "_ZN3NTL3mulERNS_3MatINS_2ZZEEERKS2_S5_", Library::ntl);
+    static Counts counts("NTL::mul(mat_ZZ)", "_ZN3NTL3mulERNS_3MatINS_2ZZEEERKS2_S5_");
     route(
         counts,
         [&] {
@@ -142,7 +144,7 @@ void mul(mat_ZZ& X, const mat_ZZ& A, const mat_ZZ& B)
 // strategy when it is 0; its result is exact all the same).
 void determinant(ZZ& d, const mat_ZZ& A, long deterministic)
 {
-    static Counts counts("NTL::determinant(mat_ZZ)", "_ZN3NTL11determinantERNS_2ZZERKNS_3MatIS0_EEl", Library::ntl);
+    static Counts counts("NTL::determinant(mat_ZZ)", "_ZN3NTL11determinantERNS_2ZZERKNS_3MatIS0_EEl");
     route(
         counts, [&] { return A.NumRows() == A.NumCols() && A.NumRows() >= zgpu::preload::kDetBoundFrom; },
         [&] { return zgpu::report("zgpu_determinant", [&] { zgpu::determinant(d, A); }); },
@@ -152,7 +154,7 @@ void determinant(ZZ& d, const mat_ZZ& A, long deterministic)
 // d = det A and X = d A^-1, exact whatever `deterministic` asks, as the determinant's.
 void inv(ZZ& d, mat_ZZ& X, const mat_ZZ& A, long deterministic)
 {
-    static Counts counts("NTL::inv(mat_ZZ)", "_ZN3NTL3invERNS_2ZZERNS_3MatIS0_EERKS3_l", Library::ntl);
+    static Counts counts("NTL::inv(mat_ZZ)", "_ZN3NTL3invERNS_2ZZERNS_3MatIS0_EERKS3_l");
     route(
         counts, [&] { return A.NumRows() == A.NumCols() && A.NumRows() > long(zgpu::matrix::kSolveAboveRows); },
         [&] { return zgpu::report("zgpu_inv", [&] { zgpu::inv(d, X, A); }); },
@@ -162,7 +164,7 @@ void inv(ZZ& d, mat_ZZ& X, const mat_ZZ& A, long deterministic)
 // x A = d b over Z: d minimal (solve1) or det A (solve); zgpu's from the plugin's gate on.
 void solve1(ZZ& d, vec_ZZ& x, const mat_ZZ& A, const vec_ZZ& b)
 {
-    static Counts counts("NTL::solve1(mat_ZZ)", "_ZN3NTL6solve1ERNS_2ZZERNS_3VecIS0_EERKNS_3MatIS0_EERKS3_", Library::ntl);
+    static Counts counts("NTL::solve1(mat_ZZ)", "_ZN3NTL6solve1ERNS_2ZZERNS_3VecIS0_EERKNS_3MatIS0_EERKS3_");
     route(
         counts, [&] { return mat_zz_system_worth_it(A, b); },
         [&] { return zgpu::report("zgpu_solve1", [&] { zgpu::solve1(d, x, A, b); }); },
@@ -172,7 +174,7 @@ void solve1(ZZ& d, vec_ZZ& x, const mat_ZZ& A, const vec_ZZ& b)
 // zgpu's d is exact whatever `deterministic` asks, as its determinant's.
 void solve(ZZ& d, vec_ZZ& x, const mat_ZZ& A, const vec_ZZ& b, long deterministic)
 {
-    static Counts counts("NTL::solve(mat_ZZ)", "_ZN3NTL5solveERNS_2ZZERNS_3VecIS0_EERKNS_3MatIS0_EERKS3_l", Library::ntl);
+    static Counts counts("NTL::solve(mat_ZZ)", "_ZN3NTL5solveERNS_2ZZERNS_3VecIS0_EERKNS_3MatIS0_EERKS3_l");
     route(
         counts, [&] { return mat_zz_system_worth_it(A, b); },
         [&] { return zgpu::report("zgpu_solve", [&] { zgpu::solve(d, x, A, b); }); },
@@ -181,7 +183,7 @@ void solve(ZZ& d, vec_ZZ& x, const mat_ZZ& A, const vec_ZZ& b, long deterministi
 
 void resultant(ZZ& res, const ZZX& a, const ZZX& b, long deterministic)
 {
-    static Counts counts("NTL::resultant(ZZX)", "_ZN3NTL9resultantERNS_2ZZERKNS_3ZZXES4_l", Library::ntl);
+    static Counts counts("NTL::resultant(ZZX)", "_ZN3NTL9resultantERNS_2ZZERKNS_3ZZXES4_l");
     route(
         counts,
         [&] { return a.rep.length() >= zgpu::preload::kResultantBoundFrom && b.rep.length() >= zgpu::preload::kResultantBoundFrom; },
@@ -191,7 +193,7 @@ void resultant(ZZ& res, const ZZX& a, const ZZX& b, long deterministic)
 
 void mul(mat_zz_p& X, const mat_zz_p& A, const mat_zz_p& B)
 {
-    static Counts counts("NTL::mul(mat_zz_p)", "_ZN3NTL3mulERNS_3MatINS_4zz_pEEERKS2_S5_", Library::ntl);
+    static Counts counts("NTL::mul(mat_zz_p)", "_ZN3NTL3mulERNS_3MatINS_4zz_pEEERKS2_S5_");
     route(
         counts, [&] { return mat_zz_p_product_worth_it(A, B); }, [&] { return zgpu::report("zgpu_mul", [&] { zgpu::mul(X, A, B); }); },
         [&] { next<void (*)(mat_zz_p&, const mat_zz_p&, const mat_zz_p&)>(counts)(X, A, B); });
@@ -203,7 +205,7 @@ void mul(mat_zz_p& X, const mat_zz_p& A, const mat_zz_p& B)
 // (from inside zgpu's report where ZGPU_BACKEND forced the call there).
 void relaxed_determinant(zz_p& d, const mat_zz_p& A, bool relax)
 {
-    static Counts counts("NTL::determinant(mat_zz_p)", "_ZN3NTL19relaxed_determinantERNS_4zz_pERKNS_3MatIS0_EEb", Library::ntl);
+    static Counts counts("NTL::determinant(mat_zz_p)", "_ZN3NTL19relaxed_determinantERNS_4zz_pERKNS_3MatIS0_EEb");
     const auto ntl = [&] { next<void (*)(zz_p&, const mat_zz_p&, bool)>(counts)(d, A, relax); };
     route(
         counts, [&] { return mat_zz_p_determinant_worth_it(A); },
@@ -220,7 +222,7 @@ void relaxed_determinant(zz_p& d, const mat_zz_p& A, bool relax)
 // NTL's own, as the determinant's does.
 void relaxed_inv(zz_p& d, mat_zz_p& X, const mat_zz_p& A, bool relax)
 {
-    static Counts counts("NTL::inv(mat_zz_p)", "_ZN3NTL11relaxed_invERNS_4zz_pERNS_3MatIS0_EERKS3_b", Library::ntl);
+    static Counts counts("NTL::inv(mat_zz_p)", "_ZN3NTL11relaxed_invERNS_4zz_pERNS_3MatIS0_EERKS3_b");
     const auto ntl = [&] { next<void (*)(zz_p&, mat_zz_p&, const mat_zz_p&, bool)>(counts)(d, X, A, relax); };
     route(
         counts, [&] { return mat_zz_p_inverse_worth_it(A, 0); },
@@ -236,8 +238,7 @@ void relaxed_inv(zz_p& d, mat_zz_p& X, const mat_zz_p& A, bool relax)
 // x A = b.
 void relaxed_solve(zz_p& d, vec_zz_p& x, const mat_zz_p& A, const vec_zz_p& b, bool relax)
 {
-    static Counts counts("NTL::solve(vec_zz_p, mat_zz_p)", "_ZN3NTL13relaxed_solveERNS_4zz_pERNS_3VecIS0_EERKNS_3MatIS0_EERKS3_b",
-                         Library::ntl);
+    static Counts counts("NTL::solve(vec_zz_p, mat_zz_p)", "_ZN3NTL13relaxed_solveERNS_4zz_pERNS_3VecIS0_EERKNS_3MatIS0_EERKS3_b");
     const auto ntl = [&] { next<void (*)(zz_p&, vec_zz_p&, const mat_zz_p&, const vec_zz_p&, bool)>(counts)(d, x, A, b, relax); };
     route(
         counts, [&] { return b.length() == A.NumRows() && mat_zz_p_inverse_worth_it(A, 1); },
@@ -253,8 +254,7 @@ void relaxed_solve(zz_p& d, vec_zz_p& x, const mat_zz_p& A, const vec_zz_p& b, b
 // A x = b.
 void relaxed_solve(zz_p& d, const mat_zz_p& A, vec_zz_p& x, const vec_zz_p& b, bool relax)
 {
-    static Counts counts("NTL::solve(mat_zz_p, vec_zz_p)", "_ZN3NTL13relaxed_solveERNS_4zz_pERKNS_3MatIS0_EERNS_3VecIS0_EERKS7_b",
-                         Library::ntl);
+    static Counts counts("NTL::solve(mat_zz_p, vec_zz_p)", "_ZN3NTL13relaxed_solveERNS_4zz_pERKNS_3MatIS0_EERNS_3VecIS0_EERKS7_b");
     const auto ntl = [&] { next<void (*)(zz_p&, const mat_zz_p&, vec_zz_p&, const vec_zz_p&, bool)>(counts)(d, A, x, b, relax); };
     route(
         counts, [&] { return b.length() == A.NumRows() && mat_zz_p_inverse_worth_it(A, 1); },
@@ -271,7 +271,7 @@ void relaxed_solve(zz_p& d, const mat_zz_p& A, vec_zz_p& x, const vec_zz_p& b, b
 // gauss is NTL's on the whole width; a narrower w stays with NTL.
 long gauss(mat_zz_p& M, long w)
 {
-    static Counts counts("NTL::gauss(mat_zz_p)", "_ZN3NTL5gaussERNS_3MatINS_4zz_pEEEl", Library::ntl);
+    static Counts counts("NTL::gauss(mat_zz_p)", "_ZN3NTL5gaussERNS_3MatINS_4zz_pEEEl");
     // A w outside 0 to M's columns is the caller's error: NTL's own reports it.
     if (w < 0 || w > M.NumCols()) return next<long (*)(mat_zz_p&, long)>(counts)(M, w);
     long rank = 0;
@@ -283,7 +283,7 @@ long gauss(mat_zz_p& M, long w)
 
 void image(mat_zz_p& X, const mat_zz_p& A)
 {
-    static Counts counts("NTL::image(mat_zz_p)", "_ZN3NTL5imageERNS_3MatINS_4zz_pEEERKS2_", Library::ntl);
+    static Counts counts("NTL::image(mat_zz_p)", "_ZN3NTL5imageERNS_3MatINS_4zz_pEEERKS2_");
     route(
         counts, [&] { return mat_zz_p_elimination_worth_it(A); }, [&] { return zgpu::report("zgpu_image", [&] { zgpu::image(X, A); }); },
         [&] { next<void (*)(mat_zz_p&, const mat_zz_p&)>(counts)(X, A); });
@@ -291,7 +291,7 @@ void image(mat_zz_p& X, const mat_zz_p& A)
 
 void kernel(mat_zz_p& X, const mat_zz_p& A)
 {
-    static Counts counts("NTL::kernel(mat_zz_p)", "_ZN3NTL6kernelERNS_3MatINS_4zz_pEEERKS2_", Library::ntl);
+    static Counts counts("NTL::kernel(mat_zz_p)", "_ZN3NTL6kernelERNS_3MatINS_4zz_pEEERKS2_");
     route(
         counts, [&] { return mat_zz_p_elimination_worth_it(A); }, [&] { return zgpu::report("zgpu_kernel", [&] { zgpu::kernel(X, A); }); },
         [&] { next<void (*)(mat_zz_p&, const mat_zz_p&)>(counts)(X, A); });

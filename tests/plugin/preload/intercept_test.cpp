@@ -18,6 +18,10 @@
 #include "zgpu/backend.hpp"
 
 namespace zgpu::preload {
+
+// The frame stands here for the FLINT plugin's.
+const Library plugin_library = Library::flint;
+
 namespace {
 
 // What a stand-in call did, in order.
