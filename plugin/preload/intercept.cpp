@@ -15,6 +15,7 @@
 
 #include <flint/flint.h>
 
+#include "adapters/flint_headers_check.hpp"
 #include "base/settings.hpp"
 #include "plugin/gpu/gpu_backend.hpp"
 #include "zgpu/backend.hpp"
