@@ -1,5 +1,6 @@
 // The C entry points of zgpu.h: the C++ ones with errors turned into return codes.
 #include "plugin/flint/c_report.hpp"
+#include "plugin/gpu/gpu_backend.hpp"
 #include "zgpu/backend.hpp"
 #include "zgpu/flint.hpp"
 #include "zgpu/zgpu.h"
@@ -113,5 +114,12 @@ const char* zgpu_last_error(void) { return zgpu::c_last_error.c_str(); }
 
 // backend_name's views are of string literals, so null-terminated.
 const char* zgpu_last_backend(void) { return zgpu::backend_name(zgpu::last_backend()).data(); }
+
+int zgpu_start_gpu(void)
+{
+    if (!zgpu::gpu_available()) return 0;
+    if (report(__func__, [] { zgpu::gpu::warm_up(); }) != 0) return -1;
+    return zgpu::gpu_available() ? 1 : 0;
+}
 
 }  // extern "C"

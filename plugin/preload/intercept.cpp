@@ -17,8 +17,6 @@
 
 #include "adapters/flint_headers_check.hpp"
 #include "base/settings.hpp"
-#include "plugin/gpu/gpu_backend.hpp"
-#include "zgpu/backend.hpp"
 #include "zgpu/error.hpp"
 #include "zgpu/zgpu.h"
 
@@ -153,16 +151,13 @@ public:
             asked_.store(true, std::memory_order_release);
             guard_this_thread();
             thread_ = std::thread([this] {
-                try {
-                    if (gpu_available()) {
-                        pad_the_heap();
-                        gpu::warm_up();
-                        ready_.store(gpu_available(), std::memory_order_release);
-                    }
-                } catch (const std::exception& e) {
-                    std::fprintf(stderr, "zgpu plugin: the GPU did not start (%s); calls go to FLINT\n", e.what());
-                }
-                absent_.store(!ready_.load(std::memory_order_acquire), std::memory_order_release);
+                const int started = zgpu_start_gpu();
+                if (started < 0)
+                    std::fprintf(stderr, "zgpu plugin: the GPU did not start (%s); calls go to %s\n", zgpu_last_error(),
+                                 library_name(plugin_library));
+                if (started > 0) pad_the_heap();
+                ready_.store(started > 0, std::memory_order_release);
+                absent_.store(started <= 0, std::memory_order_release);
             });
         });
         return ready_.load(std::memory_order_acquire);
@@ -262,7 +257,7 @@ void Counts::record(bool sent_to_zgpu, bool ran_on_gpu, std::chrono::nanoseconds
 const Counts* inside() { return current; }
 void set_inside(const Counts* counts) { current = counts; }
 
-bool last_call_ran_on_gpu() { return last_backend() == Backend::gpu; }
+bool last_call_ran_on_gpu() { return std::strcmp(zgpu_last_backend(), "gpu") == 0; }
 
 void warn_zgpu_failed(const Counts& counts)
 {

@@ -30,6 +30,15 @@ TEST(Backend, AutoUsesTheGpuWhereThereIsOne)
     EXPECT_EQ(requested_backend(), gpu_available() ? Backend::gpu : Backend::cpu);
 }
 
+// zgpu_start_gpu: 1 once started where there is a GPU, 0 without one; either way again at once.
+TEST(Backend, StartingTheGpuAheadSaysWhetherThereIsOne)
+{
+    const int expected = gpu_available() ? 1 : 0;
+    EXPECT_EQ(zgpu_start_gpu(), expected) << zgpu_last_error();
+    EXPECT_EQ(zgpu_start_gpu(), expected) << zgpu_last_error();
+    if (expected == 1) EXPECT_STREQ(zgpu_last_error(), "");
+}
+
 TEST(Backend, ForcingTheGpuWithoutOneIsAClearError)
 {
     if (gpu_available()) GTEST_SKIP() << "this machine has a GPU";
