@@ -36,7 +36,9 @@ TEST(Backend, StartingTheGpuAheadSaysWhetherThereIsOne)
     const int expected = gpu_available() ? 1 : 0;
     EXPECT_EQ(zgpu_start_gpu(), expected) << zgpu_last_error();
     EXPECT_EQ(zgpu_start_gpu(), expected) << zgpu_last_error();
-    if (expected == 1) EXPECT_STREQ(zgpu_last_error(), "");
+    if (expected == 1) {
+        EXPECT_STREQ(zgpu_last_error(), "");
+    }
 }
 
 TEST(Backend, ForcingTheGpuWithoutOneIsAClearError)
