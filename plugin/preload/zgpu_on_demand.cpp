@@ -1,10 +1,9 @@
 // zgpu itself, loaded by the FLINT plugin when a call first goes to it. The plugin holds only its
 // frame, its cheap tests and the cost models they ask (with the stand-in GPU backend of a build
 // without CUDA, which they never call); the zgpu C functions it calls are defined here, each
-// forwarding to libzgpu's, which is loaded beside the plugin on first use. A FLINT program whose
-// calls all stay with FLINT so never loads zgpu, the CUDA runtime, NTL or the C++ runtime: loaded
-// whole, they cost it 1.3 ms on the development machine (the CUDA runtime's registration of
-// zgpu's kernels and 54 page faults), a tenth of a short FLINT test program.
+// forwarding to libzgpu's, which is loaded from beside the plugin on first use. A FLINT program
+// whose calls all stay with FLINT so never loads zgpu, the CUDA runtime, NTL or the C++ runtime,
+// which cost short FLINT test programs several percent (bench/NOTES-flint-plugin.md, tenth round).
 #include <dlfcn.h>
 
 #include <cstdio>
