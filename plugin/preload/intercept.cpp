@@ -145,8 +145,8 @@ void guard_this_thread() { static_cast<void>(&exit_waits_for_start); }
 bool gpu_driver_loadable() { return dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL) != nullptr; }
 
 // The GPU's start (for the FLINT plugin, zgpu's load first; then the driver, a context, streams,
-// pinned staging: about 0.4 s on the H200 machine) runs on a thread of its own from the first call sent to zgpu on, so that no call waits for
-// it: until it is done calls go to FLINT.
+// pinned staging: about 0.4 s on the H200 machine) runs on a thread of its own from the first
+// call sent to zgpu on, so that no call waits for it: until it is done calls go to FLINT.
 class WarmStart {
 public:
     bool asked() const { return asked_.load(std::memory_order_acquire); }

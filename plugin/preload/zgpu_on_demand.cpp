@@ -41,33 +41,22 @@ F zgpu_function(const char* name)
     return library ? reinterpret_cast<F>(dlsym(library, name)) : nullptr;
 }
 
-constexpr const char* kNotLoaded = "zgpu did not load";
-
 }  // namespace
 
-// Each forwards to libzgpu's function of its name; where libzgpu did not load it fails, writing
-// nothing, as a zgpu call that fails does.
-#define ZGPU_ON_DEMAND(name, parameters, arguments)                                  \
-    int name parameters                                                              \
-    {                                                                                \
-        static const auto function = zgpu_function<decltype(&name)>(#name);         \
-        return function ? function arguments : -1;                                   \
+// Each forwards to libzgpu's function of its name; where libzgpu did not load it returns
+// `otherwise`: the zgpu calls fail, writing nothing, as a zgpu call that fails does.
+#define ZGPU_ON_DEMAND_RETURNING(type, name, parameters, arguments, otherwise) \
+    type name parameters                                                       \
+    {                                                                          \
+        static const auto function = zgpu_function<decltype(&name)>(#name);   \
+        return function ? function arguments : otherwise;                      \
     }
+#define ZGPU_ON_DEMAND(name, parameters, arguments) ZGPU_ON_DEMAND_RETURNING(int, name, parameters, arguments, -1)
 
 extern "C" {
 
-const char* zgpu_last_error(void)
-{
-    static const auto function = zgpu_function<decltype(&zgpu_last_error)>("zgpu_last_error");
-    return function ? function() : kNotLoaded;
-}
-
-const char* zgpu_last_backend(void)
-{
-    static const auto function = zgpu_function<decltype(&zgpu_last_backend)>("zgpu_last_backend");
-    return function ? function() : "none";
-}
-
+ZGPU_ON_DEMAND_RETURNING(const char*, zgpu_last_error, (void), (), "zgpu did not load")
+ZGPU_ON_DEMAND_RETURNING(const char*, zgpu_last_backend, (void), (), "none")
 ZGPU_ON_DEMAND(zgpu_start_gpu, (void), ())
 
 ZGPU_ON_DEMAND(zgpu_fmpz_poly_mul, (fmpz_poly_t res, const fmpz_poly_t a, const fmpz_poly_t b), (res, a, b))
